@@ -1,0 +1,173 @@
+#pragma once
+// Actors: private state, typed message handlers, guards, spawn, send, call/reply, destroy.
+//
+//   class Registry : public exocheck::Actor {
+//    public:
+//     Registry() {
+//       on<Register>([this](const Register& m) { members_.push_back(m.who); });
+//       guard<Lookup>([this](const Lookup&) { return !members_.empty(); });
+//     }
+//   };
+//
+// Handlers and guards are registered in the constructor. A handler runs as one atomic
+// macro-step. Construction code (including spawns and sends) belongs to the step that spawned
+// the actor, or to main's initial step.
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+#include <vector>
+
+#include "exocheck/detail/actor_cell.hpp"
+#include "exocheck/detail/runtime.hpp"
+#include "exocheck/message.hpp"
+
+namespace exocheck {
+
+/// A handle on an actor. Cheap to copy; valid for the lifetime of the System.
+class ActorRef {
+ public:
+  ActorRef() = default;
+  explicit ActorRef(detail::ActorCell* cell) : cell_(cell) {}
+
+  /// The spawn-tree path ("0.2"), or "env" for a null reference.
+  const std::string& id() const;
+  bool valid() const { return cell_ != nullptr; }
+  detail::ActorCell* cell() const { return cell_; }
+
+  friend bool operator==(const ActorRef&, const ActorRef&) = default;
+  friend std::ostream& operator<<(std::ostream& out, const ActorRef& ref) { return out << ref.id(); }
+
+ private:
+  detail::ActorCell* cell_ = nullptr;
+};
+
+namespace detail {
+template <typename M>
+const MessageType& message_type_of() {
+  static const MessageType type{&typeid(M), &type_name<M>(),
+                                [](const void* p) { return summary_of(*static_cast<const M*>(p)); }};
+  return type;
+}
+
+template <typename F>
+struct handler_traits : handler_traits<decltype(&std::decay_t<F>::operator())> {};
+template <typename C, typename R, typename A>
+struct handler_traits<R (C::*)(A) const> {
+  using argument = std::decay_t<A>;
+};
+template <typename C, typename R, typename A>
+struct handler_traits<R (C::*)(A)> {
+  using argument = std::decay_t<A>;
+};
+}  // namespace detail
+
+/// Base class of every actor.
+class Actor {
+ public:
+  Actor();
+  virtual ~Actor() = default;
+  Actor(const Actor&) = delete;
+  Actor& operator=(const Actor&) = delete;
+
+  /// A printable summary of the actor's final state ("" = none); compared across paths
+  /// by determinism checking, so it must not contain addresses or timing.
+  virtual std::string final_state() const { return {}; }
+
+  /// This actor.
+  ActorRef self() const { return ActorRef(cell_); }
+
+ protected:
+  /// Handles messages of type M (deduced from the handler's parameter, or given explicitly).
+  template <typename M, typename F>
+  void on(F&& handler) {
+    handlers_.push_back({&typeid(M), [h = std::forward<F>(handler)](const void* p) { h(*static_cast<const M*>(p)); }});
+  }
+  template <typename F>
+  void on(F&& handler) {
+    on<typename detail::handler_traits<F>::argument>(std::forward<F>(handler));
+  }
+
+  /// Messages of type M stay pending while `accepts` returns false (a guard). It must only
+  /// read the actor's state.
+  template <typename M, typename F>
+  void guard(F&& accepts) {
+    guards_.push_back({&typeid(M), [g = std::forward<F>(accepts)](const void* p) { return g(*static_cast<const M*>(p)); }});
+  }
+
+  /// Creates a child actor `self().k`; its constructor runs now, inside this step.
+  template <typename A, typename... Args>
+  ActorRef spawn(Args&&... args);
+
+  /// Sends `message` asynchronously; it becomes pending at `to`.
+  template <typename M>
+  void send(const ActorRef& to, M message) {
+    post(to, detail::message_type_of<M>(), detail::make_payload(std::move(message)), false);
+  }
+
+  /// Sends `message` and blocks this actor until the reply arrives: this step ends here, and
+  /// `then(reply)` runs as a new step when the reply (of type R) is delivered.
+  template <typename R, typename M, typename F>
+  void call(const ActorRef& to, M message, F&& then) {
+    auto id = post(to, detail::message_type_of<M>(), detail::make_payload(std::move(message)), true);
+    cell_->awaiting = std::move(id);
+    cell_->continuation = [f = std::forward<F>(then)](const detail::Envelope& reply) {
+      if (reply.type->type != &typeid(Reply<R>) && *reply.type->type != typeid(Reply<R>)) {
+        throw std::logic_error("reply " + reply.id + " is " + reply.type->summarize(reply.payload.get()) +
+                               ", the call expected Reply<" + type_name<R>() + ">");
+      }
+      f(static_cast<const Reply<R>*>(reply.payload.get())->value);
+    };
+  }
+
+  /// Answers the call being handled with `value` (the caller's continuation receives it).
+  template <typename T>
+  void reply(T value) {
+    post_reply(detail::message_type_of<Reply<T>>(), detail::make_payload(Reply<T>{std::move(value)}));
+  }
+  void reply() { reply(Done{}); }
+
+  /// The sender of the message being handled (null reference for main).
+  ActorRef sender() const;
+
+  /// Ends this actor after the current step; messages pending for it become dead letters.
+  void destroy();
+
+ private:
+  friend bool detail::is_enabled(const detail::Envelope&);
+  friend void detail::dispatch(const detail::Envelope&);
+
+  struct Handler {
+    const std::type_info* type;
+    std::function<void(const void*)> run;
+  };
+  struct Guard {
+    const std::type_info* type;
+    std::function<bool(const void*)> accepts;
+  };
+
+  std::string post(const ActorRef& to, const detail::MessageType& type, detail::Payload payload, bool is_call);
+  void post_reply(const detail::MessageType& type, detail::Payload payload);
+  ActorRef spawn_child(const std::function<std::unique_ptr<Actor>()>& construct);
+
+  detail::Runtime* runtime_;
+  detail::ActorCell* cell_;
+  std::vector<Handler> handlers_;
+  std::vector<Guard> guards_;
+};
+
+namespace detail {
+/// Runs `construct` with `cell` as the actor under construction, then hands it to the runtime.
+ActorRef construct_actor(Runtime& runtime, ActorCell* parent, const std::function<std::unique_ptr<Actor>()>& construct);
+}  // namespace detail
+
+template <typename A, typename... Args>
+ActorRef Actor::spawn(Args&&... args) {
+  static_assert(std::is_base_of_v<Actor, A>, "spawn<A>: A must derive from exocheck::Actor");
+  return spawn_child([&] { return std::unique_ptr<Actor>(new A(std::forward<Args>(args)...)); });
+}
+
+}  // namespace exocheck

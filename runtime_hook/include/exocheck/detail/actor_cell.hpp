@@ -1,0 +1,56 @@
+#pragma once
+// The runtime's record of one actor: identity, lifecycle, call state and counters that name
+// what it creates and sends. Both runtimes use it; each adds its own scheduling state.
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "exocheck/detail/envelope.hpp"
+
+namespace exocheck {
+class Actor;
+}
+
+namespace exocheck::detail {
+
+class ActorCell {
+ public:
+  ActorCell(std::string id, std::uint32_t index, ActorCell* parent)
+      : id(std::move(id)), index(index), parent(parent) {}
+
+  const std::string id;        ///< spawn-tree path: "0", "0.1", ...
+  const std::uint32_t index;   ///< dense number in order of spawn calls
+  ActorCell* const parent;     ///< nullptr for actors spawned by main
+
+  std::unique_ptr<Actor> actor;       ///< set when construction completes
+  std::uint64_t creation_seq = 0;     ///< global order of construction completion (from 1)
+  std::uint32_t children = 0;         ///< actors spawned so far (names the next one)
+  std::uint64_t sent = 0;             ///< messages sent so far (names the next one)
+  bool destroyed = false;
+  bool destroy_requested = false;     ///< destroy() was called in the current step
+
+  /// A synchronous call is outstanding: only its reply is enabled until it arrives.
+  std::string awaiting;
+  std::function<void(const Envelope&)> continuation;
+
+  // Normal mode only: the mailbox and whether a pool task currently owns the actor.
+  std::mutex mutex;
+  std::deque<std::unique_ptr<Envelope>> mailbox;
+  bool scheduled = false;
+
+  // Controlled mode only: the clock after the actor's latest step (or its creator's step).
+  std::shared_ptr<const VectorClock> clock;
+};
+
+/// True when `envelope` may be delivered to its receiver now: the receiver lives, is not
+/// waiting for another reply, and its guard for this type (if any) accepts the message.
+bool is_enabled(const Envelope& envelope);
+
+/// Runs the receiver's handler (or call continuation) for `envelope`. Throws what it throws.
+void dispatch(const Envelope& envelope);
+
+}  // namespace exocheck::detail

@@ -1,0 +1,45 @@
+#pragma once
+// A message in flight, type-erased, with the identity it keeps across re-executions.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <typeinfo>
+
+namespace exocheck::detail {
+
+class ActorCell;
+class VectorClock;
+
+/// Owns a message payload of any type.
+using Payload = std::unique_ptr<void, void (*)(void*)>;
+
+template <typename M>
+Payload make_payload(M&& message) {
+  using T = std::decay_t<M>;
+  return Payload(new T(std::forward<M>(message)), [](void* p) { delete static_cast<T*>(p); });
+}
+
+/// How to name and print one message type; one static instance per type.
+struct MessageType {
+  const std::type_info* type;
+  const std::string* name;
+  std::string (*summarize)(const void* payload);
+};
+
+template <typename M>
+const MessageType& message_type_of();
+
+struct Envelope {
+  std::string id;                    ///< "<sender>#<n>" or "env#<n>"
+  ActorCell* sender = nullptr;       ///< nullptr: sent by main (the environment)
+  ActorCell* receiver = nullptr;
+  const MessageType* type = nullptr;
+  Payload payload{nullptr, [](void*) {}};
+  bool is_call = false;              ///< the sender waits for a reply to this message
+  std::string answers;               ///< for a reply: the id of the call it answers
+  std::uint64_t send_seq = 0;        ///< global send order, for FIFO/LIFO and "send order"
+  std::shared_ptr<const VectorClock> clock;  ///< controlled mode: clock of the sending step
+};
+
+}  // namespace exocheck::detail

@@ -1,0 +1,37 @@
+#pragma once
+// The seam between the actor API and a scheduler. Two implementations: the thread-pool runtime
+// (normal mode) and the controlled runtime (one macro-step at a time, recorded).
+
+#include <memory>
+#include <string>
+
+#include "exocheck/detail/envelope.hpp"
+
+namespace exocheck {
+class Actor;
+}
+
+namespace exocheck::detail {
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+
+  /// Creates the record of a new actor spawned by `parent` (nullptr: by main) and names it.
+  virtual ActorCell* create_cell(ActorCell* parent) = 0;
+  /// The actor's constructor completed: from now on it exists (its creation time).
+  virtual void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) = 0;
+  /// Names and sends one message. `envelope.sender`, receiver, type and payload are set.
+  virtual void send(std::unique_ptr<Envelope> envelope) = 0;
+  /// The actor destroys itself at the end of its current step.
+  virtual void destroy(ActorCell* cell) = 0;
+};
+
+/// Who is constructing an actor right now on this thread (spawn sets it, Actor() reads it).
+struct Construction {
+  Runtime* runtime = nullptr;
+  ActorCell* cell = nullptr;
+};
+Construction& current_construction();
+
+}  // namespace exocheck::detail

@@ -1,0 +1,152 @@
+#include "exocheck/actor.hpp"
+
+#include <stdexcept>
+
+#include "exocheck/check.hpp"
+
+#include "failure_record.hpp"
+#include "identity.hpp"
+#include "step_execution.hpp"
+
+namespace exocheck {
+
+namespace {
+const std::string kEnvironmentId = "env";
+
+bool same_type(const std::type_info* a, const std::type_info* b) { return a == b || *a == *b; }
+}  // namespace
+
+const std::string& ActorRef::id() const { return cell_ ? cell_->id : kEnvironmentId; }
+
+Actor::Actor() {
+  auto& construction = detail::current_construction();
+  if (construction.runtime == nullptr) {
+    throw std::logic_error("an exocheck::Actor must be created with spawn<A>(), not constructed directly");
+  }
+  runtime_ = construction.runtime;
+  cell_ = construction.cell;
+}
+
+std::string Actor::post(const ActorRef& to, const detail::MessageType& type, detail::Payload payload, bool is_call) {
+  if (!to.valid()) {
+    throw std::logic_error("actor " + cell_->id + " sent " + *type.name + " to a null ActorRef");
+  }
+  auto envelope = std::make_unique<detail::Envelope>();
+  envelope->id = detail::message_id(cell_->id, ++cell_->sent);
+  envelope->sender = cell_;
+  envelope->receiver = to.cell();
+  envelope->type = &type;
+  envelope->payload = std::move(payload);
+  envelope->is_call = is_call;
+  std::string id = envelope->id;
+  runtime_->send(std::move(envelope));
+  return id;
+}
+
+void Actor::post_reply(const detail::MessageType& type, detail::Payload payload) {
+  const detail::Envelope* current = detail::current_envelope();
+  if (current == nullptr || !current->is_call || current->sender == nullptr) {
+    throw std::logic_error("actor " + cell_->id + " called reply() outside the handler of a synchronous call");
+  }
+  auto envelope = std::make_unique<detail::Envelope>();
+  envelope->id = detail::message_id(cell_->id, ++cell_->sent);
+  envelope->sender = cell_;
+  envelope->receiver = current->sender;
+  envelope->type = &type;
+  envelope->payload = std::move(payload);
+  envelope->answers = current->id;
+  runtime_->send(std::move(envelope));
+}
+
+ActorRef Actor::sender() const {
+  const detail::Envelope* current = detail::current_envelope();
+  return ActorRef(current != nullptr ? current->sender : nullptr);
+}
+
+void Actor::destroy() { runtime_->destroy(cell_); }
+
+ActorRef Actor::spawn_child(const std::function<std::unique_ptr<Actor>()>& construct) {
+  return detail::construct_actor(*runtime_, cell_, construct);
+}
+
+namespace detail {
+
+Construction& current_construction() {
+  thread_local Construction construction;
+  return construction;
+}
+
+const Envelope*& current_envelope() {
+  thread_local const Envelope* envelope = nullptr;
+  return envelope;
+}
+
+ActorRef construct_actor(Runtime& runtime, ActorCell* parent, const std::function<std::unique_ptr<Actor>()>& construct) {
+  ActorCell* cell = runtime.create_cell(parent);
+  auto& construction = current_construction();
+  const Construction outer = construction;
+  construction = {&runtime, cell};
+  std::unique_ptr<Actor> actor;
+  try {
+    actor = construct();
+  } catch (...) {
+    construction = outer;
+    throw;
+  }
+  construction = outer;
+  runtime.adopt(cell, std::move(actor));
+  return ActorRef(cell);
+}
+
+bool is_enabled(const Envelope& envelope) {
+  const ActorCell& cell = *envelope.receiver;
+  if (cell.destroyed || !cell.actor) return false;
+  if (!cell.awaiting.empty()) return envelope.answers == cell.awaiting;
+  for (const auto& guard : cell.actor->guards_) {
+    if (same_type(guard.type, envelope.type->type)) return guard.accepts(envelope.payload.get());
+  }
+  return true;
+}
+
+void dispatch(const Envelope& envelope) {
+  ActorCell& cell = *envelope.receiver;
+  if (!cell.awaiting.empty() && envelope.answers == cell.awaiting) {
+    auto continuation = std::move(cell.continuation);
+    cell.awaiting.clear();
+    cell.continuation = nullptr;
+    continuation(envelope);
+    return;
+  }
+  for (const auto& handler : cell.actor->handlers_) {
+    if (same_type(handler.type, envelope.type->type)) {
+      handler.run(envelope.payload.get());
+      return;
+    }
+  }
+  throw std::logic_error("actor " + cell.id + " has no handler for " + *envelope.type->name + " (message " +
+                         envelope.id + ")");
+}
+
+StepVerdict execute_step(const Envelope& envelope) {
+  auto& record = failure_record();
+  record.assertion.reset();
+  current_envelope() = &envelope;
+  StepVerdict verdict;
+  try {
+    dispatch(envelope);
+  } catch (const AssertionFailure& failure) {
+    verdict = {proto::STEP_ASSERTION_FAILED, failure.what};
+  } catch (const std::exception& error) {
+    verdict = {proto::STEP_EXCEPTION, error.what()};
+  } catch (...) {
+    verdict = {proto::STEP_EXCEPTION, "an exception that is not a std::exception"};
+  }
+  current_envelope() = nullptr;
+  if (record.assertion && verdict.outcome != proto::STEP_ASSERTION_FAILED) {
+    verdict = {proto::STEP_ASSERTION_FAILED, *record.assertion};  // the handler swallowed it
+  }
+  return verdict;
+}
+
+}  // namespace detail
+}  // namespace exocheck

@@ -1,0 +1,147 @@
+#include "control_channel.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "exocheck/wire/frame.hpp"
+
+namespace exocheck::detail {
+
+namespace {
+
+constexpr std::size_t kBufferBytes = 256 * 1024;
+constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
+
+// The one channel of this process, for the signal handlers and exit().
+std::atomic<ControlChannel*> active_channel{nullptr};
+
+void flush_and_die(int signal_number) {
+  if (ControlChannel* channel = active_channel.load()) channel->flush_from_signal();
+  // SA_RESETHAND restored the default action: re-raise so the process ends by this signal.
+  std::raise(signal_number);
+}
+
+void flush_at_exit() {
+  if (ControlChannel* channel = active_channel.load()) channel->flush_from_signal();
+}
+
+void install_handlers() {
+  struct sigaction action {};
+  action.sa_handler = flush_and_die;
+  action.sa_flags = SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&action.sa_mask);
+  for (int signal_number : kFlushSignals) sigaction(signal_number, &action, nullptr);
+  static bool registered = false;
+  if (!registered) {
+    std::atexit(flush_at_exit);
+    registered = true;
+  }
+}
+
+}  // namespace
+
+ControlChannel::ControlChannel(int fd) : fd_(fd), buffer_(new char[kBufferBytes]) {
+  active_channel.store(this);
+  install_handlers();
+}
+
+ControlChannel::~ControlChannel() {
+  try {
+    flush();
+  } catch (...) {
+  }
+  active_channel.store(nullptr);
+  ::close(fd_);
+}
+
+void ControlChannel::write(const proto::HookMessage& message) {
+  scratch_.clear();
+  wire::append_frame(scratch_, message);
+  std::size_t used = committed_.load(std::memory_order_relaxed);
+  if (used + scratch_.size() > kBufferBytes) {
+    flush();
+    used = 0;
+  }
+  if (scratch_.size() > kBufferBytes) {
+    write_all(scratch_.data(), scratch_.size());
+    return;
+  }
+  std::memcpy(buffer_.get() + used, scratch_.data(), scratch_.size());
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  committed_.store(used + scratch_.size(), std::memory_order_relaxed);
+}
+
+void ControlChannel::flush() {
+  const std::size_t size = committed_.load();
+  if (size == 0) return;
+  flushing_.store(true);
+  try {
+    write_all(buffer_.get(), size);
+  } catch (...) {
+    flushing_.store(false);
+    throw;
+  }
+  committed_.store(0);
+  flushing_.store(false);
+}
+
+void ControlChannel::flush_from_signal() noexcept {
+  if (flushing_.load()) return;
+  const std::size_t size = committed_.load();
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(fd_, buffer_.get() + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+  committed_.store(0);
+}
+
+void ControlChannel::write_all(const char* data, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::write(fd_, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      throw std::runtime_error(std::string("exocheck: control channel write failed: ") + std::strerror(errno));
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+void ControlChannel::read_exactly(char* data, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd_, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) throw std::runtime_error("exocheck: control channel closed before a run request arrived");
+    if (n < 0) throw std::runtime_error(std::string("exocheck: control channel read failed: ") + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+proto::RunRequest ControlChannel::read_request() {
+  char header[wire::kFrameHeaderBytes];
+  read_exactly(header, sizeof header);
+  const std::uint32_t size = wire::read_frame_header(std::string_view(header, sizeof header));
+  if (size > wire::kMaxFrameBytes) {
+    throw std::runtime_error("exocheck: run request frame of " + std::to_string(size) + " bytes is too large");
+  }
+  std::string payload(size, '\0');
+  read_exactly(payload.data(), size);
+  proto::RunRequest request;
+  if (!request.ParseFromString(payload)) throw std::runtime_error("exocheck: unparseable run request frame");
+  if (request.protocol_version() != wire::kProtocolVersion) {
+    throw std::runtime_error("exocheck: run request speaks protocol " + std::to_string(request.protocol_version()) +
+                             ", this hook speaks " + std::to_string(wire::kProtocolVersion));
+  }
+  return request;
+}
+
+}  // namespace exocheck::detail

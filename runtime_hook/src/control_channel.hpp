@@ -1,0 +1,46 @@
+#pragma once
+// The hook's end of the control channel (control.proto). Frames are collected in one
+// preallocated buffer and written in batches, because a syscall per macro-step would cost more
+// than the step. Nothing recorded is lost when the process dies: the buffer is flushed when it
+// fills, when the run ends, at exit(), and from the handlers of fatal signals and of SIGTERM
+// (which the runner sends before SIGKILL when a run hangs). Only _exit() and SIGKILL bypass it.
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "proto/control.pb.h"
+
+namespace exocheck::detail {
+
+class ControlChannel {
+ public:
+  /// Takes over `fd` (a connected stream socket) and installs the flushing signal handlers.
+  explicit ControlChannel(int fd);
+  ~ControlChannel();
+  ControlChannel(const ControlChannel&) = delete;
+  ControlChannel& operator=(const ControlChannel&) = delete;
+
+  /// Queues one frame; writes the buffer out first when the frame does not fit.
+  void write(const proto::HookMessage& message);
+  /// Writes everything queued. Throws std::runtime_error when the agent has gone away.
+  void flush();
+  /// Blocks until one RunRequest frame arrives. Throws std::runtime_error on EOF or garbage.
+  proto::RunRequest read_request();
+
+  /// Writes what is queued, from a signal handler (async-signal-safe; skipped mid-flush).
+  void flush_from_signal() noexcept;
+
+ private:
+  void write_all(const char* data, std::size_t size);
+  void read_exactly(char* data, std::size_t size);
+
+  int fd_;
+  std::unique_ptr<char[]> buffer_;
+  std::atomic<std::size_t> committed_{0};  ///< bytes of complete frames in the buffer
+  std::atomic<bool> flushing_{false};
+  std::string scratch_;                    ///< one serialized frame
+};
+
+}  // namespace exocheck::detail

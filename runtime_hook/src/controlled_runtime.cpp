@@ -1,0 +1,266 @@
+#include "controlled_runtime.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "exocheck/actor.hpp"
+#include "identity.hpp"
+#include "step_execution.hpp"
+
+namespace exocheck::detail {
+
+ControlledRuntime::ControlledRuntime(ControlChannel& channel) : channel_(channel), event_(frame_.mutable_event()) {
+  begin_step(0);
+  event_->set_actor(kEnvironment);
+}
+
+ControlledRuntime::~ControlledRuntime() = default;
+
+ActorCell* ControlledRuntime::create_cell(ActorCell* parent) {
+  std::string id = parent != nullptr ? actor_id(parent->id, ++parent->children) : actor_id("", top_level_actors_++);
+  cells_.push_back(std::make_unique<ActorCell>(std::move(id), static_cast<std::uint32_t>(cells_.size()), parent));
+  event_->add_created(cells_.back()->id);
+  return cells_.back().get();
+}
+
+void ControlledRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
+  cell->actor = std::move(actor);
+  cell->creation_seq = ++creation_seq_;
+  cell->clock = step_clock_;  // an actor's first step happens after the step that created it
+}
+
+void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
+  envelope->send_seq = ++send_seq_;
+  envelope->clock = step_clock_;
+  auto* sent = event_->add_sent();
+  sent->set_id(envelope->id);
+  sent->set_receiver(envelope->receiver->id);
+  sent->set_type(*envelope->type->name);
+  if (envelope->receiver->destroyed) {
+    dead_letters_.push_back(envelope->id);
+    event_->add_dead_letters(envelope->id);
+    return;
+  }
+  pending_.push_back(std::move(envelope));
+}
+
+void ControlledRuntime::destroy(ActorCell* cell) { cell->destroy_requested = true; }
+
+void ControlledRuntime::begin_step(std::uint32_t step) {
+  event_->Clear();
+  event_->set_step(step);
+}
+
+void ControlledRuntime::finish_destroy(ActorCell& cell) {
+  cell.destroy_requested = false;
+  cell.destroyed = true;
+  event_->set_destroyed(true);
+  auto dead = std::stable_partition(pending_.begin(), pending_.end(),
+                                    [&](const auto& envelope) { return envelope->receiver != &cell; });
+  for (auto it = dead; it != pending_.end(); ++it) {
+    dead_letters_.push_back((*it)->id);
+    event_->add_dead_letters((*it)->id);
+  }
+  pending_.erase(dead, pending_.end());
+}
+
+void ControlledRuntime::finish_main_destroys() {
+  for (auto& cell : cells_) {
+    if (cell->destroy_requested) finish_destroy(*cell);
+  }
+  event_->set_destroyed(false);  // step 0 has no receiving actor that could be destroyed
+}
+
+void ControlledRuntime::collect_enabled() {
+  enabled_.clear();
+  candidates_.clear();
+  for (std::size_t i = 0; i < pending_.size(); ++i) {
+    const Envelope& envelope = *pending_[i];
+    if (!is_enabled(envelope)) continue;
+    enabled_.push_back(i);
+    const ActorCell& receiver = *envelope.receiver;
+    candidates_.push_back({envelope.send_seq, receiver.index, receiver.creation_seq, &receiver.id});
+  }
+}
+
+void ControlledRuntime::record_clock(const VectorClock& clock) {
+  std::vector<std::pair<const std::string*, std::uint32_t>> entries;
+  entries.reserve(clock.entries().size());
+  for (const auto& [index, count] : clock.entries()) entries.emplace_back(&cells_[index]->id, count);
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  for (const auto& [actor, count] : entries) {
+    auto* entry = event_->add_clock();
+    entry->set_actor(*actor);
+    entry->set_count(count);
+  }
+}
+
+proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::uint32_t step) {
+  std::unique_ptr<Envelope> envelope = std::move(pending_[pending_index]);
+  pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(pending_index));
+  ActorCell& cell = *envelope->receiver;
+
+  auto clock = std::make_shared<VectorClock>(cell.clock ? *cell.clock : VectorClock{});
+  if (envelope->clock) clock->merge(*envelope->clock);
+  clock->tick(cell.index);
+  step_clock_ = clock;
+  cell.clock = clock;
+
+  event_->set_step(step);
+  event_->set_actor(cell.id);
+  event_->set_message(envelope->id);
+  event_->set_sender(envelope->sender != nullptr ? envelope->sender->id : kEnvironment);
+  event_->set_type(*envelope->type->name);
+  event_->set_summary(envelope->type->summarize(envelope->payload.get()));
+  record_clock(*clock);
+
+  const StepVerdict verdict = execute_step(*envelope);
+  event_->set_outcome(verdict.outcome);
+  if (!verdict.detail.empty()) event_->set_detail(verdict.detail);
+  if (cell.destroy_requested) finish_destroy(cell);
+  return verdict.outcome;
+}
+
+void ControlledRuntime::write_event() { channel_.write(frame_); }
+
+proto::RunResult ControlledRuntime::divergence(const proto::RunRequest& request, std::uint32_t step) const {
+  const std::size_t index = step - 1;
+  const std::string& expected = request.prefix(static_cast<int>(index));
+  proto::RunResult result;
+  result.set_status(proto::RUN_DIVERGENCE);
+  result.set_divergence_index(static_cast<std::uint32_t>(index));
+  result.set_divergence_expected(expected);
+  std::string enabled_list;
+  for (std::size_t i : enabled_) {
+    result.add_divergence_enabled(pending_[i]->id);
+    enabled_list += (enabled_list.empty() ? "" : ", ") + pending_[i]->id;
+  }
+  auto pending = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == expected; });
+  const std::string why = pending != pending_.end()
+                              ? "is pending at actor " + (*pending)->receiver->id + " but not enabled"
+                              : "is not pending (never sent in this run, or already delivered)";
+  result.set_detail("replay diverged at step " + std::to_string(step) + ": prefix[" + std::to_string(index) +
+                    "] names message " + expected + ", which " + why + "; enabled: " + enabled_list);
+  return result;
+}
+
+ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& request, std::uint32_t step,
+                                                    const SchedulingOrder& order) {
+  const std::size_t index = step - 1;
+  if (index < static_cast<std::size_t>(request.prefix_size())) {
+    const std::string& expected = request.prefix(static_cast<int>(index));
+    for (std::size_t i : enabled_) {
+      if (pending_[i]->id == expected) return {i, false};
+    }
+    return {0, true};
+  }
+  return {enabled_[order.choose(candidates_)], false};
+}
+
+proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const {
+  proto::RunResult result;
+  result.set_steps(steps);
+  for (const auto& cell : cells_) {
+    if (cell->destroyed || cell->awaiting.empty()) continue;
+    auto* blocked = result.add_blocked();
+    blocked->set_actor(cell->id);
+    blocked->set_waiting_for(cell->awaiting);
+  }
+  std::string pending_list;
+  for (const auto& envelope : pending_) {
+    auto* pending = result.add_pending();
+    pending->set_id(envelope->id);
+    pending->set_receiver(envelope->receiver->id);
+    pending->set_type(*envelope->type->name);
+    pending_list += (pending_list.empty() ? "" : ", ") + envelope->id + " (" + *envelope->type->name + " to " +
+                    envelope->receiver->id + ")";
+  }
+  if (result.blocked_size() == 0 && result.pending_size() == 0) {
+    result.set_status(proto::RUN_COMPLETED);
+    result.set_detail("completed after " + std::to_string(steps) + " steps");
+    return result;
+  }
+  std::string detail = "deadlock after step " + std::to_string(steps) + ":";
+  for (const auto& blocked : result.blocked()) {
+    detail += " actor " + blocked.actor() + " waits for the reply to " + blocked.waiting_for() + ";";
+  }
+  if (!pending_list.empty()) detail += " pending, none enabled: " + pending_list;
+  result.set_status(proto::RUN_DEADLOCK);
+  result.set_detail(detail);
+  return result;
+}
+
+void ControlledRuntime::add_final_state(proto::RunResult& result) const {
+  std::vector<std::string> lines;
+  for (const auto& cell : cells_) {
+    if (!cell->actor) continue;
+    std::string summary = cell->actor->final_state();
+    if (!summary.empty()) lines.push_back(cell->id + ": " + summary);
+  }
+  std::sort(lines.begin(), lines.end());
+  for (auto& line : lines) result.add_final_state(std::move(line));
+}
+
+void ControlledRuntime::report(proto::RunResult result) {
+  for (const auto& id : dead_letters_) result.add_dead_letters(id);
+  add_final_state(result);
+  *frame_.mutable_result() = std::move(result);
+  channel_.write(frame_);
+  channel_.flush();
+}
+
+int ControlledRuntime::run() {
+  proto::RunRequest request;
+  try {
+    request = channel_.read_request();
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", error.what());
+    return 3;
+  }
+  std::vector<std::string> ranking(request.ranking().begin(), request.ranking().end());
+  const SchedulingOrder order(request.heuristic(), ranking);
+
+  finish_main_destroys();
+  write_event();
+  for (std::uint32_t step = 1;; ++step) {
+    collect_enabled();
+    const std::uint32_t done = step - 1;
+    if (enabled_.empty()) {
+      report(quiescent_result(done));
+      return 0;
+    }
+    if (request.step_limit() != 0 && done >= request.step_limit()) {
+      proto::RunResult result;
+      result.set_status(proto::RUN_STEP_LIMIT);
+      result.set_steps(done);
+      result.set_detail("step limit of " + std::to_string(request.step_limit()) + " reached with " +
+                        std::to_string(enabled_.size()) + " messages still enabled");
+      report(std::move(result));
+      return 0;
+    }
+    const Choice choice = choose(request, step, order);
+    if (choice.diverged) {
+      auto result = divergence(request, step);
+      result.set_steps(done);
+      report(std::move(result));
+      return 0;
+    }
+    begin_step(step);
+    for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
+    const proto::StepOutcome outcome = execute(choice.pending_index, step);
+    write_event();
+    if (outcome != proto::STEP_OK) {
+      proto::RunResult result;
+      result.set_status(outcome == proto::STEP_ASSERTION_FAILED ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
+      result.set_steps(step);
+      result.set_detail((outcome == proto::STEP_ASSERTION_FAILED ? "assertion failed" : "uncaught exception") +
+                        std::string(" in actor ") + event_->actor() + " handling " + event_->message() + " (" +
+                        event_->type() + ") at step " + std::to_string(step) + ": " + event_->detail());
+      report(std::move(result));
+      return 0;
+    }
+  }
+}
+
+}  // namespace exocheck::detail

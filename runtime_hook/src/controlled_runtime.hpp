@@ -1,0 +1,65 @@
+#pragma once
+// Controlled mode: one macro-step at a time on the calling thread. Replays the request's
+// prefix, then follows its heuristic, and records one Event per step (DESIGN.md, "Model").
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "control_channel.hpp"
+#include "exocheck/detail/actor_cell.hpp"
+#include "exocheck/detail/runtime.hpp"
+#include "proto/control.pb.h"
+#include "scheduling_order.hpp"
+#include "vector_clock.hpp"
+
+namespace exocheck::detail {
+
+class ControlledRuntime : public Runtime {
+ public:
+  explicit ControlledRuntime(ControlChannel& channel);
+  ~ControlledRuntime() override;
+
+  ActorCell* create_cell(ActorCell* parent) override;
+  void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) override;
+  void send(std::unique_ptr<Envelope> envelope) override;
+  void destroy(ActorCell* cell) override;
+
+  /// Reads the run request, performs the run, reports its result. Returns the exit code (0).
+  int run();
+
+ private:
+  struct Choice {
+    std::size_t pending_index = 0;
+    bool diverged = false;
+  };
+
+  void begin_step(std::uint32_t step);
+  void finish_main_destroys();
+  proto::RunResult divergence(const proto::RunRequest& request, std::uint32_t step) const;
+  Choice choose(const proto::RunRequest& request, std::uint32_t step, const SchedulingOrder& order);
+  proto::StepOutcome execute(std::size_t pending_index, std::uint32_t step);
+  void finish_destroy(ActorCell& cell);
+  void collect_enabled();
+  void write_event();
+  void report(proto::RunResult result);
+  proto::RunResult quiescent_result(std::uint32_t steps) const;
+  void record_clock(const VectorClock& clock);
+  void add_final_state(proto::RunResult& result) const;
+
+  ControlChannel& channel_;
+  std::vector<std::unique_ptr<ActorCell>> cells_;
+  std::vector<std::unique_ptr<Envelope>> pending_;  ///< undelivered messages, in send order
+  std::vector<std::size_t> enabled_;                ///< indices into pending_, in send order
+  std::vector<Candidate> candidates_;               ///< enabled_, as the heuristic sees it
+  std::vector<std::string> dead_letters_;
+  std::uint64_t send_seq_ = 0;
+  std::uint64_t creation_seq_ = 0;
+  std::uint32_t top_level_actors_ = 0;
+  std::shared_ptr<const VectorClock> step_clock_;   ///< clock of the step in progress; null in main
+  proto::HookMessage frame_;                        ///< reused: holds the event being recorded
+  proto::Event* event_;
+};
+
+}  // namespace exocheck::detail

@@ -1,0 +1,85 @@
+#include "scheduling_order.hpp"
+
+#include <limits>
+#include <stdexcept>
+
+namespace exocheck::detail {
+
+struct SchedulingOrder::ActorSummary {
+  std::uint32_t actor;
+  std::uint64_t creation_seq;
+  std::uint64_t earliest_send;  ///< send_seq of its earliest enabled message
+  std::uint64_t latest_send;    ///< send_seq of its latest enabled message
+  std::size_t enabled_count;
+  std::size_t rank;             ///< position in the ranking, or max() when unranked
+  std::size_t first_index;      ///< index in `enabled` of its earliest message
+};
+
+SchedulingOrder::SchedulingOrder(proto::Heuristic heuristic, const std::vector<std::string>& ranking)
+    : heuristic_(heuristic) {
+  if (!proto::Heuristic_IsValid(heuristic)) {
+    throw std::invalid_argument("unknown heuristic number " + std::to_string(static_cast<int>(heuristic)));
+  }
+  for (std::size_t i = 0; i < ranking.size(); ++i) rank_.emplace(ranking[i], i);
+}
+
+bool SchedulingOrder::before(const ActorSummary& a, const ActorSummary& b) const {
+  switch (heuristic_) {
+    case proto::FIFO:
+      if (a.earliest_send != b.earliest_send) return a.earliest_send < b.earliest_send;
+      break;
+    case proto::LIFO:
+      if (a.latest_send != b.latest_send) return a.latest_send > b.latest_send;
+      break;
+    case proto::ECA:
+      break;
+    case proto::LCA:
+      return a.creation_seq > b.creation_seq;
+    case proto::LDM:
+      if (a.enabled_count != b.enabled_count) return a.enabled_count < b.enabled_count;
+      break;
+    case proto::HDM:
+      if (a.enabled_count != b.enabled_count) return a.enabled_count > b.enabled_count;
+      break;
+    case proto::RANKED:
+      if (a.rank != b.rank) return a.rank < b.rank;
+      break;
+    default:
+      break;
+  }
+  return a.creation_seq < b.creation_seq;
+}
+
+std::size_t SchedulingOrder::choose(const std::vector<Candidate>& enabled) const {
+  // Enabled sets are small (tens of messages): a linear pass with a few summaries is cheapest.
+  std::vector<ActorSummary> actors;
+  for (std::size_t i = 0; i < enabled.size(); ++i) {
+    const Candidate& c = enabled[i];
+    ActorSummary* summary = nullptr;
+    for (auto& s : actors) {
+      if (s.actor == c.actor) summary = &s;
+    }
+    if (summary == nullptr) {
+      std::size_t rank = std::numeric_limits<std::size_t>::max();
+      if (heuristic_ == proto::RANKED) {
+        auto it = rank_.find(*c.actor_id);
+        if (it != rank_.end()) rank = it->second;
+      }
+      actors.push_back({c.actor, c.creation_seq, c.send_seq, c.send_seq, 0, rank, i});
+      summary = &actors.back();
+    }
+    ++summary->enabled_count;
+    if (c.send_seq < summary->earliest_send) {
+      summary->earliest_send = c.send_seq;
+      summary->first_index = i;
+    }
+    summary->latest_send = std::max(summary->latest_send, c.send_seq);
+  }
+  const ActorSummary* best = &actors.front();
+  for (const auto& s : actors) {
+    if (before(s, *best)) best = &s;
+  }
+  return best->first_index;
+}
+
+}  // namespace exocheck::detail

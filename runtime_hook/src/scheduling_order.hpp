@@ -1,0 +1,40 @@
+#pragma once
+// Which enabled message a controlled run delivers next once the prefix is used up: the
+// ordering heuristics of the heuristics paper (Lauterburg et al., FASE 2010, Section 5), applied
+// at actor level. The heuristic picks the actor; within one actor messages go in send order.
+// Ties between actors are broken by creation order (ECA), so every choice is deterministic.
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/control.pb.h"
+
+namespace exocheck::detail {
+
+/// What a heuristic may look at for one enabled message.
+struct Candidate {
+  std::uint64_t send_seq;      ///< global send order of the message
+  std::uint32_t actor;         ///< receiver's dense index (ActorCell::index)
+  std::uint64_t creation_seq;  ///< receiver's creation time (end of its construction)
+  const std::string* actor_id; ///< receiver's id, for RANKED
+};
+
+class SchedulingOrder {
+ public:
+  /// `ranking`: actor ids, highest priority first (used by RANKED only).
+  SchedulingOrder(proto::Heuristic heuristic, const std::vector<std::string>& ranking);
+
+  /// Index into `enabled` (non-empty, in send order) of the message to deliver next.
+  std::size_t choose(const std::vector<Candidate>& enabled) const;
+
+ private:
+  struct ActorSummary;
+  bool before(const ActorSummary& a, const ActorSummary& b) const;
+
+  proto::Heuristic heuristic_;
+  std::unordered_map<std::string, std::size_t> rank_;
+};
+
+}  // namespace exocheck::detail

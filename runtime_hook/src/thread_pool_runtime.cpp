@@ -1,0 +1,162 @@
+#include "thread_pool_runtime.hpp"
+
+#include <boost/asio/post.hpp>
+#include <cstdio>
+#include <thread>
+
+#include "exocheck/actor.hpp"
+#include "identity.hpp"
+#include "step_execution.hpp"
+
+namespace exocheck::detail {
+
+ThreadPoolRuntime::ThreadPoolRuntime(unsigned threads)
+    : threads_(threads != 0 ? threads : std::max(1u, std::thread::hardware_concurrency())) {}
+
+ThreadPoolRuntime::~ThreadPoolRuntime() {
+  if (pool_) pool_->join();
+}
+
+ActorCell* ThreadPoolRuntime::create_cell(ActorCell* parent) {
+  // parent->children is only touched by the parent's own step, so it needs no lock.
+  std::lock_guard lock(cells_mutex_);
+  std::string id = parent != nullptr ? actor_id(parent->id, ++parent->children) : actor_id("", top_level_actors_++);
+  cells_.push_back(std::make_unique<ActorCell>(std::move(id), static_cast<std::uint32_t>(cells_.size()), parent));
+  return cells_.back().get();
+}
+
+void ThreadPoolRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
+  std::lock_guard lock(cell->mutex);
+  cell->actor = std::move(actor);
+  cell->creation_seq = ++creation_seq_;
+  // Messages may have arrived while the constructor ran; they wait for the actor to exist.
+  if (!cell->mailbox.empty()) schedule_locked(*cell);
+}
+
+void ThreadPoolRuntime::send(std::unique_ptr<Envelope> envelope) {
+  ActorCell& receiver = *envelope->receiver;
+  std::lock_guard lock(receiver.mutex);
+  if (receiver.destroyed) {
+    std::lock_guard out(output_mutex_);
+    std::fprintf(stderr, "exocheck: warning: dead letter %s (%s) to destroyed actor %s\n", envelope->id.c_str(),
+                 envelope->type->name->c_str(), receiver.id.c_str());
+    return;
+  }
+  receiver.mailbox.push_back(std::move(envelope));
+  schedule_locked(receiver);
+}
+
+void ThreadPoolRuntime::destroy(ActorCell* cell) { cell->destroy_requested = true; }
+
+void ThreadPoolRuntime::schedule_locked(ActorCell& cell) {
+  if (cell.scheduled || !cell.actor || !running_) return;
+  cell.scheduled = true;
+  ++active_;
+  boost::asio::post(*pool_, [this, &cell] {
+    drain(cell);
+    if (--active_ == 0) {
+      std::lock_guard lock(idle_mutex_);
+      idle_.notify_all();
+    }
+  });
+}
+
+std::unique_ptr<Envelope> ThreadPoolRuntime::take_enabled_locked(ActorCell& cell) {
+  // Guards read the actor's state; only this drain task changes it, so reading here is safe.
+  for (auto it = cell.mailbox.begin(); it != cell.mailbox.end(); ++it) {
+    if (is_enabled(**it)) {
+      auto envelope = std::move(*it);
+      cell.mailbox.erase(it);
+      return envelope;
+    }
+  }
+  return nullptr;
+}
+
+void ThreadPoolRuntime::drain(ActorCell& cell) {
+  for (;;) {
+    std::unique_ptr<Envelope> envelope;
+    {
+      std::lock_guard lock(cell.mutex);
+      envelope = take_enabled_locked(cell);
+      if (!envelope) {
+        cell.scheduled = false;
+        return;
+      }
+    }
+    const StepVerdict verdict = execute_step(*envelope);
+    if (verdict.outcome != proto::STEP_OK) {
+      report_failure(cell, *envelope,
+                     (verdict.outcome == proto::STEP_ASSERTION_FAILED ? "assertion failed: " : "uncaught exception: ") +
+                         verdict.detail);
+    }
+    if (cell.destroy_requested) {
+      finish_destroy(cell);
+      return;
+    }
+  }
+}
+
+void ThreadPoolRuntime::finish_destroy(ActorCell& cell) {
+  std::lock_guard lock(cell.mutex);
+  cell.destroy_requested = false;
+  cell.destroyed = true;
+  cell.scheduled = false;
+  for (const auto& envelope : cell.mailbox) {
+    std::lock_guard out(output_mutex_);
+    std::fprintf(stderr, "exocheck: warning: dead letter %s (%s) pending at destroyed actor %s\n",
+                 envelope->id.c_str(), envelope->type->name->c_str(), cell.id.c_str());
+  }
+  cell.mailbox.clear();
+}
+
+void ThreadPoolRuntime::report_failure(const ActorCell& cell, const Envelope& envelope, const std::string& what) {
+  failed_ = true;
+  std::lock_guard out(output_mutex_);
+  std::fprintf(stderr, "exocheck: %s (actor %s handling %s %s)\n", what.c_str(), cell.id.c_str(),
+               envelope.type->name->c_str(), envelope.id.c_str());
+}
+
+bool ThreadPoolRuntime::report_deadlock() {
+  bool deadlocked = false;
+  std::lock_guard lock(cells_mutex_);
+  for (const auto& cell : cells_) {
+    if (cell->destroyed) continue;
+    if (!cell->awaiting.empty()) {
+      std::fprintf(stderr, "exocheck: deadlock: actor %s waits for the reply to %s\n", cell->id.c_str(),
+                   cell->awaiting.c_str());
+      deadlocked = true;
+    }
+    for (const auto& envelope : cell->mailbox) {
+      std::fprintf(stderr, "exocheck: deadlock: %s (%s) pending at %s, never enabled\n", envelope->id.c_str(),
+                   envelope->type->name->c_str(), cell->id.c_str());
+      deadlocked = true;
+    }
+  }
+  return deadlocked;
+}
+
+int ThreadPoolRuntime::run() {
+  pool_ = std::make_unique<boost::asio::thread_pool>(threads_);
+  running_ = true;
+  {
+    std::lock_guard lock(cells_mutex_);
+    for (auto& cell : cells_) {
+      std::lock_guard cell_lock(cell->mutex);
+      if (cell->destroy_requested) {
+        cell->destroyed = true;  // destroyed by its own constructor
+        cell->mailbox.clear();
+      }
+      if (!cell->mailbox.empty()) schedule_locked(*cell);
+    }
+  }
+  {
+    std::unique_lock lock(idle_mutex_);
+    idle_.wait(lock, [this] { return active_ == 0; });
+  }
+  pool_->join();
+  const bool deadlocked = report_deadlock();
+  return failed_ || deadlocked ? 1 : 0;
+}
+
+}  // namespace exocheck::detail

@@ -1,0 +1,57 @@
+#pragma once
+// Normal mode: an ordinary multi-threaded actor runtime. Actors run on a Boost.Asio thread
+// pool, one message at a time per actor; run() returns when nothing is left to do.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <boost/asio/thread_pool.hpp>
+
+#include "exocheck/detail/actor_cell.hpp"
+#include "exocheck/detail/runtime.hpp"
+
+namespace exocheck::detail {
+
+class ThreadPoolRuntime : public Runtime {
+ public:
+  /// `threads` = 0: one per core.
+  explicit ThreadPoolRuntime(unsigned threads = 0);
+  ~ThreadPoolRuntime() override;
+
+  ActorCell* create_cell(ActorCell* parent) override;
+  void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) override;
+  void send(std::unique_ptr<Envelope> envelope) override;
+  void destroy(ActorCell* cell) override;
+
+  /// Runs until quiescent. Returns 0, or 1 after a failed check, an exception or a deadlock.
+  int run();
+
+ private:
+  void schedule_locked(ActorCell& cell);
+  void drain(ActorCell& cell);
+  std::unique_ptr<Envelope> take_enabled_locked(ActorCell& cell);
+  void finish_destroy(ActorCell& cell);
+  void report_failure(const ActorCell& cell, const Envelope& envelope, const std::string& what);
+  bool report_deadlock();
+
+  unsigned threads_;
+  std::unique_ptr<boost::asio::thread_pool> pool_;
+  std::mutex cells_mutex_;
+  std::deque<std::unique_ptr<ActorCell>> cells_;
+  std::uint32_t top_level_actors_ = 0;
+  std::atomic<std::uint64_t> creation_seq_{0};
+  std::atomic<bool> running_{false};
+  std::atomic<bool> failed_{false};
+  std::atomic<std::int64_t> active_{0};  ///< scheduled drain tasks not yet finished
+  std::mutex idle_mutex_;
+  std::condition_variable idle_;
+  std::mutex output_mutex_;
+};
+
+}  // namespace exocheck::detail

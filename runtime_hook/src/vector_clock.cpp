@@ -1,0 +1,48 @@
+#include "vector_clock.hpp"
+
+#include <algorithm>
+
+namespace exocheck::detail {
+
+void VectorClock::merge(const VectorClock& other) {
+  if (other.entries_.empty()) return;
+  std::vector<Entry> merged;
+  merged.reserve(entries_.size() + other.entries_.size());
+  auto a = entries_.begin();
+  auto b = other.entries_.begin();
+  while (a != entries_.end() || b != other.entries_.end()) {
+    if (b == other.entries_.end() || (a != entries_.end() && a->first < b->first)) {
+      merged.push_back(*a++);
+    } else if (a == entries_.end() || b->first < a->first) {
+      merged.push_back(*b++);
+    } else {
+      merged.emplace_back(a->first, std::max(a->second, b->second));
+      ++a;
+      ++b;
+    }
+  }
+  entries_ = std::move(merged);
+}
+
+void VectorClock::tick(std::uint32_t index) {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), Entry{index, 0},
+                             [](const Entry& x, const Entry& y) { return x.first < y.first; });
+  if (it != entries_.end() && it->first == index) {
+    ++it->second;
+  } else {
+    entries_.insert(it, Entry{index, 1});
+  }
+}
+
+std::uint32_t VectorClock::at(std::uint32_t index) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), Entry{index, 0},
+                             [](const Entry& x, const Entry& y) { return x.first < y.first; });
+  return it != entries_.end() && it->first == index ? it->second : 0;
+}
+
+bool VectorClock::precedes_or_equals(const VectorClock& other) const {
+  return std::all_of(entries_.begin(), entries_.end(),
+                     [&](const Entry& entry) { return entry.second <= other.at(entry.first); });
+}
+
+}  // namespace exocheck::detail
