@@ -5,14 +5,19 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace exocheck::wire {
 namespace {
 
-std::string quoted(const std::filesystem::path& path) { return "'" + path.string() + "'"; }
+std::string quoted(const std::filesystem::path& path) {
+  return "'" + path.string() + "'";
+}
 
-std::string errno_text(int error) { return std::strerror(error); }
+std::string errno_text(int error) {
+  return std::strerror(error);
+}
 
 /// Closes a file descriptor when it goes out of scope, so that every error path releases it.
 class FileDescriptor {
@@ -40,7 +45,7 @@ void write_all(int fd, std::string_view bytes, const std::filesystem::path& path
     const ssize_t written = ::write(fd, bytes.data(), bytes.size());
     if (written < 0) {
       if (errno == EINTR) continue;
-      throw TraceFileError("cannot write trace file " + quoted(path) + ": " + errno_text(errno));
+      throw TraceFileError("cannot write " + quoted(path) + ": " + errno_text(errno));
     }
     bytes.remove_prefix(static_cast<std::size_t>(written));
   }
@@ -60,10 +65,10 @@ std::string serialize(const proto::TraceFile& trace) {
 
 void write_durably(const std::filesystem::path& path, std::string_view bytes) {
   FileDescriptor file(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-  if (file.get() < 0) throw TraceFileError("cannot create trace file " + quoted(path) + ": " + errno_text(errno));
+  if (file.get() < 0) throw TraceFileError("cannot create " + quoted(path) + ": " + errno_text(errno));
   write_all(file.get(), bytes, path);
   if (::fsync(file.get()) != 0 || file.close_now() != 0) {
-    throw TraceFileError("cannot write trace file " + quoted(path) + ": " + errno_text(errno));
+    throw TraceFileError("cannot write " + quoted(path) + ": " + errno_text(errno));
   }
 }
 
@@ -109,11 +114,11 @@ void write_trace_file(const std::filesystem::path& path, const proto::TraceFile&
   try {
     write_durably(temporary, serialize(trace));
     if (::rename(temporary.c_str(), path.c_str()) != 0) {
-      throw TraceFileError("cannot rename " + quoted(temporary) + " to " + quoted(path) + ": " + errno_text(errno));
+      throw TraceFileError("cannot rename " + quoted(temporary) + " to it: " + errno_text(errno));
     }
-  } catch (...) {
+  } catch (const TraceFileError& error) {
     ::unlink(temporary.c_str());
-    throw;
+    throw TraceFileError("cannot write trace file " + quoted(path) + ": " + error.what());
   }
   sync_directory_of(path);
 }
@@ -125,6 +130,11 @@ proto::TraceFile read_trace_file(const std::filesystem::path& path) {
 proto::TraceFile parse_trace_file(std::string_view bytes, const std::string& origin) {
   check_magic(bytes, origin);
   bytes.remove_prefix(kTraceMagic.size());
+  // protobuf parses at most 2 GiB from one array; a trace that big is not one this tool wrote.
+  if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw TraceFileError("trace file " + origin + " is too large to be a trace (" + std::to_string(bytes.size()) +
+                         " bytes)");
+  }
   proto::TraceFile trace;
   if (!trace.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     throw TraceFileError("trace file " + origin + " is truncated or corrupt: its content does not parse");

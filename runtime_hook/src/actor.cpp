@@ -13,10 +13,14 @@ namespace exocheck {
 namespace {
 const std::string kEnvironmentId = "env";
 
-bool same_type(const std::type_info* a, const std::type_info* b) { return a == b || *a == *b; }
+bool same_type(const std::type_info* a, const std::type_info* b) {
+  return a == b || *a == *b;
+}
 }  // namespace
 
-const std::string& ActorRef::id() const { return cell_ ? cell_->id : kEnvironmentId; }
+const std::string& ActorRef::id() const {
+  return cell_ ? cell_->id : kEnvironmentId;
+}
 
 Actor::Actor() {
   auto& construction = detail::current_construction();
@@ -63,7 +67,9 @@ ActorRef Actor::sender() const {
   return ActorRef(current != nullptr ? current->sender : nullptr);
 }
 
-void Actor::destroy() { runtime_->destroy(cell_); }
+void Actor::destroy() {
+  runtime_->destroy(cell_);
+}
 
 ActorRef Actor::spawn_child(const std::function<std::unique_ptr<Actor>()>& construct) {
   return detail::construct_actor(*runtime_, cell_, construct);
@@ -81,7 +87,8 @@ const Envelope*& current_envelope() {
   return envelope;
 }
 
-ActorRef construct_actor(Runtime& runtime, ActorCell* parent, const std::function<std::unique_ptr<Actor>()>& construct) {
+ActorRef construct_actor(Runtime& runtime, ActorCell* parent,
+                         const std::function<std::unique_ptr<Actor>()>& construct) {
   ActorCell* cell = runtime.create_cell(parent);
   auto& construction = current_construction();
   const Construction outer = construction;

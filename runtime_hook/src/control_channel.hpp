@@ -40,7 +40,7 @@ class ControlChannel {
   std::unique_ptr<char[]> buffer_;
   std::atomic<std::size_t> committed_{0};  ///< bytes of complete frames in the buffer
   std::atomic<bool> flushing_{false};
-  std::string scratch_;                    ///< one serialized frame
+  std::string scratch_;  ///< one serialized frame
 };
 
 }  // namespace exocheck::detail

@@ -45,7 +45,9 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
   pending_.push_back(std::move(envelope));
 }
 
-void ControlledRuntime::destroy(ActorCell* cell) { cell->destroy_requested = true; }
+void ControlledRuntime::destroy(ActorCell* cell) {
+  cell->destroy_requested = true;
+}
 
 void ControlledRuntime::begin_step(std::uint32_t step) {
   event_->Clear();
@@ -122,7 +124,9 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   return verdict.outcome;
 }
 
-void ControlledRuntime::write_event() { channel_.write(frame_); }
+void ControlledRuntime::write_event() {
+  channel_.write(frame_);
+}
 
 proto::RunResult ControlledRuntime::divergence(const proto::RunRequest& request, std::uint32_t step) const {
   const std::size_t index = step - 1;

@@ -57,8 +57,8 @@ class ControlledRuntime : public Runtime {
   std::uint64_t send_seq_ = 0;
   std::uint64_t creation_seq_ = 0;
   std::uint32_t top_level_actors_ = 0;
-  std::shared_ptr<const VectorClock> step_clock_;   ///< clock of the step in progress; null in main
-  proto::HookMessage frame_;                        ///< reused: holds the event being recorded
+  std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main
+  proto::HookMessage frame_;                       ///< reused: holds the event being recorded
   proto::Event* event_;
 };
 

@@ -11,8 +11,8 @@ struct SchedulingOrder::ActorSummary {
   std::uint64_t earliest_send;  ///< send_seq of its earliest enabled message
   std::uint64_t latest_send;    ///< send_seq of its latest enabled message
   std::size_t enabled_count;
-  std::size_t rank;             ///< position in the ranking, or max() when unranked
-  std::size_t first_index;      ///< index in `enabled` of its earliest message
+  std::size_t rank;         ///< position in the ranking, or max() when unranked
+  std::size_t first_index;  ///< index in `enabled` of its earliest message
 };
 
 SchedulingOrder::SchedulingOrder(proto::Heuristic heuristic, const std::vector<std::string>& ranking)

@@ -79,9 +79,13 @@ System::System() : mode_(std::make_unique<Mode>()), runtime_(&mode_->runtime()) 
 
 System::~System() = default;
 
-int System::run() { return mode_->run(); }
+int System::run() {
+  return mode_->run();
+}
 
-bool System::controlled() const { return mode_->controlled(); }
+bool System::controlled() const {
+  return mode_->controlled();
+}
 
 void System::post(const ActorRef& to, const detail::MessageType& type, detail::Payload payload) {
   if (!to.valid()) throw std::logic_error("main sent " + *type.name + " to a null ActorRef");

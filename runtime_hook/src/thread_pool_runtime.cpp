@@ -46,7 +46,9 @@ void ThreadPoolRuntime::send(std::unique_ptr<Envelope> envelope) {
   schedule_locked(receiver);
 }
 
-void ThreadPoolRuntime::destroy(ActorCell* cell) { cell->destroy_requested = true; }
+void ThreadPoolRuntime::destroy(ActorCell* cell) {
+  cell->destroy_requested = true;
+}
 
 void ThreadPoolRuntime::schedule_locked(ActorCell& cell) {
   if (cell.scheduled || !cell.actor || !running_) return;
@@ -104,8 +106,8 @@ void ThreadPoolRuntime::finish_destroy(ActorCell& cell) {
   cell.scheduled = false;
   for (const auto& envelope : cell.mailbox) {
     std::lock_guard out(output_mutex_);
-    std::fprintf(stderr, "exocheck: warning: dead letter %s (%s) pending at destroyed actor %s\n",
-                 envelope->id.c_str(), envelope->type->name->c_str(), cell.id.c_str());
+    std::fprintf(stderr, "exocheck: warning: dead letter %s (%s) pending at destroyed actor %s\n", envelope->id.c_str(),
+                 envelope->type->name->c_str(), cell.id.c_str());
   }
   cell.mailbox.clear();
 }

@@ -45,9 +45,13 @@ class Master : public Actor {
     send(w2, RegistryAddress{registry});
   }
 };
-void registry_program(System& system) { system.spawn<Master>(); }
+void registry_program(System& system) {
+  system.spawn<Master>();
+}
 
-Ids ids_of(const google::protobuf::RepeatedPtrField<std::string>& field) { return Ids(field.begin(), field.end()); }
+Ids ids_of(const google::protobuf::RepeatedPtrField<std::string>& field) {
+  return Ids(field.begin(), field.end());
+}
 
 std::string clock_text(const proto::Event& event) {
   std::string text;
@@ -287,7 +291,8 @@ class Checker : public Actor {
 
 TEST(ControlledRuntime, AFailedCheckEndsTheRunWithItsText) {
   for (bool swallow : {false, true}) {
-    auto run = run_controlled(request(), [swallow](System& system) { system.send(system.spawn<Checker>(), Fail{swallow}); });
+    auto run =
+        run_controlled(request(), [swallow](System& system) { system.send(system.spawn<Checker>(), Fail{swallow}); });
     EXPECT_EQ(run.result.status(), proto::RUN_ASSERTION_FAILED) << "swallowed: " << swallow;
     ASSERT_EQ(run.events.size(), 2u);
     EXPECT_EQ(run.events[1].outcome(), proto::STEP_ASSERTION_FAILED);

@@ -29,13 +29,21 @@ TEST_F(SchedulingOrderTest, LifoPicksTheActorWhoseLatestMessageWasSentLastThenIt
   EXPECT_EQ(choose(proto::LIFO), 1u);  // C (latest s6), delivering its first message s2
 }
 
-TEST_F(SchedulingOrderTest, EcaPicksTheEarliestCreatedActor) { EXPECT_EQ(choose(proto::ECA), 2u); }  // A
+TEST_F(SchedulingOrderTest, EcaPicksTheEarliestCreatedActor) {
+  EXPECT_EQ(choose(proto::ECA), 2u);
+}  // A
 
-TEST_F(SchedulingOrderTest, LcaPicksTheLatestCreatedActor) { EXPECT_EQ(choose(proto::LCA), 0u); }  // B
+TEST_F(SchedulingOrderTest, LcaPicksTheLatestCreatedActor) {
+  EXPECT_EQ(choose(proto::LCA), 0u);
+}  // B
 
-TEST_F(SchedulingOrderTest, LdmPicksTheActorWithFewestEnabledMessages) { EXPECT_EQ(choose(proto::LDM), 2u); }  // A
+TEST_F(SchedulingOrderTest, LdmPicksTheActorWithFewestEnabledMessages) {
+  EXPECT_EQ(choose(proto::LDM), 2u);
+}  // A
 
-TEST_F(SchedulingOrderTest, HdmPicksTheActorWithMostEnabledMessages) { EXPECT_EQ(choose(proto::HDM), 1u); }  // C
+TEST_F(SchedulingOrderTest, HdmPicksTheActorWithMostEnabledMessages) {
+  EXPECT_EQ(choose(proto::HDM), 1u);
+}  // C
 
 TEST_F(SchedulingOrderTest, RankedFollowsTheRankingThenCreationOrder) {
   EXPECT_EQ(choose(proto::RANKED, {"C", "A"}), 1u);

@@ -50,9 +50,7 @@ class Answerer : public Actor {
 };
 class Asker : public Actor {
  public:
-  Asker(ActorRef answerer, std::atomic<int>* answers) {
-    for_each_round(answerer, answers, 50);
-  }
+  Asker(ActorRef answerer, std::atomic<int>* answers) { for_each_round(answerer, answers, 50); }
 
  private:
   void for_each_round(ActorRef answerer, std::atomic<int>* answers, int rounds) {

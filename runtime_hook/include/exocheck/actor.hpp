@@ -95,7 +95,8 @@ class Actor {
   /// read the actor's state.
   template <typename M, typename F>
   void guard(F&& accepts) {
-    guards_.push_back({&typeid(M), [g = std::forward<F>(accepts)](const void* p) { return g(*static_cast<const M*>(p)); }});
+    guards_.push_back(
+        {&typeid(M), [g = std::forward<F>(accepts)](const void* p) { return g(*static_cast<const M*>(p)); }});
   }
 
   /// Creates a child actor `self().k`; its constructor runs now, inside this step.

@@ -43,7 +43,10 @@ class Describer {
       text_ += value ? "true" : "false";
     } else if constexpr (std::is_arithmetic_v<T> && !std::is_floating_point_v<T>) {
       text_ += std::to_string(value);
-    } else if constexpr (requires(const T& v) { v.begin(); v.end(); } &&
+    } else if constexpr (requires(const T& v) {
+                           v.begin();
+                           v.end();
+                         } &&
                          !std::is_convertible_v<T, std::string_view>) {
       text_ += '[';
       bool first = true;
@@ -71,10 +74,14 @@ std::string strip_qualifiers(std::string_view demangled);
 std::string demangle(const char* mangled);
 
 template <typename M>
-concept NamedMessage = requires { { M::type_name } -> std::convertible_to<const char*>; };
+concept NamedMessage = requires {
+  { M::type_name } -> std::convertible_to<const char*>;
+};
 
 template <typename M>
-concept DescribedMessage = requires(const M& m, Describer& d) { m.describe(d); };
+concept DescribedMessage = requires(const M& m, Describer& d) {
+  m.describe(d);
+};
 
 }  // namespace detail
 

@@ -24,8 +24,7 @@ inline constexpr std::size_t kFrameHeaderBytes = 4;
 /// Appends the frame header for a payload of `size` bytes to `out`.
 inline void append_frame_header(std::string& out, std::uint32_t size) {
   char header[kFrameHeaderBytes] = {static_cast<char>(size & 0xff), static_cast<char>((size >> 8) & 0xff),
-                                    static_cast<char>((size >> 16) & 0xff),
-                                    static_cast<char>((size >> 24) & 0xff)};
+                                    static_cast<char>((size >> 16) & 0xff), static_cast<char>((size >> 24) & 0xff)};
   out.append(header, kFrameHeaderBytes);
 }
 

@@ -19,19 +19,18 @@ namespace exocheck::detail {
 
 class ActorCell {
  public:
-  ActorCell(std::string id, std::uint32_t index, ActorCell* parent)
-      : id(std::move(id)), index(index), parent(parent) {}
+  ActorCell(std::string id, std::uint32_t index, ActorCell* parent) : id(std::move(id)), index(index), parent(parent) {}
 
-  const std::string id;        ///< spawn-tree path: "0", "0.1", ...
-  const std::uint32_t index;   ///< dense number in order of spawn calls
-  ActorCell* const parent;     ///< nullptr for actors spawned by main
+  const std::string id;       ///< spawn-tree path: "0", "0.1", ...
+  const std::uint32_t index;  ///< dense number in order of spawn calls
+  ActorCell* const parent;    ///< nullptr for actors spawned by main
 
-  std::unique_ptr<Actor> actor;       ///< set when construction completes
-  std::uint64_t creation_seq = 0;     ///< global order of construction completion (from 1)
-  std::uint32_t children = 0;         ///< actors spawned so far (names the next one)
-  std::uint64_t sent = 0;             ///< messages sent so far (names the next one)
+  std::unique_ptr<Actor> actor;    ///< set when construction completes
+  std::uint64_t creation_seq = 0;  ///< global order of construction completion (from 1)
+  std::uint32_t children = 0;      ///< actors spawned so far (names the next one)
+  std::uint64_t sent = 0;          ///< messages sent so far (names the next one)
   bool destroyed = false;
-  bool destroy_requested = false;     ///< destroy() was called in the current step
+  bool destroy_requested = false;  ///< destroy() was called in the current step
 
   /// A synchronous call is outstanding: only its reply is enabled until it arrives.
   std::string awaiting;

@@ -31,14 +31,14 @@ template <typename M>
 const MessageType& message_type_of();
 
 struct Envelope {
-  std::string id;                    ///< "<sender>#<n>" or "env#<n>"
-  ActorCell* sender = nullptr;       ///< nullptr: sent by main (the environment)
+  std::string id;               ///< "<sender>#<n>" or "env#<n>"
+  ActorCell* sender = nullptr;  ///< nullptr: sent by main (the environment)
   ActorCell* receiver = nullptr;
   const MessageType* type = nullptr;
   Payload payload{nullptr, [](void*) {}};
-  bool is_call = false;              ///< the sender waits for a reply to this message
-  std::string answers;               ///< for a reply: the id of the call it answers
-  std::uint64_t send_seq = 0;        ///< global send order, for FIFO/LIFO and "send order"
+  bool is_call = false;                      ///< the sender waits for a reply to this message
+  std::string answers;                       ///< for a reply: the id of the call it answers
+  std::uint64_t send_seq = 0;                ///< global send order, for FIFO/LIFO and "send order"
   std::shared_ptr<const VectorClock> clock;  ///< controlled mode: clock of the sending step
 };
 

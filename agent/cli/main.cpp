@@ -1,0 +1,76 @@
+// exocheck: the command line over the runner and the trace tools. Each subcommand lives in its
+// own file; this one only parses, dispatches and turns errors into exit status 2.
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
+#include <exception>
+#include <iostream>
+
+#include "exit_status.hpp"
+#include "replay_command.hpp"
+#include "run_command.hpp"
+#include "subject_command.hpp"
+#include "trace_command.hpp"
+
+namespace {
+
+// Results go to stdout; logs and errors go to stderr, one line each.
+void log_to_stderr() {
+  auto logger = spdlog::stderr_color_mt("exocheck");
+  logger->set_pattern("exocheck: %^%l%$: %v");
+  spdlog::set_default_logger(logger);
+}
+
+std::vector<const char*> pointers_to(const std::vector<std::string>& words) {
+  std::vector<const char*> pointers;
+  for (const auto& word : words) pointers.push_back(word.c_str());
+  return pointers;
+}
+
+// CLI11 reports a missing subcommand before the unknown word that was meant as one; name it.
+std::string unexpected_words(const CLI::App& app) {
+  std::string words;
+  for (const auto* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (command->parsed()) return unexpected_words(*command);
+  }
+  for (const auto& word : app.remaining()) words += (words.empty() ? "; unexpected: " : " ") + word;
+  return words;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace exocheck::cli;
+  log_to_stderr();
+  CLI::App app{"exocheck: systematic testing of actor programs, one controlled run at a time", "exocheck"};
+  app.set_version_flag("--version", EXOCHECK_VERSION);
+  app.require_subcommand(1);
+  RunCommand run(app);
+  ReplayCommand replay(app);
+  TraceCommand trace(app);
+
+  SubjectCommand subject;
+  const auto words = SubjectCommand::split(argc, argv, subject);
+  const auto pointers = pointers_to(words);
+  try {
+    app.parse(static_cast<int>(pointers.size()), pointers.data());
+  } catch (const CLI::Success& done) {  // --help, --version
+    return app.exit(done);
+  } catch (const CLI::ParseError& error) {
+    spdlog::error("{}{} (see --help)", error.what(), unexpected_words(app));
+    return kInputError;
+  }
+  try {
+    if (run.chosen()) return run.execute(subject);
+    if (replay.chosen()) return replay.execute(subject);
+    return trace.execute(subject);
+  } catch (const InputError& error) {
+    spdlog::error("{}", error.what());
+    return kInputError;
+  } catch (const std::exception& error) {
+    spdlog::critical("internal error: {}", error.what());
+    return kInputError;
+  }
+}

@@ -1,0 +1,30 @@
+#pragma once
+// One controlled execution through the runner, returned as a self-describing trace file.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "proto/control.pb.h"
+#include "proto/trace.pb.h"
+
+namespace exocheck::cli {
+
+/// The effective settings of one run; all of them end up in the trace file.
+struct RunSettings {
+  std::string subject;              ///< subject binary as the user gave it
+  std::vector<std::string> args;    ///< its arguments
+  std::vector<std::string> prefix;  ///< message ids to deliver first
+  std::string heuristic_name;       ///< as recorded in the trace, e.g. "fifo"
+  proto::Heuristic heuristic = proto::FIFO;
+  std::uint64_t step_limit = 100'000;  ///< 0 = no limit
+  std::vector<std::string> ranking;    ///< actor ranking for RANKED
+  std::chrono::milliseconds timeout{10'000};
+};
+
+/// Runs the subject once under control and records everything. Throws InputError when the
+/// subject could not be launched (missing binary, not linked with the hook): nothing ran.
+proto::TraceFile record_run(const RunSettings& settings);
+
+}  // namespace exocheck::cli

@@ -1,0 +1,96 @@
+#include "replay_command.hpp"
+
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
+
+#include "command_checks.hpp"
+#include "exit_status.hpp"
+#include "exocheck/agent/replay_check.hpp"
+#include "exocheck/agent/timeline.hpp"
+#include "heuristic_names.hpp"
+#include "recorded_run.hpp"
+#include "trace_file_input.hpp"
+#include "trace_output.hpp"
+
+namespace exocheck::cli {
+namespace {
+
+/// The schedule that reproduces `recorded`: every delivered message in order. A recorded
+/// divergence also names the message that was not enabled, so that the replay diverges there too.
+std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
+  std::vector<std::string> prefix;
+  for (const auto& event : recorded.events()) {
+    if (event.step() > 0 && !event.message().empty()) prefix.push_back(event.message());
+  }
+  if (recorded.result().status() == proto::RUN_DIVERGENCE) prefix.push_back(recorded.result().divergence_expected());
+  return prefix;
+}
+
+RunSettings settings_for(const proto::TraceFile& recorded, const SubjectCommand& subject, double timeout_seconds) {
+  RunSettings settings;
+  if (subject.separator_given) {
+    require_subject(subject, "replay");
+    settings.subject = subject.words.front();
+    settings.args.assign(subject.words.begin() + 1, subject.words.end());
+  } else {
+    if (recorded.subject().empty()) throw InputError("replay: the trace names no subject; give one after '--'");
+    settings.subject = recorded.subject();
+    settings.args.assign(recorded.args().begin(), recorded.args().end());
+  }
+  const auto heuristic = heuristic_from_name(recorded.heuristic());
+  if (!heuristic) throw InputError("replay: the trace names an unknown heuristic '" + recorded.heuristic() + "'");
+  settings.heuristic_name = recorded.heuristic();
+  settings.heuristic = *heuristic;
+  settings.prefix = schedule_of(recorded);
+  settings.step_limit = recorded.step_limit();
+  settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());
+  settings.timeout = timeout_from_seconds(timeout_seconds);
+  return settings;
+}
+
+std::string verdict_line(const proto::TraceFile& replay, const std::optional<std::string>& difference) {
+  if (difference) return "Replay: NOT reproduced: " + *difference;
+  return "Replay: reproduced " + proto::RunStatus_Name(replay.result().status());
+}
+
+void print_json(const proto::TraceFile& replay, const std::optional<std::string>& difference) {
+  nlohmann::ordered_json report;
+  report["reproduced"] = !difference.has_value();
+  report["difference"] = difference ? nlohmann::ordered_json(*difference) : nlohmann::ordered_json(nullptr);
+  report["replay"] = nlohmann::ordered_json::parse(trace_as_json(replay));
+  std::cout << report.dump(2) << "\n";
+}
+
+}  // namespace
+
+ReplayCommand::ReplayCommand(CLI::App& parent)
+    : app_(parent.add_subcommand("replay", "Re-run the exact schedule of a trace file and check it reproduces")) {
+  app_->add_option("TRACE", trace_path_, "The trace file to replay")->required();
+  app_->add_option("--timeout", timeout_seconds_, "Wall-clock limit for the run, in seconds")
+      ->check(timeout_range())
+      ->capture_default_str();
+  app_->add_flag("--json", json_, "Print {reproduced, difference, replay trace} as JSON instead of the timeline");
+  app_->allow_extras();
+  app_->footer(
+      "Usage: exocheck replay TRACE [OPTIONS] [-- ./subject [ARGS...]]\n"
+      "The subject and its arguments default to the ones recorded in the trace. The replay follows every\n"
+      "recorded delivery with the recorded heuristic and step limit, and compares event by event.\n"
+      "Exit status: 0 a clean run reproduced, 1 a bug reproduced or the replay differed, 2 bad arguments or trace.");
+}
+
+int ReplayCommand::execute(const SubjectCommand& subject) const {
+  reject_extra_arguments(*app_);
+  const auto recorded = load_trace_file(trace_path_);
+  const auto replay = record_run(settings_for(recorded, subject, timeout_seconds_));
+  const auto difference = agent::first_difference(recorded, replay);
+  if (json_) {
+    print_json(replay, difference);
+  } else {
+    std::cout << agent::format_timeline(replay) << "\n" << verdict_line(replay, difference) << "\n";
+    std::cout.flush();
+  }
+  return difference ? kBug : exit_status_of(replay.result());
+}
+
+}  // namespace exocheck::cli

@@ -1,0 +1,34 @@
+#pragma once
+// `exocheck run`: one controlled execution of a subject; prints the timeline and saves the trace.
+
+#include <cstdint>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "subject_command.hpp"
+
+namespace exocheck::cli {
+
+class RunCommand {
+ public:
+  /// Declares the subcommand and its options on `parent`.
+  explicit RunCommand(CLI::App& parent);
+
+  /// True when the command line chose this subcommand.
+  bool chosen() const { return app_->parsed(); }
+
+  /// Runs the subject; returns the exit status. Throws InputError for bad input.
+  int execute(const SubjectCommand& subject) const;
+
+ private:
+  CLI::App* app_;
+  std::string prefix_;
+  std::string heuristic_ = "fifo";
+  std::uint64_t step_limit_ = 100'000;
+  double timeout_seconds_ = 10;
+  std::string out_ = "exocheck-run.trace";
+  bool json_ = false;
+};
+
+}  // namespace exocheck::cli

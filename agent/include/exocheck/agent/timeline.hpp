@@ -1,0 +1,20 @@
+#pragma once
+// A trace for people: what was run, one aligned line per macro-step, then how the run ended.
+
+#include <string>
+
+#include "proto/trace.pb.h"
+
+namespace exocheck::agent {
+
+/// A sparse vector clock as "{0:1, 0.1:2}" ("{}" when empty).
+std::string format_clock(const google::protobuf::RepeatedPtrField<proto::ClockEntry>& clock);
+
+/// A run status in words, e.g. "assertion failed" for RUN_ASSERTION_FAILED.
+std::string status_in_words(proto::RunStatus status);
+
+/// The whole timeline of `trace`: the effective options, one line per step (step 0 as what main
+/// did), then the result with its details and warnings. Every line ends with '\n'.
+std::string format_timeline(const proto::TraceFile& trace);
+
+}  // namespace exocheck::agent

@@ -1,0 +1,131 @@
+#include "hook_conversation.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "exocheck/wire/frame.hpp"
+
+namespace exocheck::agent {
+
+void HookConversation::received(std::size_t bytes) {
+  decoder_.commit(bytes);
+  std::string_view payload;
+  while (!done()) {
+    switch (decoder_.next(payload)) {
+      case FrameDecoder::Status::incomplete:
+        return;
+      case FrameDecoder::Status::oversized:
+        fail(fmt::format("oversized frame of {} bytes", decoder_.oversized_length()));
+        return;
+      case FrameDecoder::Status::frame:
+        handle(payload);
+        break;
+    }
+  }
+}
+
+namespace {
+
+/// The first byte of a serialized HookMessage whose body is an event: field 2, length-delimited.
+constexpr unsigned char kEventTag = (proto::HookMessage::kEventFieldNumber << 3) | 2;
+
+/// The Event bytes of a frame that holds nothing but HookMessage.event, or nullopt for any other
+/// frame (those take the general path).
+std::optional<std::string_view> event_bytes_of(std::string_view payload) {
+  if (payload.empty() || static_cast<unsigned char>(payload[0]) != kEventTag) return std::nullopt;
+  std::uint64_t length = 0;
+  std::size_t at = 1;
+  for (int shift = 0; at < payload.size() && shift < 35; shift += 7) {
+    const auto byte = static_cast<unsigned char>(payload[at++]);
+    length |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) {
+      if (length != payload.size() - at) return std::nullopt;
+      return payload.substr(at);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void HookConversation::handle(std::string_view payload) {
+  // Events are nearly every frame: parsed straight into their place in the report, each costs one
+  // allocation, one swap and one free less than through message_.
+  if (const auto event_bytes = event_bytes_of(payload)) {
+    if (!report_.hello_seen) {
+      fail("event frame ahead of the hello");
+    } else if (!report_.events.emplace_back().ParseFromArray(event_bytes->data(),
+                                                             static_cast<int>(event_bytes->size()))) {
+      report_.events.pop_back();
+      fail(fmt::format("unparseable frame of {} bytes", payload.size()));
+    } else {
+      check_new_event();
+    }
+    return;
+  }
+  message_.Clear();
+  if (!message_.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+    fail(fmt::format("unparseable frame of {} bytes", payload.size()));
+    return;
+  }
+  switch (message_.body_case()) {
+    case proto::HookMessage::kHello:
+      handle_hello(message_.hello());
+      return;
+    case proto::HookMessage::kEvent:
+      handle_event(*message_.mutable_event());
+      return;
+    case proto::HookMessage::kResult:
+      handle_result(*message_.mutable_result());
+      return;
+    case proto::HookMessage::BODY_NOT_SET:
+      fail(fmt::format("frame of {} bytes with neither hello, event nor result", payload.size()));
+      return;
+  }
+}
+
+void HookConversation::handle_hello(const proto::Hello& hello) {
+  if (report_.hello_seen) {
+    fail("second hello frame");
+  } else if (hello.protocol_version() != wire::kProtocolVersion) {
+    fail(fmt::format("hook speaks protocol version {}, the runner {}", hello.protocol_version(),
+                     wire::kProtocolVersion));
+  } else {
+    report_.hello_seen = true;
+  }
+}
+
+void HookConversation::handle_event(proto::Event& event) {
+  if (!report_.hello_seen) {
+    fail("event frame ahead of the hello");
+    return;
+  }
+  report_.events.emplace_back().Swap(&event);
+  check_new_event();
+}
+
+void HookConversation::handle_result(proto::RunResult& result) {
+  if (!report_.hello_seen) {
+    fail("result frame ahead of the hello");
+    return;
+  }
+  result_.Swap(&result);
+  finished_ = true;
+}
+
+void HookConversation::check_new_event() {
+  const std::size_t due = report_.events.size() - 1;
+  const std::uint32_t step = report_.events.back().step();
+  if (step != due) {
+    report_.events.pop_back();
+    fail(fmt::format("event for step {} where step {} was due", step, due));
+  }
+}
+
+void HookConversation::fail(std::string problem) {
+  problem_ = std::move(problem);
+}
+
+}  // namespace exocheck::agent

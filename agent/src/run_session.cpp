@@ -1,0 +1,254 @@
+#include "run_session.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <system_error>
+
+#include <spdlog/spdlog.h>
+
+#include "exocheck/wire/frame.hpp"
+#include "run_details.hpp"
+
+namespace exocheck::agent {
+namespace {
+
+using std::chrono::milliseconds;
+
+/// How long a subject may take to exit after sending its result.
+constexpr milliseconds kExitGrace{1000};
+/// How long the hook gets to flush its buffered events after the SIGTERM that ends a hang.
+constexpr milliseconds kTermGrace{200};
+/// Without a pidfd, how often to look whether the process exited.
+constexpr milliseconds kExitPollInterval{2};
+/// Bytes read per call, and calls per poll round, so that a chatty subject cannot starve the deadline.
+constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr int kReadsPerRound = 16;
+/// Rounds of reading what a process left behind when it exited (up to 1 GiB).
+constexpr int kRoundsAfterExit = 1024;
+
+int milliseconds_until(RunSession::Clock::time_point until) {
+  const auto left = std::chrono::ceil<milliseconds>(until - RunSession::Clock::now());
+  return static_cast<int>(std::clamp<milliseconds::rep>(left.count(), 0, 60'000));
+}
+
+bool would_block(int error) {
+  return error == EAGAIN || error == EWOULDBLOCK;
+}
+
+}  // namespace
+
+RunSession::RunSession(const RunSpec& spec, SubjectProcess process, Clock::time_point deadline, RunReport& report)
+    : spec_(spec), process_(std::move(process)), deadline_(deadline), report_(report), conversation_(report) {
+  proto::RunRequest request = spec.request;
+  request.set_protocol_version(wire::kProtocolVersion);
+  wire::append_frame(request_, request);
+}
+
+void RunSession::run() {
+  Ending ending = converse();
+  switch (ending) {
+    case Ending::result:
+      wait_for_exit(Clock::now() + kExitGrace);
+      if (!process_.exited()) {
+        spdlog::warn("{} did not exit within {} ms after its result; killed", spec_.binary, kExitGrace.count());
+        kill_and_reap();
+      }
+      break;
+    case Ending::protocol_error:
+      kill_and_reap();
+      break;
+    case Ending::channel_closed:
+      wait_for_exit(deadline_);
+      if (!process_.exited()) {
+        ending = Ending::timeout;
+        stop_after_timeout();
+      }
+      break;
+    case Ending::timeout:
+      stop_after_timeout();
+      break;
+  }
+  collect_after_exit();
+  report_.result = verdict(ending);
+}
+
+RunSession::Ending RunSession::converse() {
+  write_request();
+  while (true) {
+    if (conversation_.finished()) return Ending::result;
+    if (conversation_.failed()) return Ending::protocol_error;
+    if (process_.control_fd() < 0) return Ending::channel_closed;
+    if (Clock::now() >= deadline_) return Ending::timeout;
+    pump(deadline_);
+  }
+}
+
+// One poll round: whatever is ready among the control socket, stderr and the exit is handled.
+void RunSession::pump(Clock::time_point until) {
+  std::array<pollfd, 3> fds{};
+  nfds_t count = 0;
+  int control = -1, errors = -1, exit = -1;
+  if (process_.control_fd() >= 0 && !conversation_.done()) {
+    const bool sending = request_sent_ < request_.size();
+    fds[count] = {process_.control_fd(), static_cast<short>(POLLIN | (sending ? POLLOUT : 0)), 0};
+    control = static_cast<int>(count++);
+  }
+  if (process_.stderr_fd() >= 0) {
+    fds[count] = {process_.stderr_fd(), POLLIN, 0};
+    errors = static_cast<int>(count++);
+  }
+  if (process_.exit_fd() >= 0) {
+    fds[count] = {process_.exit_fd(), POLLIN, 0};
+    exit = static_cast<int>(count++);
+  }
+  int wait = milliseconds_until(until);
+  if (exit < 0) wait = std::min(wait, static_cast<int>(kExitPollInterval.count()));
+  if (::poll(fds.data(), count, wait) < 0) {
+    if (errno != EINTR) {
+      spdlog::warn("poll on the channels of {} failed: {}", spec_.binary,
+                   std::error_code(errno, std::system_category()).message());
+    }
+    return;
+  }
+  if (control >= 0 && (fds[control].revents & POLLOUT)) write_request();
+  if (control >= 0 && (fds[control].revents & (POLLIN | POLLHUP | POLLERR))) read_control();
+  if (errors >= 0 && fds[errors].revents != 0) read_stderr();
+  if (exit < 0 || fds[exit].revents != 0) {
+    if (process_.poll_exit()) collect_after_exit();
+  }
+}
+
+void RunSession::write_request() {
+  while (request_sent_ < request_.size()) {
+    const ssize_t sent =
+        ::send(process_.control_fd(), request_.data() + request_sent_, request_.size() - request_sent_, MSG_NOSIGNAL);
+    if (sent > 0) {
+      request_sent_ += static_cast<std::size_t>(sent);
+    } else if (sent < 0 && errno == EINTR) {
+      continue;
+    } else {
+      // EAGAIN: the rest goes when the socket has room. EPIPE and the like: the subject is gone
+      // or closed its end; how it exits tells why.
+      if (sent < 0 && !would_block(errno)) request_sent_ = request_.size();
+      return;
+    }
+  }
+}
+
+bool RunSession::read_control() {
+  for (int reads = 0; reads < kReadsPerRound; ++reads) {
+    if (conversation_.done()) return false;
+    const ssize_t got = ::read(process_.control_fd(), conversation_.prepare(kReadChunk), kReadChunk);
+    if (got > 0) {
+      conversation_.received(static_cast<std::size_t>(got));
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else {
+      // End of file or a reset connection: the hook will say nothing more.
+      if (got == 0 || !would_block(errno)) process_.close_control();
+      return false;
+    }
+  }
+  return true;
+}
+
+bool RunSession::read_stderr() {
+  char buffer[4096];
+  for (int reads = 0; reads < kReadsPerRound; ++reads) {
+    const ssize_t got = ::read(process_.stderr_fd(), buffer, sizeof buffer);
+    if (got > 0) {
+      stderr_.append({buffer, static_cast<std::size_t>(got)});
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (got == 0 || !would_block(errno)) process_.close_stderr();
+      return false;
+    }
+  }
+  return true;
+}
+
+// Once the process is gone, everything it wrote is buffered in the socket and the pipe: take it,
+// then close both rather than wait for end of file (a stray grandchild may hold them open).
+void RunSession::collect_after_exit() {
+  // Bounded all the same: a grandchild could keep writing forever.
+  for (int rounds = 0; process_.control_fd() >= 0 && rounds < kRoundsAfterExit && read_control(); ++rounds) {
+  }
+  process_.close_control();
+  for (int rounds = 0; process_.stderr_fd() >= 0 && rounds < kRoundsAfterExit && read_stderr(); ++rounds) {
+  }
+  process_.close_stderr();
+}
+
+void RunSession::wait_for_exit(Clock::time_point until) {
+  while (!process_.exited() && Clock::now() < until) pump(until);
+}
+
+void RunSession::stop_after_timeout() {
+  // The hook flushes its buffered events on SIGTERM: give it a moment before SIGKILL.
+  process_.signal_group(SIGTERM);
+  killed_by_runner_ = true;
+  const auto until = Clock::now() + kTermGrace;
+  while (!process_.exited() && Clock::now() < until) pump(until);
+  kill_and_reap();
+}
+
+void RunSession::kill_and_reap() {
+  if (process_.exited()) return;
+  process_.signal_group(SIGKILL);
+  killed_by_runner_ = true;
+  process_.reap();
+}
+
+proto::RunResult RunSession::verdict(Ending ending) const {
+  const RunContext run{spec_.binary, static_cast<std::size_t>(spec_.request.prefix_size()), report_.events};
+  proto::RunResult result;
+  switch (ending) {
+    case Ending::result:
+      result = conversation_.result();
+      break;
+    case Ending::protocol_error:
+      result.set_status(proto::RUN_PROTOCOL_ERROR);
+      result.set_detail(protocol_error_detail(run, conversation_.problem()));
+      break;
+    case Ending::timeout:
+      result.set_status(proto::RUN_HANG);
+      result.set_detail(hang_detail(run, spec_.timeout));
+      break;
+    case Ending::channel_closed:
+      result = exit_verdict();
+      break;
+  }
+  if (ending != Ending::result) result.set_steps(report_.events.empty() ? 0 : report_.events.back().step());
+  const int status = process_.wait_status();
+  if (WIFEXITED(status)) result.set_exit_code(WEXITSTATUS(status));
+  if (WIFSIGNALED(status) && !killed_by_runner_) result.set_signal(WTERMSIG(status));
+  result.set_stderr_tail(stderr_.text());
+  return result;
+}
+
+// The channel closed without a result and the process exited by itself: how it exited says why.
+proto::RunResult RunSession::exit_verdict() const {
+  const RunContext run{spec_.binary, static_cast<std::size_t>(spec_.request.prefix_size()), report_.events};
+  const int status = process_.wait_status();
+  proto::RunResult result;
+  if (WIFSIGNALED(status)) {
+    result.set_status(proto::RUN_CRASH);
+    result.set_detail(crash_detail(run, WTERMSIG(status)));
+  } else if (!report_.hello_seen) {
+    result.set_status(proto::RUN_LAUNCH_FAILED);
+    result.set_detail(not_linked_detail(spec_.binary, WEXITSTATUS(status)));
+  } else {
+    result.set_status(proto::RUN_EXIT_WITHOUT_RESULT);
+    result.set_detail(exit_without_result_detail(run, WEXITSTATUS(status)));
+  }
+  return result;
+}
+
+}  // namespace exocheck::agent

@@ -1,0 +1,61 @@
+#pragma once
+// What the engine consumes: one execution as the hook recorded it (trace.proto's Event and
+// RunResult, reduced to what exploration needs). Identities are the stable string ids of
+// DESIGN.md ("0.1", "0.1#3", "env#2").
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace exocheck::engine {
+
+struct SentMessage {
+  std::string id;
+  std::string receiver;
+};
+
+/// One macro-step. Step 0 (the initial step) has no actor, message or clock.
+struct Step {
+  std::string actor;
+  std::string message;
+  std::vector<SentMessage> sent;  ///< in send order
+  std::vector<std::string> created;
+  std::vector<std::string> enabled;                          ///< enabled just before the step
+  std::vector<std::pair<std::string, std::uint32_t>> clock;  ///< vector clock after the step
+  bool destroyed = false;                                    ///< the actor ended in this step
+  bool reply = false;   ///< the message answers a call of the actor: no other message was enabled there
+  bool failed = false;  ///< a check failed or an exception escaped: the actor ended with this step
+  std::vector<std::string> dead_letters;  ///< messages lost in this step
+};
+
+/// How an execution ended, as far as exploration cares.
+enum class Ending {
+  kCompleted,     ///< nothing left enabled, nothing pending
+  kDeadlock,      ///< something pending or a call unanswered, nothing enabled
+  kAssertion,     ///< exocheck::check failed
+  kException,     ///< a handler threw
+  kCrash,         ///< the process died (signal, early exit, hang, garbage)
+  kStepLimit,     ///< cut at the step limit
+  kSleepBlocked,  ///< every enabled message was asleep: a redundant path, cut short
+  kDivergence,    ///< the prefix could not be followed (nondeterminism outside the scheduler)
+};
+
+/// A complete record of one run: step 0, then steps 1..n. A failed check or an exception ends
+/// the actor that failed (as an exception does in ActorFoundry), not the run: the run goes on to
+/// its end, so that races with what happens after the failure are still found.
+struct Execution {
+  Step initial;
+  std::vector<Step> steps;
+  Ending ending = Ending::kCompleted;
+  std::string detail;                    ///< the verdict's text, for reports
+  std::vector<std::string> final_state;  ///< per-actor summaries, sorted
+};
+
+/// True for the endings that are bugs of the subject (not reductions or limits).
+inline bool is_bug(Ending ending) {
+  return ending == Ending::kDeadlock || ending == Ending::kAssertion || ending == Ending::kException ||
+         ending == Ending::kCrash || ending == Ending::kDivergence || ending == Ending::kStepLimit;
+}
+
+}  // namespace exocheck::engine

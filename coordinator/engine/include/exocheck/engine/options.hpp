@@ -1,0 +1,33 @@
+#pragma once
+// The independent axes of an exploration, each named once (CONVENTIONS.md, 2).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace exocheck::engine {
+
+/// Which reduction decides what to add to backtrack sets.
+enum class Reduction {
+  kExhaustive,  ///< every enabled message at every configuration: the yardstick
+  kDpor,        ///< persistent-set DPOR for actors: TransDPOR paper Fig. 2 without the underlined lines
+  kTransDpor,   ///< TransDPOR paper Fig. 2: freeze flags and the minimal-j set E
+};
+
+/// Ordering heuristics (heuristics paper, Section 5); the hook applies all but HMS and SGR
+/// itself, and those two arrive at the hook as a ranking computed from history.
+enum class Heuristic { kFifo, kLifo, kEca, kLca, kLdm, kHdm, kHms, kSgr };
+
+std::string_view name_of(Reduction reduction);
+std::string_view name_of(Heuristic heuristic);
+std::optional<Reduction> parse_reduction(std::string_view name);
+std::optional<Heuristic> parse_heuristic(std::string_view name);
+
+struct ExplorerOptions {
+  Reduction reduction = Reduction::kTransDpor;
+  bool sleep_sets = true;
+  Heuristic heuristic = Heuristic::kFifo;
+};
+
+}  // namespace exocheck::engine

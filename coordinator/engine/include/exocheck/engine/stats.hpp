@@ -1,0 +1,30 @@
+#pragma once
+// What an exploration measures. Mergeable, so figures from many sources add up.
+
+#include <cstdint>
+
+namespace exocheck::engine {
+
+struct Stats {
+  std::uint64_t paths = 0;           ///< complete executions (bugs included)
+  std::uint64_t sleep_blocked = 0;   ///< executions cut short because every enabled message slept
+  std::uint64_t transitions = 0;     ///< edges of the explored tree (the papers' "# of Trans")
+  std::uint64_t executed_steps = 0;  ///< macro-steps actually run, prefix replays included
+  std::uint64_t classes = 0;         ///< distinct Mazurkiewicz classes among the paths
+  std::uint64_t bugs = 0;            ///< executions that ended in a bug
+
+  /// paths / classes (1.0 = no redundancy; 0 when nothing was explored).
+  double redundancy() const { return classes == 0 ? 0.0 : static_cast<double>(paths) / static_cast<double>(classes); }
+
+  Stats& operator+=(const Stats& other) {
+    paths += other.paths;
+    sleep_blocked += other.sleep_blocked;
+    transitions += other.transitions;
+    executed_steps += other.executed_steps;
+    classes += other.classes;
+    bugs += other.bugs;
+    return *this;
+  }
+};
+
+}  // namespace exocheck::engine

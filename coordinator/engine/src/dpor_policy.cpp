@@ -1,0 +1,42 @@
+#include "backtrack_policy.hpp"
+
+namespace exocheck::engine {
+namespace {
+
+/// Persistent-set DPOR adapted to actors: TransDPOR paper Fig. 2 without the underlined lines.
+/// "Add any" adds one element of E (the first, by increasing j), none when one is already in the
+/// backtrack set; an empty E adds every message enabled at pre(S, i) (line 7).
+class DporPolicy final : public BacktrackPolicy {
+ public:
+  void initialize(Node& node, Key chosen) const override {
+    node.add_backtrack(chosen);
+    node.done.push_back(chosen);
+  }
+  bool analyses_races() const override { return true; }
+
+  void on_race(Node& pre, const Race& race) const override {
+    if (race.dpor_set.empty()) {
+      for (Key m : pre.enabled) {
+        if (!pre.asleep(m)) pre.add_backtrack(m);
+      }
+      return;
+    }
+    for (Key m : race.dpor_set) {
+      if (pre.in_backtrack(m)) return;
+    }
+    for (Key m : race.dpor_set) {
+      if (!pre.asleep(m)) {
+        pre.add_backtrack(m);
+        return;
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<BacktrackPolicy> make_dpor_policy() {
+  return std::make_unique<DporPolicy>();
+}
+
+}  // namespace exocheck::engine

@@ -1,0 +1,286 @@
+#include "exocheck/engine/explorer.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <unordered_map>
+
+#include "backtrack_policy.hpp"
+#include "node.hpp"
+#include "race.hpp"
+#include "trace_view.hpp"
+
+namespace exocheck::engine {
+
+/// The tree, the items out for execution, and the figures. Depth-first: the next item always
+/// comes from the deepest configuration with an open choice, so one worker explores exactly in
+/// the order of Fig. 2's recursion.
+class Explorer::State {
+ public:
+  explicit State(ExplorerOptions options) : options_(options), policy_(make_policy(options.reduction)) {}
+
+  std::optional<WorkItem> next();
+  bool complete(std::uint64_t id, const Execution& execution);
+  void abandon(std::uint64_t id);
+  bool finished() const;
+  std::size_t outstanding() const { return outstanding_.size(); }
+  std::size_t frontier() const;
+  const Stats& stats() const { return stats_; }
+  const ExplorerOptions& options() const { return options_; }
+  const std::set<std::string>& classes() const { return classes_; }
+
+ private:
+  /// An item out for execution: from `node`, deliver `message` (kNoKey: the very first run).
+  struct Issued {
+    Node* node;
+    Key message;
+    std::vector<Key> child_sleep;
+    WorkItem item;
+  };
+
+  Node* deepest_open();
+  WorkItem issue(Node& node, Key message);
+  std::vector<Key> sleep_after(const Node& node, Key message) const;
+  std::vector<std::string> path_to(const Node& node) const;
+  bool follows_schedule(const TraceView& trace, const Issued& issued) const;
+  std::vector<Node*> extend_tree(const TraceView& trace, const Issued& issued);
+  void analyse_races(const TraceView& trace, const std::vector<Node*>& path, std::size_t first_new_step);
+  void analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point);
+  void list_if_open(Node& node);
+  void count_ending(const Execution& execution);
+
+  ExplorerOptions options_;
+  std::unique_ptr<BacktrackPolicy> policy_;
+  Names names_;
+  std::unordered_map<Key, Key> receivers_;
+  Node root_;
+  bool started_ = false;
+  std::uint64_t next_id_ = 1;
+  std::unordered_map<std::uint64_t, Issued> outstanding_;
+  std::deque<std::uint64_t> reissue_;
+  std::vector<Node*> open_;
+  Stats stats_;
+  std::set<std::string> classes_;
+};
+
+std::optional<WorkItem> Explorer::State::next() {
+  if (!started_) {
+    started_ = true;
+    return issue(root_, kNoKey);
+  }
+  while (!reissue_.empty()) {
+    const auto id = reissue_.front();
+    reissue_.pop_front();
+    auto it = outstanding_.find(id);
+    if (it != outstanding_.end()) return it->second.item;
+  }
+  Node* node = deepest_open();
+  if (node == nullptr) return std::nullopt;
+  for (Key m : node->backtrack) {
+    if (!node->is_done(m) && !node->asleep(m)) return issue(*node, m);
+  }
+  return std::nullopt;
+}
+
+Node* Explorer::State::deepest_open() {
+  std::erase_if(open_, [](Node* node) {
+    if (node->has_open_choice()) return false;
+    node->listed = false;
+    return true;
+  });
+  Node* best = nullptr;
+  for (Node* node : open_) {
+    if (best == nullptr || node->depth >= best->depth) best = node;
+  }
+  return best;
+}
+
+std::vector<Key> Explorer::State::sleep_after(const Node& node, Key message) const {
+  std::vector<Key> sleep;
+  if (!options_.sleep_sets || message == kNoKey) return sleep;
+  const Key receiver = receivers_.at(message);
+  auto independent = [&](Key s) { return s != message && receivers_.at(s) != receiver; };
+  for (Key s : node.sleep) {
+    if (independent(s)) sleep.push_back(s);
+  }
+  for (Key s : node.done) {
+    if (independent(s) && !Node::contains(sleep, s)) sleep.push_back(s);
+  }
+  return sleep;
+}
+
+std::vector<std::string> Explorer::State::path_to(const Node& node) const {
+  std::vector<std::string> path;
+  for (const Node* n = &node; n->parent != nullptr; n = n->parent) path.push_back(names_.name(n->via));
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+WorkItem Explorer::State::issue(Node& node, Key message) {
+  Issued issued{&node, message, sleep_after(node, message), {}};
+  if (message != kNoKey) {
+    node.done.push_back(message);
+    node.freeze = false;  // Fig. 2 line 14'
+  }
+  issued.item.id = next_id_++;
+  issued.item.prefix = path_to(node);
+  if (message != kNoKey) issued.item.prefix.push_back(names_.name(message));
+  for (Key s : issued.child_sleep) issued.item.sleep.push_back(names_.name(s));
+  auto item = issued.item;
+  outstanding_.emplace(item.id, std::move(issued));
+  return item;
+}
+
+void Explorer::State::abandon(std::uint64_t id) {
+  if (outstanding_.count(id)) reissue_.push_back(id);
+}
+
+bool Explorer::State::follows_schedule(const TraceView& trace, const Issued& issued) const {
+  const std::size_t depth = issued.node->depth;
+  if (issued.message == kNoKey) return true;
+  if (trace.size() < depth + 1 || trace.step(depth + 1).message != issued.message) return false;
+  const Node* node = issued.node;
+  for (std::size_t k = depth; k >= 1; --k, node = node->parent) {
+    if (trace.step(k).message != node->via) return false;
+  }
+  return true;
+}
+
+std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Issued& issued) {
+  std::vector<Node*> path(issued.node->depth + 1);
+  for (Node* node = issued.node; node != nullptr; node = node->parent) path[node->depth] = node;
+  for (std::size_t k = issued.node->depth + 1; k <= trace.size(); ++k) {
+    Node& parent = *path[k - 1];
+    const ViewStep& step = trace.step(k);
+    const bool fresh = k - 1 > issued.node->depth || issued.message == kNoKey;
+    if (fresh) {
+      parent.enabled = step.enabled;
+      policy_->initialize(parent, step.message);
+    }
+    auto& slot = parent.children[step.message];
+    if (!slot) {
+      slot = std::make_unique<Node>();
+      slot->parent = &parent;
+      slot->via = step.message;
+      slot->depth = static_cast<std::uint32_t>(k);
+      if (k == issued.node->depth + 1 && issued.message != kNoKey) {
+        slot->sleep = issued.child_sleep;
+      } else {
+        for (Key s : parent.sleep) {
+          if (receivers_.at(s) != step.actor) slot->sleep.push_back(s);
+        }
+      }
+    }
+    path.push_back(slot.get());
+  }
+  return path;
+}
+
+void Explorer::State::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
+  const auto race = find_race(trace, m, receivers_.at(m), point);
+  if (!race) return;
+  Node& pre = *path[race->step - 1];
+  policy_->on_race(pre, *race);
+  list_if_open(pre);
+}
+
+void Explorer::State::analyse_races(const TraceView& trace, const std::vector<Node*>& path,
+                                    std::size_t first_new_step) {
+  // At each event, as in the paper's Fig. 1 walk-through: the message just delivered, then the
+  // messages just sent or lost; and at the end, whatever is still pending.
+  for (std::size_t k = first_new_step; k <= trace.size(); ++k) {
+    const ViewStep& step = trace.step(k);
+    analyse(trace, path, step.message, k - 1);
+    for (Key m : step.sent) analyse(trace, path, m, k);
+    for (Key m : step.dead_letters) {
+      if (!Node::contains(step.sent, m)) analyse(trace, path, m, k);
+    }
+  }
+  for (Key m : trace.pending_at_end()) analyse(trace, path, m, trace.size());
+}
+
+void Explorer::State::list_if_open(Node& node) {
+  if (!node.listed && node.has_open_choice()) {
+    node.listed = true;
+    open_.push_back(&node);
+  }
+}
+
+void Explorer::State::count_ending(const Execution& execution) {
+  if (execution.ending == Ending::kSleepBlocked) {
+    ++stats_.sleep_blocked;
+    return;
+  }
+  ++stats_.paths;
+  if (is_bug(execution.ending)) ++stats_.bugs;
+  if (execution.ending != Ending::kDivergence) classes_.insert(canonical_form(execution));
+  stats_.classes = classes_.size();
+}
+
+bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
+  auto it = outstanding_.find(id);
+  if (it == outstanding_.end()) return false;
+  const Issued issued = std::move(it->second);
+  outstanding_.erase(it);
+  stats_.executed_steps += execution.steps.size();
+
+  const TraceView trace(execution, names_, receivers_);
+  if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
+    ++stats_.paths;
+    ++stats_.bugs;
+    return true;
+  }
+  const std::size_t first_new_step = issued.node->depth + 1;
+  const auto path = extend_tree(trace, issued);
+  stats_.transitions += trace.size() - issued.node->depth;
+  for (std::size_t k = first_new_step - 1; k < trace.size(); ++k) list_if_open(*path[k]);
+  if (policy_->analyses_races()) analyse_races(trace, path, first_new_step);
+  count_ending(execution);
+  return true;
+}
+
+bool Explorer::State::finished() const {
+  if (!started_ || !outstanding_.empty()) return false;
+  return std::none_of(open_.begin(), open_.end(), [](const Node* node) { return node->has_open_choice(); });
+}
+
+std::size_t Explorer::State::frontier() const {
+  std::size_t choices = 0;
+  for (const Node* node : open_) {
+    for (Key m : node->backtrack) {
+      if (!node->is_done(m) && !node->asleep(m)) ++choices;
+    }
+  }
+  return choices;
+}
+
+Explorer::Explorer(ExplorerOptions options) : state_(std::make_unique<State>(options)) {}
+Explorer::~Explorer() = default;
+std::optional<WorkItem> Explorer::next() {
+  return state_->next();
+}
+bool Explorer::complete(std::uint64_t id, const Execution& execution) {
+  return state_->complete(id, execution);
+}
+void Explorer::abandon(std::uint64_t id) {
+  state_->abandon(id);
+}
+bool Explorer::finished() const {
+  return state_->finished();
+}
+std::size_t Explorer::outstanding() const {
+  return state_->outstanding();
+}
+std::size_t Explorer::frontier() const {
+  return state_->frontier();
+}
+const Stats& Explorer::stats() const {
+  return state_->stats();
+}
+const ExplorerOptions& Explorer::options() const {
+  return state_->options();
+}
+const std::set<std::string>& Explorer::classes() const {
+  return state_->classes();
+}
+
+}  // namespace exocheck::engine

@@ -1,0 +1,45 @@
+#pragma once
+// One configuration of the exploration tree with its DPOR bookkeeping (TransDPOR Fig. 2:
+// backtrack, done, freeze; Godefroid's sleep sets).
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "names.hpp"
+
+namespace exocheck::engine {
+
+struct Node {
+  Node* parent = nullptr;
+  Key via = kNoKey;  ///< message delivered to reach this configuration
+  std::uint32_t depth = 0;
+  std::vector<Key> enabled;    ///< enabled here (known once an execution passed through)
+  std::vector<Key> backtrack;  ///< messages to explore from here, in the order added
+  std::vector<Key> done;       ///< messages handed out from here (explored or in flight)
+  std::vector<Key> sleep;      ///< messages asleep here
+  bool freeze = false;         ///< TransDPOR: an addition is waiting to be explored
+  bool listed = false;         ///< on the explorer's list of nodes with open choices
+  std::unordered_map<Key, std::unique_ptr<Node>> children;
+
+  static bool contains(const std::vector<Key>& set, Key key) {
+    return std::find(set.begin(), set.end(), key) != set.end();
+  }
+  bool in_backtrack(Key m) const { return contains(backtrack, m); }
+  bool asleep(Key m) const { return contains(sleep, m); }
+  bool is_done(Key m) const { return contains(done, m); }
+  /// Adds `m` to the backtrack set; false when it was there already.
+  bool add_backtrack(Key m) {
+    if (in_backtrack(m)) return false;
+    backtrack.push_back(m);
+    return true;
+  }
+  /// True when some backtrack entry is neither done nor asleep.
+  bool has_open_choice() const {
+    return std::any_of(backtrack.begin(), backtrack.end(), [&](Key m) { return !is_done(m) && !asleep(m); });
+  }
+};
+
+}  // namespace exocheck::engine

@@ -1,0 +1,25 @@
+#pragma once
+// Race detection for actor programs (TransDPOR paper, Section 5, Fig. 2 lines 4-5): a pending
+// message m races with the last step i of its receiver that does not happen before m's send.
+
+#include <optional>
+#include <vector>
+
+#include "names.hpp"
+#include "trace_view.hpp"
+
+namespace exocheck::engine {
+
+struct Race {
+  std::size_t step = 0;       ///< i: the racing step; the choice is made at pre(S, i)
+  Key message = kNoKey;       ///< m
+  std::vector<Key> dpor_set;  ///< DPOR's E: m if enabled at pre(S, i), then msg(S_j) for every
+                              ///< j > i with j ->_S m that is enabled there, by increasing j
+  Key minimal = kNoKey;       ///< TransDPOR's E: m if enabled, else msg(S_j) for the minimal such j
+                              ///< if enabled; kNoKey when E is empty
+};
+
+/// The race of message `m` (received by `receiver`) in the configuration after step `point`.
+std::optional<Race> find_race(const TraceView& trace, Key m, Key receiver, std::size_t point);
+
+}  // namespace exocheck::engine

@@ -1,0 +1,55 @@
+#pragma once
+// One execution in interned form, with the happens-before queries race analysis needs
+// (TransDPOR paper, Definitions 3 and 5), answered from the hook's vector clocks.
+
+#include <cstdint>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "exocheck/engine/execution.hpp"
+#include "names.hpp"
+
+namespace exocheck::engine {
+
+struct ViewStep {
+  Key actor = kNoKey;
+  Key message = kNoKey;
+  bool reply = false;
+  std::vector<Key> sent;
+  std::vector<Key> enabled;
+  std::vector<Key> dead_letters;
+  std::vector<std::pair<Key, std::uint32_t>> clock;  ///< sorted by actor key
+};
+
+class TraceView {
+ public:
+  /// Interns `execution`'s ids into `names` and records every message's receiver there too.
+  TraceView(const Execution& execution, Names& names, std::unordered_map<Key, Key>& receivers);
+
+  /// Number of steps after step 0; steps are numbered 1..size().
+  std::size_t size() const { return steps_.size() - 1; }
+  /// Step k (0 = the initial step).
+  const ViewStep& step(std::size_t k) const { return steps_[k]; }
+  /// The step that sent `m` (0: main did).
+  std::size_t send_step(Key m) const;
+  /// i ->_S j (Definition 3): step i happens before step j.
+  bool happens_before(std::size_t i, std::size_t j) const;
+  /// i ->_S m (Definition 5): step i sent m or happens before the step that did.
+  bool happens_before_message(std::size_t i, Key m) const;
+  /// The latest step of `actor` numbered at most `limit` that may be co-enabled with a message
+  /// to that actor, or 0 when there is none. The delivery of a reply never is: while an actor
+  /// waits for a reply, nothing else is enabled at it.
+  std::size_t latest_coenabled_step_of(Key actor, std::size_t limit) const;
+  /// Messages sent and neither delivered nor lost by the end.
+  std::vector<Key> pending_at_end() const;
+
+ private:
+  std::uint32_t clock_entry(std::size_t step, Key actor) const;
+
+  std::vector<ViewStep> steps_;
+  std::unordered_map<Key, std::size_t> send_step_;
+  std::unordered_map<Key, std::vector<std::size_t>> coenabled_steps_of_actor_;
+};
+
+}  // namespace exocheck::engine

@@ -1,0 +1,132 @@
+#include "measurements.hpp"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include <fmt/format.h>
+#include <boost/process/args.hpp>
+#include <boost/process/child.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/io.hpp>
+
+#include "exocheck/agent/runner.hpp"
+#include "exocheck/wire/frame.hpp"
+
+namespace exocheck::bench {
+namespace {
+
+namespace bp = boost::process;
+using Clock = std::chrono::steady_clock;
+
+/// CPU seconds (user + system) used so far by this process or by its reaped children.
+double cpu_seconds(int who) {
+  struct ::rusage usage {};
+  ::getrusage(who, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+/// Wall-clock and CPU time of one run of `body`, which starts and reaps one subject process.
+template <typename Body>
+StepCost timed(std::uint64_t steps, Body&& body) {
+  StepCost cost;
+  cost.steps = steps;
+  const double runner_before = cpu_seconds(RUSAGE_SELF), subject_before = cpu_seconds(RUSAGE_CHILDREN);
+  const auto start = Clock::now();
+  cost.outcome = body();
+  cost.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  cost.runner_cpu_seconds = cpu_seconds(RUSAGE_SELF) - runner_before;
+  cost.subject_cpu_seconds = cpu_seconds(RUSAGE_CHILDREN) - subject_before;
+  return cost;
+}
+
+/// Repeats `body` and keeps the fastest run; stops at the first failure and reports it.
+/// `untimed` runs after each timing (to free what the run produced).
+template <typename Body, typename Untimed>
+StepCost fastest_of(int repeat, std::uint64_t steps, Body&& body, Untimed&& untimed) {
+  StepCost best;
+  for (int i = 0; i < repeat; ++i) {
+    StepCost cost = timed(steps, body);
+    untimed();
+    if (cost.outcome.starts_with("failed")) return cost;
+    if (i == 0 || cost.seconds < best.seconds) best = cost;
+  }
+  return best;
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double percentile_ms(std::vector<double> seconds, double fraction) {
+  if (seconds.empty()) return 0;
+  const auto index = static_cast<std::size_t>(fraction * static_cast<double>(seconds.size() - 1));
+  std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(index), seconds.end());
+  return seconds[index] * 1e3;
+}
+
+agent::RunSpec pingpong_spec(const std::string& pingpong, std::uint64_t steps) {
+  agent::RunSpec spec;
+  spec.binary = pingpong;
+  spec.args = {"--steps", std::to_string(steps)};
+  spec.timeout = std::chrono::minutes(5);
+  return spec;
+}
+
+}  // namespace
+
+Throughput measure_runner_throughput(const std::string& binary, std::uint64_t runs) {
+  agent::Runner runner;
+  agent::RunSpec spec;
+  spec.binary = binary;
+  Throughput result;
+  std::vector<double> each;
+  each.reserve(runs);
+  const auto start = Clock::now();
+  for (std::uint64_t i = 0; i < runs; ++i) {
+    const auto run_start = Clock::now();
+    const auto report = runner.run(spec);
+    each.push_back(seconds_since(run_start));
+    result.not_completed += report.result.status() != proto::RUN_COMPLETED;
+  }
+  result.seconds = seconds_since(start);
+  result.runs = runs;
+  if (runs > 0) result.mean_ms = result.seconds * 1e3 / static_cast<double>(runs);
+  result.p50_ms = percentile_ms(each, 0.5);
+  result.p99_ms = percentile_ms(each, 0.99);
+  return result;
+}
+
+StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat) {
+  agent::Runner runner;
+  // The report outlives the timing: freeing 100,000 events is the consumer's cost, not the run's.
+  agent::RunReport report;
+  const auto run = [&]() -> std::string {
+    report = runner.run(pingpong_spec(pingpong, steps));
+    if (report.result.status() != proto::RUN_COMPLETED) return "failed: " + report.result.detail();
+    return fmt::format("completed with {} events", report.events.size());
+  };
+  return fastest_of(repeat, steps, run, [&] { report = agent::RunReport(); });
+}
+
+StepCost measure_uncontrolled_steps(const std::string& pingpong, std::uint64_t steps, int repeat) {
+  return fastest_of(
+      repeat, steps,
+      [&]() -> std::string {
+        std::error_code error;
+        bp::child child(pingpong, bp::args = {"--steps", std::to_string(steps)}, bp::std_out > bp::null,
+                        bp::std_in < bp::null, bp::env[wire::kControlFdVariable] = boost::none, error);
+        if (!error) child.wait(error);
+        if (error) return "failed: " + error.message();
+        if (child.exit_code() != 0) return fmt::format("failed: exit code {}", child.exit_code());
+        return "exited 0";
+      },
+      [] {});
+}
+
+}  // namespace exocheck::bench

@@ -1,0 +1,43 @@
+#pragma once
+// The figures the benchmark prints: process-per-run throughput of the runner, and the cost of
+// one macro-step under the runner and by hand.
+
+#include <cstdint>
+#include <string>
+
+namespace exocheck::bench {
+
+/// Controlled runs of one subject, one after another on one thread.
+struct Throughput {
+  std::uint64_t runs = 0;
+  std::uint64_t not_completed = 0;  ///< runs whose status was not RUN_COMPLETED
+  double seconds = 0;               ///< wall-clock time of all runs
+  double mean_ms = 0, p50_ms = 0, p99_ms = 0;
+  double runs_per_second() const { return seconds > 0 ? static_cast<double>(runs) / seconds : 0; }
+};
+
+/// One long run of a subject that makes `steps` macro-steps; the best of several repetitions.
+struct StepCost {
+  std::uint64_t steps = 0;
+  double seconds = 0;              ///< wall-clock time of the whole run, process start to exit
+  double runner_cpu_seconds = 0;   ///< CPU time (user + system) of this process during the run
+  double subject_cpu_seconds = 0;  ///< CPU time of the subject process
+  std::string outcome;             ///< "completed with 100001 events", or what went wrong
+  double nanoseconds_per_step() const { return per_step(seconds); }
+  double runner_cpu_ns_per_step() const { return per_step(runner_cpu_seconds); }
+  double subject_cpu_ns_per_step() const { return per_step(subject_cpu_seconds); }
+
+ private:
+  double per_step(double total) const { return steps > 0 ? total * 1e9 / static_cast<double>(steps) : 0; }
+};
+
+/// Runs `binary` (no arguments) `runs` times through the runner.
+Throughput measure_runner_throughput(const std::string& binary, std::uint64_t runs);
+
+/// Runs `pingpong --steps N` through the runner `repeat` times; keeps the fastest.
+StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat);
+
+/// Starts `pingpong --steps N` by hand (no control channel) `repeat` times; keeps the fastest.
+StepCost measure_uncontrolled_steps(const std::string& pingpong, std::uint64_t steps, int repeat);
+
+}  // namespace exocheck::bench

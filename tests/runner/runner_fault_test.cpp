@@ -1,0 +1,142 @@
+// The runner on real subjects written against the actor API: the fault subjects of
+// tests/fault_subjects, each misbehaving in step 3 after steps 0 to 2 (relay.hpp), and the
+// well-behaved registry and pingpong.
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <string>
+
+#include "runner_fixture.hpp"
+
+namespace exocheck::agent::testing {
+namespace {
+
+// The last step before every fault: hop 2 of the relay, delivered at actor "1".
+const std::string kAfterStep2 = "after step 2 (message 0#1 at actor 1)";
+
+void expect_relay_steps_before_fault(const RunReport& report) {
+  ASSERT_EQ(steps_of(report), first_steps(3));
+  EXPECT_EQ(report.events[1].message(), "env#1");
+  EXPECT_EQ(report.events[1].actor(), "0");
+  EXPECT_EQ(report.events[2].message(), "0#1");
+  EXPECT_EQ(report.events[2].actor(), "1");
+}
+
+TEST(RunnerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
+  const auto report = run(bin("fault_crash"));
+  EXPECT_TRUE(report.hello_seen);
+  EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
+  EXPECT_EQ(report.result.signal(), SIGSEGV);
+  expect_relay_steps_before_fault(report);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 0 messages");
+}
+
+TEST(RunnerFaults, NamesThePrefixLengthOfTheRun) {
+  proto::RunRequest request;
+  request.add_prefix("env#1");
+  request.add_prefix("0#1");
+  const auto report = run(bin("fault_crash"), {}, std::chrono::milliseconds(5000), request);
+  EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 2 messages");
+}
+
+TEST(RunnerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
+  RunReport report;
+  const auto taken = milliseconds_taken([&] { report = run(bin("fault_hang"), {}, std::chrono::milliseconds(2000)); });
+  EXPECT_GE(taken, 2000);
+  EXPECT_LT(taken, 3000);
+  EXPECT_EQ(report.result.status(), proto::RUN_HANG);
+  expect_relay_steps_before_fault(report);
+  EXPECT_EQ(report.result.detail(), bin("fault_hang") +
+                                        ": no result within 2000 ms; last step 2 (message 0#1 at actor 1); prefix "
+                                        "of 0 messages");
+}
+
+TEST(RunnerFaults, ReportsAnExitWithoutResult) {
+  const auto report = run(bin("fault_early_exit"));
+  EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
+  EXPECT_EQ(report.result.exit_code(), 7);
+  expect_relay_steps_before_fault(report);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
+}
+
+// The hook sends its hello at once but batches events, flushing them at exit(), on fatal signals
+// and on SIGTERM. _exit() runs none of that: steps 0 to 2 are lost with the process.
+TEST(RunnerFaults, ReportsAnImmediateExitWithoutResultAndWithoutTheBufferedSteps) {
+  const auto report = run(bin("fault_early_exit"), {"--immediate"});
+  EXPECT_TRUE(report.hello_seen);
+  EXPECT_TRUE(report.events.empty());
+  EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
+  EXPECT_EQ(report.result.exit_code(), 7);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_early_exit") + " exited with code 7 without a result before any step; prefix of 0 messages");
+}
+
+// Garbage written straight to the socket overtakes steps 0 to 2, which are still in the hook's
+// buffer: on the wire it comes right after the hello, and nothing after it can be trusted.
+TEST(RunnerFaults, ReportsGarbageOnTheChannel) {
+  RunReport report;
+  const auto taken = milliseconds_taken([&] { report = run(bin("fault_garbage")); });
+  EXPECT_LT(taken, 1000);
+  EXPECT_TRUE(report.hello_seen);
+  EXPECT_TRUE(report.events.empty());
+  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_garbage") + ": unparseable frame of 64 bytes before any step; prefix of 0 messages");
+}
+
+TEST(RunnerFaults, ReportsAnOversizedFrame) {
+  const auto report = run(bin("fault_garbage"), {"--oversized"});
+  EXPECT_TRUE(report.events.empty());
+  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_garbage") + ": oversized frame of 1073741824 bytes before any step; prefix of 0 messages");
+}
+
+TEST(RunnerFaults, ReportsAProgramNotLinkedWithTheHook) {
+  const auto report = run(bin("fault_not_linked"));
+  EXPECT_FALSE(report.hello_seen);
+  EXPECT_TRUE(report.events.empty());
+  EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
+  EXPECT_EQ(report.result.detail(), bin("fault_not_linked") +
+                                        " is not linked with the exocheck hook: it exited with code 0 without a "
+                                        "hello on the control channel");
+}
+
+TEST(RunnerSubjects, RunsRegistryToCompletionInSixEvents) {
+  struct stat info {};
+  if (::stat(bin("registry").c_str(), &info) != 0) GTEST_SKIP() << "registry is not built";
+  const auto report = run(bin("registry"));
+  EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED) << report.result.detail();
+  EXPECT_EQ(steps_of(report), first_steps(6));
+  EXPECT_EQ(report.result.steps(), 5u);
+  EXPECT_EQ(report.result.exit_code(), 0);
+}
+
+TEST(RunnerSubjects, RunsPingpongForExactlyTheRequestedSteps) {
+  const auto report = run(bin("pingpong"), {"--steps", "1000"});
+  EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED) << report.result.detail();
+  EXPECT_EQ(steps_of(report), first_steps(1001));
+  EXPECT_EQ(report.events[1000].actor(), "1");  // hit 1000 lands on "1", as every even hit does
+}
+
+TEST(RunnerSubjects, LeaksNoDescriptorOver200RunsOfARealSubject) {
+  const auto count_fds = [] {
+    std::size_t count = 0;
+    for (int fd = 0; fd < 1024; ++fd) count += ::fcntl(fd, F_GETFD) != -1;
+    return count;
+  };
+  const std::size_t before = count_fds();
+  for (int i = 0; i < 200; ++i) ASSERT_EQ(run(bin("pingpong"), {"--steps", "5"}).result.status(), proto::RUN_COMPLETED);
+  EXPECT_EQ(count_fds(), before);
+}
+
+}  // namespace
+}  // namespace exocheck::agent::testing

@@ -1,0 +1,57 @@
+#pragma once
+// Shared by the runner's end-to-end tests: where the binaries are, and one-call runs.
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "exocheck/agent/runner.hpp"
+
+namespace exocheck::agent::testing {
+
+/// Path of a binary built into ${CMAKE_BINARY_DIR}/bin.
+inline std::string bin(const std::string& name) {
+  return std::string(EXOCHECK_BIN_DIR) + "/" + name;
+}
+
+/// Runs `binary` with `args` and an empty prefix (FIFO, no step limit).
+inline RunReport run(const std::string& binary, const std::vector<std::string>& args = {},
+                     std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
+                     const proto::RunRequest& request = {}) {
+  RunSpec spec;
+  spec.binary = binary;
+  spec.args = args;
+  spec.request = request;
+  spec.timeout = timeout;
+  return Runner().run(spec);
+}
+
+/// Runs scripted_hook with the given actions (see scripted_hook.cpp).
+inline RunReport run_script(const std::vector<std::string>& actions,
+                            std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
+  return run(bin("scripted_hook"), actions, timeout);
+}
+
+/// The step numbers of the recorded events, in order.
+inline std::vector<unsigned> steps_of(const RunReport& report) {
+  std::vector<unsigned> steps;
+  for (const auto& event : report.events) steps.push_back(event.step());
+  return steps;
+}
+
+/// 0, 1, ..., count - 1.
+inline std::vector<unsigned> first_steps(unsigned count) {
+  std::vector<unsigned> steps(count);
+  for (unsigned i = 0; i < count; ++i) steps[i] = i;
+  return steps;
+}
+
+/// Wall-clock milliseconds `body` took.
+template <typename Body>
+long long milliseconds_taken(Body&& body) {
+  const auto start = std::chrono::steady_clock::now();
+  body();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace exocheck::agent::testing
