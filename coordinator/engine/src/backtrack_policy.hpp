@@ -21,6 +21,17 @@ class BacktrackPolicy {
   virtual void on_race(Node& pre, const Race& race) const = 0;
 };
 
+/// The DPOR family: a new configuration starts with only the message the run chose (Fig. 2,
+/// lines 10-11); races add the rest.
+class RaceDrivenPolicy : public BacktrackPolicy {
+ public:
+  void initialize(Node& node, Key chosen) const final {
+    node.add_backtrack(chosen);
+    node.done.push_back(chosen);
+  }
+  bool analyses_races() const final { return true; }
+};
+
 std::unique_ptr<BacktrackPolicy> make_exhaustive_policy();
 std::unique_ptr<BacktrackPolicy> make_dpor_policy();
 std::unique_ptr<BacktrackPolicy> make_transdpor_policy();

@@ -6,14 +6,8 @@ namespace {
 /// Persistent-set DPOR adapted to actors: TransDPOR paper Fig. 2 without the underlined lines.
 /// "Add any" adds one element of E (the first, by increasing j), none when one is already in the
 /// backtrack set; an empty E adds every message enabled at pre(S, i) (line 7).
-class DporPolicy final : public BacktrackPolicy {
+class DporPolicy final : public RaceDrivenPolicy {
  public:
-  void initialize(Node& node, Key chosen) const override {
-    node.add_backtrack(chosen);
-    node.done.push_back(chosen);
-  }
-  bool analyses_races() const override { return true; }
-
   void on_race(Node& pre, const Race& race) const override {
     if (race.dpor_set.empty()) {
       for (Key m : pre.enabled) {

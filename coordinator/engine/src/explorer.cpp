@@ -22,6 +22,7 @@ class Explorer::State {
   bool complete(std::uint64_t id, const Execution& execution);
   void abandon(std::uint64_t id);
   bool finished() const;
+  bool complete_exploration() const;
   std::size_t outstanding() const { return outstanding_.size(); }
   std::size_t frontier() const;
   const Stats& stats() const { return stats_; }
@@ -33,13 +34,16 @@ class Explorer::State {
   struct Issued {
     Node* node;
     Key message;
-    std::vector<Key> child_sleep;
+    std::vector<Pending> child_sleep;
     WorkItem item;
   };
 
   Node* deepest_open();
+  bool limit_reached() const {
+    return options_.max_paths != 0 && stats_.paths + stats_.sleep_blocked + outstanding_.size() >= options_.max_paths;
+  }
   WorkItem issue(Node& node, Key message);
-  std::vector<Key> sleep_after(const Node& node, Key message) const;
+  std::vector<Pending> sleep_after(const Node& node, Key message) const;
   std::vector<std::string> path_to(const Node& node) const;
   bool follows_schedule(const TraceView& trace, const Issued& issued) const;
   std::vector<Node*> extend_tree(const TraceView& trace, const Issued& issued);
@@ -51,7 +55,6 @@ class Explorer::State {
   ExplorerOptions options_;
   std::unique_ptr<BacktrackPolicy> policy_;
   Names names_;
-  std::unordered_map<Key, Key> receivers_;
   Node root_;
   bool started_ = false;
   std::uint64_t next_id_ = 1;
@@ -73,6 +76,7 @@ std::optional<WorkItem> Explorer::State::next() {
     auto it = outstanding_.find(id);
     if (it != outstanding_.end()) return it->second.item;
   }
+  if (limit_reached()) return std::nullopt;
   Node* node = deepest_open();
   if (node == nullptr) return std::nullopt;
   for (Key m : node->backtrack) {
@@ -94,16 +98,16 @@ Node* Explorer::State::deepest_open() {
   return best;
 }
 
-std::vector<Key> Explorer::State::sleep_after(const Node& node, Key message) const {
-  std::vector<Key> sleep;
+std::vector<Pending> Explorer::State::sleep_after(const Node& node, Key message) const {
+  std::vector<Pending> sleep;
   if (!options_.sleep_sets || message == kNoKey) return sleep;
-  const Key receiver = receivers_.at(message);
-  auto independent = [&](Key s) { return s != message && receivers_.at(s) != receiver; };
-  for (Key s : node.sleep) {
-    if (independent(s)) sleep.push_back(s);
+  const Key receiver = node.receiver_of(message);
+  for (const Pending& s : node.sleep) {
+    if (s.receiver != receiver) sleep.push_back(s);
   }
   for (Key s : node.done) {
-    if (independent(s) && !Node::contains(sleep, s)) sleep.push_back(s);
+    const Key r = node.receiver_of(s);
+    if (s != message && r != receiver && !node.asleep(s)) sleep.push_back({s, r});
   }
   return sleep;
 }
@@ -124,7 +128,7 @@ WorkItem Explorer::State::issue(Node& node, Key message) {
   issued.item.id = next_id_++;
   issued.item.prefix = path_to(node);
   if (message != kNoKey) issued.item.prefix.push_back(names_.name(message));
-  for (Key s : issued.child_sleep) issued.item.sleep.push_back(names_.name(s));
+  for (const Pending& s : issued.child_sleep) issued.item.sleep.push_back(names_.name(s.message));
   auto item = issued.item;
   outstanding_.emplace(item.id, std::move(issued));
   return item;
@@ -154,6 +158,8 @@ std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Is
     const bool fresh = k - 1 > issued.node->depth || issued.message == kNoKey;
     if (fresh) {
       parent.enabled = step.enabled;
+      parent.receivers.clear();
+      for (Key m : step.enabled) parent.receivers.push_back(trace.receiver(m));
       policy_->initialize(parent, step.message);
     }
     auto& slot = parent.children[step.message];
@@ -165,8 +171,8 @@ std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Is
       if (k == issued.node->depth + 1 && issued.message != kNoKey) {
         slot->sleep = issued.child_sleep;
       } else {
-        for (Key s : parent.sleep) {
-          if (receivers_.at(s) != step.actor) slot->sleep.push_back(s);
+        for (const Pending& s : parent.sleep) {
+          if (s.receiver != step.actor) slot->sleep.push_back(s);
         }
       }
     }
@@ -176,7 +182,7 @@ std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Is
 }
 
 void Explorer::State::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
-  const auto race = find_race(trace, m, receivers_.at(m), point);
+  const auto race = find_race(trace, m, trace.receiver(m), point);
   if (!race) return;
   Node& pre = *path[race->step - 1];
   policy_->on_race(pre, *race);
@@ -223,7 +229,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   outstanding_.erase(it);
   stats_.executed_steps += execution.steps.size();
 
-  const TraceView trace(execution, names_, receivers_);
+  const TraceView trace(execution, names_);
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
     ++stats_.paths;
     ++stats_.bugs;
@@ -240,7 +246,11 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
 
 bool Explorer::State::finished() const {
   if (!started_ || !outstanding_.empty()) return false;
-  return std::none_of(open_.begin(), open_.end(), [](const Node* node) { return node->has_open_choice(); });
+  return limit_reached() || complete_exploration();
+}
+
+bool Explorer::State::complete_exploration() const {
+  return started_ && std::none_of(open_.begin(), open_.end(), [](const Node* node) { return node->has_open_choice(); });
 }
 
 std::size_t Explorer::State::frontier() const {
@@ -266,6 +276,9 @@ void Explorer::abandon(std::uint64_t id) {
 }
 bool Explorer::finished() const {
   return state_->finished();
+}
+bool Explorer::explored_completely() const {
+  return state_->outstanding() == 0 && state_->complete_exploration();
 }
 std::size_t Explorer::outstanding() const {
   return state_->outstanding();

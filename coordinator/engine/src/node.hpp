@@ -12,14 +12,23 @@
 
 namespace exocheck::engine {
 
+/// A message pending at a configuration, with its receiver. The receiver belongs with the
+/// configuration: a message id ("0#1") names the n-th send of an actor, and which actor that
+/// send goes to depends on the sender's history, so it can differ between branches.
+struct Pending {
+  Key message = kNoKey;
+  Key receiver = kNoKey;
+};
+
 struct Node {
   Node* parent = nullptr;
   Key via = kNoKey;  ///< message delivered to reach this configuration
   std::uint32_t depth = 0;
   std::vector<Key> enabled;    ///< enabled here (known once an execution passed through)
+  std::vector<Key> receivers;  ///< receivers[i] receives enabled[i]
   std::vector<Key> backtrack;  ///< messages to explore from here, in the order added
   std::vector<Key> done;       ///< messages handed out from here (explored or in flight)
-  std::vector<Key> sleep;      ///< messages asleep here
+  std::vector<Pending> sleep;  ///< messages asleep here
   bool freeze = false;         ///< TransDPOR: an addition is waiting to be explored
   bool listed = false;         ///< on the explorer's list of nodes with open choices
   std::unordered_map<Key, std::unique_ptr<Node>> children;
@@ -28,7 +37,16 @@ struct Node {
     return std::find(set.begin(), set.end(), key) != set.end();
   }
   bool in_backtrack(Key m) const { return contains(backtrack, m); }
-  bool asleep(Key m) const { return contains(sleep, m); }
+  bool asleep(Key m) const {
+    return std::any_of(sleep.begin(), sleep.end(), [&](const Pending& p) { return p.message == m; });
+  }
+  /// The receiver of `m`, which is enabled here.
+  Key receiver_of(Key m) const {
+    for (std::size_t i = 0; i < enabled.size(); ++i) {
+      if (enabled[i] == m) return receivers[i];
+    }
+    return kNoKey;
+  }
   bool is_done(Key m) const { return contains(done, m); }
   /// Adds `m` to the backtrack set; false when it was there already.
   bool add_backtrack(Key m) {

@@ -26,10 +26,10 @@ ViewStep intern_step(const Step& step, Names& names, std::unordered_map<Key, Key
 
 }  // namespace
 
-TraceView::TraceView(const Execution& execution, Names& names, std::unordered_map<Key, Key>& receivers) {
+TraceView::TraceView(const Execution& execution, Names& names) {
   steps_.reserve(execution.steps.size() + 1);
-  steps_.push_back(intern_step(execution.initial, names, receivers));
-  for (const auto& step : execution.steps) steps_.push_back(intern_step(step, names, receivers));
+  steps_.push_back(intern_step(execution.initial, names, receivers_));
+  for (const auto& step : execution.steps) steps_.push_back(intern_step(step, names, receivers_));
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     for (Key m : steps_[k].sent) send_step_[m] = k;
     if (k > 0 && !steps_[k].reply) coenabled_steps_of_actor_[steps_[k].actor].push_back(k);

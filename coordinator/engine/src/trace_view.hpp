@@ -24,8 +24,8 @@ struct ViewStep {
 
 class TraceView {
  public:
-  /// Interns `execution`'s ids into `names` and records every message's receiver there too.
-  TraceView(const Execution& execution, Names& names, std::unordered_map<Key, Key>& receivers);
+  /// Interns `execution`'s ids into `names`.
+  TraceView(const Execution& execution, Names& names);
 
   /// Number of steps after step 0; steps are numbered 1..size().
   std::size_t size() const { return steps_.size() - 1; }
@@ -33,6 +33,8 @@ class TraceView {
   const ViewStep& step(std::size_t k) const { return steps_[k]; }
   /// The step that sent `m` (0: main did).
   std::size_t send_step(Key m) const;
+  /// The receiver of `m` in this execution.
+  Key receiver(Key m) const { return receivers_.at(m); }
   /// i ->_S j (Definition 3): step i happens before step j.
   bool happens_before(std::size_t i, std::size_t j) const;
   /// i ->_S m (Definition 5): step i sent m or happens before the step that did.
@@ -49,6 +51,7 @@ class TraceView {
 
   std::vector<ViewStep> steps_;
   std::unordered_map<Key, std::size_t> send_step_;
+  std::unordered_map<Key, Key> receivers_;
   std::unordered_map<Key, std::vector<std::size_t>> coenabled_steps_of_actor_;
 };
 

@@ -7,14 +7,8 @@ namespace {
 /// addition until its last one is explored (line 4'); E holds at most the message of the minimal
 /// j (line 5); an empty E adds nothing (line 7 deleted). With sleep sets, a message asleep at
 /// pre(S, i) is neither added nor freezes the configuration.
-class TransDporPolicy final : public BacktrackPolicy {
+class TransDporPolicy final : public RaceDrivenPolicy {
  public:
-  void initialize(Node& node, Key chosen) const override {
-    node.add_backtrack(chosen);
-    node.done.push_back(chosen);
-  }
-  bool analyses_races() const override { return true; }
-
   void on_race(Node& pre, const Race& race) const override {
     if (pre.freeze || race.minimal == kNoKey || pre.asleep(race.minimal)) return;
     if (pre.add_backtrack(race.minimal)) pre.freeze = true;

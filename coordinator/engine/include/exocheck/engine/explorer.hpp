@@ -41,8 +41,10 @@ class Explorer {
   /// The item's run was lost: its schedule goes back to be handed out again.
   void abandon(std::uint64_t id);
 
-  /// True when nothing is outstanding and nothing is left to explore.
+  /// True when nothing is outstanding and nothing is left to explore, or the path limit is reached.
   bool finished() const;
+  /// True when every choice was explored: the exploration was not cut short by a limit.
+  bool explored_completely() const;
   /// Items handed out and not yet completed.
   std::size_t outstanding() const;
   /// Choices known but not yet handed out.

@@ -28,6 +28,7 @@ struct ExplorerOptions {
   Reduction reduction = Reduction::kTransDpor;
   bool sleep_sets = true;
   Heuristic heuristic = Heuristic::kFifo;
+  std::uint64_t max_paths = 0;  ///< stop handing out work after this many paths (0: no limit)
 };
 
 }  // namespace exocheck::engine

@@ -1,0 +1,94 @@
+// Soundness, checked differentially (DESIGN.md, "Correctness contract"): on many random
+// programs, every reduction, with and without sleep sets, under every heuristic, and with
+// simulated parallel agents, reaches exactly the classes, final states, deadlocks and
+// assertion failures that exhaustive exploration reaches.
+#include <gtest/gtest.h>
+
+#include "exploration.hpp"
+#include "program_generator.hpp"
+
+namespace exocheck::engine::testing {
+namespace {
+
+constexpr int kPrograms = 1000;
+constexpr std::uint64_t kLargestSpace = 2000;  // exhaustive paths; larger programs are skipped
+
+const Heuristic kHookHeuristics[] = {Heuristic::kFifo, Heuristic::kLifo, Heuristic::kEca,
+                                     Heuristic::kLca,  Heuristic::kLdm,  Heuristic::kHdm};
+
+std::string describe(std::uint64_t seed, const ExplorerOptions& o) {
+  return "program seed " + std::to_string(seed) + ", " + std::string(name_of(o.reduction)) +
+         (o.sleep_sets ? " + sleep sets" : "") + ", " + std::string(name_of(o.heuristic));
+}
+
+void expect_same_reach(const Reached& expected, const Reached& actual, const std::string& what) {
+  EXPECT_EQ(actual.classes, expected.classes) << what;
+  EXPECT_EQ(actual.final_states, expected.final_states) << what;
+  EXPECT_EQ(actual.deadlocks, expected.deadlocks) << what;
+  EXPECT_EQ(actual.failures, expected.failures) << what;
+}
+
+struct Coverage {
+  int programs = 0;
+  int with_deadlock = 0;
+  int with_failure = 0;
+  int explorations = 0;
+};
+
+TEST(Differential, EveryReductionReachesWhatExhaustiveReaches) {
+  Coverage coverage;
+  for (std::uint64_t seed = 1; coverage.programs < kPrograms; ++seed) {
+    const Program program = generate_program(seed);
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++coverage.programs;
+    coverage.with_deadlock += !reference.deadlocks.empty();
+    coverage.with_failure += !reference.failures.empty();
+    for (Heuristic heuristic : kHookHeuristics) {
+      for (bool sleep : {false, true}) {
+        std::uint64_t dpor_paths = 0;
+        for (Reduction reduction : {Reduction::kExhaustive, Reduction::kDpor, Reduction::kTransDpor}) {
+          const ExplorerOptions options{reduction, sleep, heuristic};
+          const Reached reached = explore(program, options);
+          ++coverage.explorations;
+          expect_same_reach(reference, reached, describe(seed, options));
+          if (reduction == Reduction::kDpor) dpor_paths = reached.stats.paths;
+          if (reduction == Reduction::kTransDpor) {
+            EXPECT_LE(reached.stats.paths, dpor_paths)
+                << "TransDPOR explored more than DPOR: " << describe(seed, options);
+          }
+        }
+      }
+    }
+    if (::testing::Test::HasFailure()) break;  // one program's report is enough to debug
+  }
+  EXPECT_EQ(coverage.programs, kPrograms);
+  // The generator must exercise what the contract is about.
+  EXPECT_GT(coverage.with_deadlock, kPrograms / 20);
+  EXPECT_GT(coverage.with_failure, kPrograms / 20);
+  std::printf("programs %d (with deadlocks %d, with failed checks %d), explorations %d\n", coverage.programs,
+              coverage.with_deadlock, coverage.with_failure, coverage.explorations);
+}
+
+TEST(Differential, SimulatedParallelAgentsReachWhatExhaustiveReaches) {
+  int programs = 0;
+  for (std::uint64_t seed = 5001; programs < kPrograms; ++seed) {
+    const Program program = generate_program(seed);
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    const Reduction reduction = seed % 3 == 0   ? Reduction::kExhaustive
+                                : seed % 3 == 1 ? Reduction::kDpor
+                                                : Reduction::kTransDpor;
+    const ExplorerOptions options{reduction, seed % 2 == 0, kHookHeuristics[seed % 6]};
+    for (int workers : {2, 8, 64}) {
+      const Reached reached = explore_in_parallel(program, options, workers, seed * 131 + workers);
+      expect_same_reach(reference, reached, describe(seed, options) + ", " + std::to_string(workers) + " agents");
+    }
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(programs, kPrograms);
+}
+
+}  // namespace
+}  // namespace exocheck::engine::testing

@@ -1,0 +1,119 @@
+#include "exploration.hpp"
+
+#include <random>
+#include <vector>
+
+#include "interpreter.hpp"
+
+namespace exocheck::engine::testing {
+namespace {
+
+proto::Heuristic to_hook(Heuristic heuristic) {
+  switch (heuristic) {
+    case Heuristic::kFifo:
+      return proto::FIFO;
+    case Heuristic::kLifo:
+      return proto::LIFO;
+    case Heuristic::kEca:
+      return proto::ECA;
+    case Heuristic::kLca:
+      return proto::LCA;
+    case Heuristic::kLdm:
+      return proto::LDM;
+    case Heuristic::kHdm:
+      return proto::HDM;
+    default:
+      return proto::FIFO;
+  }
+}
+
+std::uint32_t clock_entry(const Step& step, const std::string& actor) {
+  for (const auto& [a, count] : step.clock) {
+    if (a == actor) return count;
+  }
+  return 0;
+}
+
+/// A failure is identified by its failing step's causal past (what the failing actor had seen).
+std::string failure_form(const Execution& execution, const Step& failing) {
+  Execution past;
+  for (const auto& step : execution.steps) {
+    if (clock_entry(step, step.actor) <= clock_entry(failing, step.actor)) past.steps.push_back(step);
+  }
+  return canonical_form(past);
+}
+
+void record(Reached& reached, const Execution& execution) {
+  switch (execution.ending) {
+    case Ending::kCompleted: {
+      std::string state;
+      for (const auto& line : execution.final_state) state += line + "\n";
+      reached.final_states.insert(state);
+      break;
+    }
+    case Ending::kDeadlock:
+      reached.deadlocks.insert(canonical_form(execution));
+      break;
+    case Ending::kAssertion:
+      for (const auto& step : execution.steps) {
+        if (step.failed) reached.failures.insert(failure_form(execution, step));
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+Execution run_item(const Program& program, const WorkItem& item, Heuristic heuristic) {
+  RunSpec spec;
+  spec.prefix = item.prefix;
+  spec.sleep = item.sleep;
+  spec.heuristic = to_hook(heuristic);
+  return run_program(program, spec);
+}
+
+}  // namespace
+
+Reached explore(const Program& program, ExplorerOptions options) {
+  Explorer explorer(options);
+  Reached reached;
+  while (auto item = explorer.next()) {
+    const Execution execution = run_item(program, *item, options.heuristic);
+    record(reached, execution);
+    explorer.complete(item->id, execution);
+  }
+  reached.stats = explorer.stats();
+  reached.classes = explorer.classes();
+  return reached;
+}
+
+Reached explore_in_parallel(const Program& program, ExplorerOptions options, int workers, std::uint64_t seed) {
+  Explorer explorer(options);
+  Reached reached;
+  std::mt19937_64 random(seed);
+  std::vector<WorkItem> running;
+  for (;;) {
+    while (static_cast<int>(running.size()) < workers) {
+      auto item = explorer.next();
+      if (!item) break;
+      running.push_back(std::move(*item));
+    }
+    if (running.empty()) break;
+    // A random agent finishes next; occasionally one is lost and its item handed out again.
+    const std::size_t pick = random() % running.size();
+    WorkItem item = std::move(running[pick]);
+    running.erase(running.begin() + static_cast<std::ptrdiff_t>(pick));
+    if (random() % 16 == 0) {
+      explorer.abandon(item.id);
+      continue;
+    }
+    const Execution execution = run_item(program, item, options.heuristic);
+    record(reached, execution);
+    explorer.complete(item.id, execution);
+  }
+  reached.stats = explorer.stats();
+  reached.classes = explorer.classes();
+  return reached;
+}
+
+}  // namespace exocheck::engine::testing

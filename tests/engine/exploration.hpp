@@ -1,0 +1,28 @@
+#pragma once
+// Explores a data program with the engine, one worker or several simulated ones.
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "exocheck/engine/explorer.hpp"
+#include "program.hpp"
+
+namespace exocheck::engine::testing {
+
+/// What an exploration reached, for differential comparison.
+struct Reached {
+  Stats stats;
+  std::set<std::string> classes;
+  std::set<std::string> final_states;  ///< final states of completed paths
+  std::set<std::string> deadlocks;     ///< canonical forms of deadlocked paths
+  std::set<std::string> failures;      ///< failed checks, each by the causal past of its step
+};
+
+/// Explores sequentially: one item out at a time, depth-first.
+Reached explore(const Program& program, ExplorerOptions options);
+
+/// Explores with `workers` simulated agents returning results in a seeded random order.
+Reached explore_in_parallel(const Program& program, ExplorerOptions options, int workers, std::uint64_t seed);
+
+}  // namespace exocheck::engine::testing

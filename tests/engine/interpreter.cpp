@@ -1,0 +1,327 @@
+#include "interpreter.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "scheduling_order.hpp"
+#include "vector_clock.hpp"
+
+namespace exocheck::engine::testing {
+namespace {
+
+using exocheck::detail::VectorClock;
+
+struct Actor {
+  std::string id;
+  int type = 0;
+  std::uint64_t creation_seq = 0;
+  int count = 0;
+  long acc = 0;
+  std::vector<int> slots = std::vector<int>(8, -1);
+  bool destroyed = false;
+  bool destroy_requested = false;
+  std::string awaiting;
+  int await_then = 0;
+  int children = 0;
+  int sent = 0;
+  std::shared_ptr<const VectorClock> clock;
+};
+
+struct Message {
+  std::string id;
+  int sender = -1;
+  int receiver = 0;
+  int type = 0;
+  long value = 0;
+  int carry = -1;
+  bool is_call = false;
+  std::string answers;
+  std::uint64_t send_seq = 0;
+  std::shared_ptr<const VectorClock> clock;
+};
+
+constexpr int kReplyType = -1;
+
+class Interpreter {
+ public:
+  Interpreter(const Program& program, const RunSpec& spec) : program_(program), spec_(spec) {}
+
+  Execution run() {
+    current_ = &execution_.initial;
+    std::vector<int> roots;
+    for (int type : program_.roots) roots.push_back(spawn(-1, type));
+    for (const auto& initial : program_.initial) {
+      Message m;
+      m.id = "env#" + std::to_string(++environment_sent_);
+      m.receiver = roots.at(static_cast<std::size_t>(initial.to));
+      m.type = initial.type;
+      m.value = initial.value;
+      if (initial.carry_root >= 0) m.carry = roots.at(static_cast<std::size_t>(initial.carry_root));
+      post(std::move(m));
+    }
+    finish_destroys();
+    std::vector<std::string> sleep = spec_.sleep;
+    for (std::size_t step = 1;; ++step) {
+      const auto enabled = enabled_messages();
+      if (enabled.empty()) return finish_quiescent();
+      if (step > spec_.step_limit) return finish(Ending::kStepLimit, "step limit");
+      std::size_t chosen = 0;
+      if (step <= spec_.prefix.size()) {
+        auto it = std::find_if(enabled.begin(), enabled.end(),
+                               [&](std::size_t i) { return pending_[i].id == spec_.prefix[step - 1]; });
+        if (it == enabled.end()) return finish(Ending::kDivergence, "prefix names " + spec_.prefix[step - 1]);
+        chosen = *it;
+      } else {
+        auto awake = awake_messages(enabled, sleep);
+        if (awake.empty()) return finish(Ending::kSleepBlocked, "every enabled message is asleep");
+        chosen = choose(awake);
+      }
+      const int receiver = pending_[chosen].receiver;
+      execution_.steps.emplace_back();
+      current_ = &execution_.steps.back();
+      for (std::size_t i : enabled) current_->enabled.push_back(pending_[i].id);
+      if (step > spec_.prefix.size()) {
+        std::erase_if(sleep, [&](const std::string& s) { return receiver_of(s) == receiver; });
+      }
+      if (!deliver(chosen) && failure_.empty()) failure_ = "check failed at " + current_->message;
+    }
+  }
+
+ private:
+  int receiver_of(const std::string& id) const {
+    for (const auto& m : pending_) {
+      if (m.id == id) return m.receiver;
+    }
+    return -2;
+  }
+
+  std::vector<std::size_t> awake_messages(const std::vector<std::size_t>& enabled,
+                                          const std::vector<std::string>& sleep) const {
+    std::vector<std::size_t> awake;
+    for (std::size_t i : enabled) {
+      if (std::find(sleep.begin(), sleep.end(), pending_[i].id) == sleep.end()) awake.push_back(i);
+    }
+    return awake;
+  }
+
+  std::size_t choose(const std::vector<std::size_t>& candidates) const {
+    std::vector<exocheck::detail::Candidate> view;
+    for (std::size_t i : candidates) {
+      const Actor& a = actors_[pending_[i].receiver];
+      view.push_back({pending_[i].send_seq, static_cast<std::uint32_t>(pending_[i].receiver), a.creation_seq, &a.id});
+    }
+    return candidates[exocheck::detail::SchedulingOrder(spec_.heuristic, {}).choose(view)];
+  }
+
+  bool is_enabled(const Message& m) const {
+    const Actor& a = actors_[m.receiver];
+    if (a.destroyed) return false;
+    if (!a.awaiting.empty()) return m.answers == a.awaiting;
+    for (const auto& guard : program_.types[a.type].guards) {
+      if (guard.type == m.type) return a.count >= guard.min_count;
+    }
+    return true;
+  }
+
+  std::vector<std::size_t> enabled_messages() const {
+    std::vector<std::size_t> enabled;
+    for (std::size_t i = 0; i < pending_.size(); ++i) {
+      if (is_enabled(pending_[i])) enabled.push_back(i);
+    }
+    return enabled;
+  }
+
+  int spawn(int parent, int type) {
+    const int index = static_cast<int>(actors_.size());
+    Actor actor;
+    actor.id = parent < 0 ? std::to_string(roots_spawned_++)
+                          : actors_[parent].id + "." + std::to_string(++actors_[parent].children);
+    actor.type = type;
+    actor.clock = step_clock_;
+    actors_.push_back(actor);
+    current_->created.push_back(actor.id);
+    run_actions(index, program_.types[type].constructor, nullptr);
+    actors_[index].creation_seq = ++creation_seq_;
+    return index;
+  }
+
+  void post(Message m) {
+    m.send_seq = ++send_seq_;
+    m.clock = step_clock_;
+    current_->sent.push_back({m.id, actors_[m.receiver].id});
+    if (actors_[m.receiver].destroyed) {
+      current_->dead_letters.push_back(m.id);
+      return;
+    }
+    pending_.push_back(std::move(m));
+  }
+
+  int resolve(int self, Target target, int slot, const Message* handled) const {
+    switch (target) {
+      case Target::kSelf:
+        return self;
+      case Target::kSender:
+        return handled != nullptr ? handled->sender : -1;
+      case Target::kSlot:
+        return actors_[self].slots[slot];
+      case Target::kCarried:
+        return handled != nullptr ? handled->carry : -1;
+      case Target::kNone:
+        return -1;
+    }
+    return -1;
+  }
+
+  // Returns false when a check failed.
+  bool run_actions(int self, const Handler& handler, const Message* handled) {
+    for (const auto& action : handler) {
+      if (action.when_count >= 0 && actors_[self].count != action.when_count) continue;
+      if (!run_action(self, action, handled)) return false;
+    }
+    return true;
+  }
+
+  bool run_action(int self, const Action& action, const Message* handled) {
+    using Op = Action::Op;
+    switch (action.op) {
+      case Op::kSpawn: {
+        const int child = spawn(self, action.type);
+        actors_[self].slots[action.slot] = child;
+        return true;
+      }
+      case Op::kStore:
+        actors_[self].slots[action.slot] = handled != nullptr ? handled->carry : -1;
+        return true;
+      case Op::kSend:
+      case Op::kCall:
+        send(self, action, handled);
+        return true;
+      case Op::kReply: {
+        if (handled == nullptr || !handled->is_call) return true;  // only calls are answered
+        Message m = make_message(self, handled->sender, kReplyType, actors_[self].acc);
+        m.answers = handled->id;
+        post(std::move(m));
+        return true;
+      }
+      case Op::kDestroy:
+        actors_[self].destroy_requested = true;
+        return true;
+      case Op::kCheck:
+        return actors_[self].acc % 3 != action.value;
+    }
+    return true;
+  }
+
+  Message make_message(int self, int to, int type, long value) {
+    Message m;
+    m.id = actors_[self].id + "#" + std::to_string(++actors_[self].sent);
+    m.sender = self;
+    m.receiver = to;
+    m.type = type;
+    m.value = value;
+    return m;
+  }
+
+  void send(int self, const Action& action, const Message* handled) {
+    const int to = resolve(self, action.to, action.slot, handled);
+    if (to < 0) return;  // nobody to send to (a data program may name an empty slot)
+    Message m = make_message(self, to, action.type, actors_[self].acc + action.value);
+    m.carry = resolve(self, action.carry, action.carry_slot, handled);
+    m.is_call = action.op == Action::Op::kCall;
+    if (m.is_call) {
+      actors_[self].awaiting = m.id;
+      actors_[self].await_then = action.then;
+    }
+    post(std::move(m));
+  }
+
+  bool deliver(std::size_t index) {
+    Message m = std::move(pending_[index]);
+    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
+    Actor& actor = actors_[m.receiver];
+    auto clock = std::make_shared<VectorClock>(actor.clock ? *actor.clock : VectorClock{});
+    if (m.clock) clock->merge(*m.clock);
+    clock->tick(static_cast<std::uint32_t>(m.receiver));
+    step_clock_ = clock;
+    actor.clock = clock;
+    current_->actor = actor.id;
+    current_->message = m.id;
+    for (const auto& [index_, count] : clock->entries()) current_->clock.emplace_back(actors_[index_].id, count);
+
+    actor.count += 1;
+    actor.acc = (actor.acc * 7 + m.value + 1) % 1000003;
+    const ActorType& type = program_.types[actor.type];
+    const Handler* handler = nullptr;
+    if (!actor.awaiting.empty() && m.answers == actor.awaiting) {
+      actor.awaiting.clear();
+      current_->reply = true;
+      handler = &type.continuations[static_cast<std::size_t>(actor.await_then)];
+    } else {
+      for (const auto& [t, h] : type.handlers) {
+        if (t == m.type) handler = &h;
+      }
+    }
+    const bool ok = handler == nullptr || run_actions(m.receiver, *handler, &m);
+    current_->failed = !ok;
+    if (!ok || actors_[m.receiver].destroy_requested) destroy(m.receiver);
+    return ok;
+  }
+
+  void destroy(int index) {
+    Actor& actor = actors_[index];
+    actor.destroy_requested = false;
+    actor.destroyed = true;
+    current_->destroyed = true;
+    std::erase_if(pending_, [&](const Message& m) {
+      if (m.receiver != index) return false;
+      current_->dead_letters.push_back(m.id);
+      return true;
+    });
+  }
+
+  void finish_destroys() {
+    for (std::size_t i = 0; i < actors_.size(); ++i) {
+      if (actors_[i].destroy_requested) destroy(static_cast<int>(i));
+    }
+    current_->destroyed = false;
+  }
+
+  Execution finish(Ending ending, std::string detail) {
+    execution_.ending = ending;
+    execution_.detail = std::move(detail);
+    for (const auto& actor : actors_) {
+      execution_.final_state.push_back(actor.id + ": acc=" + std::to_string(actor.acc) +
+                                       " count=" + std::to_string(actor.count) + (actor.destroyed ? " destroyed" : ""));
+    }
+    std::sort(execution_.final_state.begin(), execution_.final_state.end());
+    return std::move(execution_);
+  }
+
+  Execution finish_quiescent() {
+    const bool waiting =
+        std::any_of(actors_.begin(), actors_.end(), [](const Actor& a) { return !a.destroyed && !a.awaiting.empty(); });
+    if (!failure_.empty()) return finish(Ending::kAssertion, failure_);
+    return finish(waiting || !pending_.empty() ? Ending::kDeadlock : Ending::kCompleted, "");
+  }
+
+  const Program& program_;
+  const RunSpec& spec_;
+  Execution execution_;
+  Step* current_ = nullptr;
+  std::vector<Actor> actors_;
+  std::vector<Message> pending_;
+  std::shared_ptr<const VectorClock> step_clock_;
+  std::uint64_t send_seq_ = 0;
+  std::uint64_t creation_seq_ = 0;
+  int environment_sent_ = 0;
+  int roots_spawned_ = 0;
+  std::string failure_;  ///< the first failed check; the run goes on without the failed actor
+};
+
+}  // namespace
+
+Execution run_program(const Program& program, const RunSpec& spec) {
+  return Interpreter(program, spec).run();
+}
+
+}  // namespace exocheck::engine::testing

@@ -1,0 +1,24 @@
+#pragma once
+// Runs a Program (program.hpp) as the hook's controlled mode would run a real subject, and
+// returns the execution the engine consumes.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exocheck/engine/execution.hpp"
+#include "program.hpp"
+#include "proto/control.pb.h"
+
+namespace exocheck::engine::testing {
+
+struct RunSpec {
+  std::vector<std::string> prefix;
+  std::vector<std::string> sleep;
+  proto::Heuristic heuristic = proto::FIFO;
+  std::uint64_t step_limit = 10'000;
+};
+
+Execution run_program(const Program& program, const RunSpec& spec);
+
+}  // namespace exocheck::engine::testing

@@ -1,0 +1,71 @@
+#pragma once
+// Actor programs described as data, for testing the engine without processes: thousands of
+// programs explore in seconds. The semantics follow the hook's controlled mode exactly (ids,
+// enabled sets, clocks, guards, calls, destroy, dead letters, heuristics, sleep sets).
+
+#include <string>
+#include <vector>
+
+namespace exocheck::engine::testing {
+
+/// Where an action's message goes, or which actor a message carries.
+enum class Target {
+  kNone,  ///< (for carried refs) no actor
+  kSelf,
+  kSender,   ///< the sender of the message being handled
+  kSlot,     ///< the actor stored in slot `slot` of the actor's state
+  kCarried,  ///< the actor carried by the message being handled
+};
+
+struct Action {
+  enum class Op {
+    kSpawn,    ///< spawn an actor of type `type` into slot `slot`
+    kSend,     ///< send message `type` to `to` (carrying `carry`), with value = acc + `value`
+    kCall,     ///< like kSend, but wait for the reply; the reply runs continuation `then`
+    kReply,    ///< reply to the call being handled (if it is one), with value = acc
+    kDestroy,  ///< end this actor after the step
+    kCheck,    ///< assertion: fails when acc % 3 == `value`
+    kStore,    ///< store the carried actor into slot `slot`
+  } op;
+  int type = 0;
+  Target to = Target::kSlot;
+  int slot = 0;
+  Target carry = Target::kNone;
+  int carry_slot = 0;
+  int value = 0;
+  int then = 0;
+  int when_count = -1;  ///< only when the actor's handled-message count equals this (-1: always)
+};
+
+using Handler = std::vector<Action>;
+
+/// A message type is accepted only once the actor handled at least `min_count` messages.
+struct Guard {
+  int type = 0;
+  int min_count = 0;
+};
+
+struct ActorType {
+  std::string name;
+  Handler constructor;
+  std::vector<std::pair<int, Handler>> handlers;  ///< message type -> handler
+  std::vector<Handler> continuations;             ///< call continuations, by index
+  std::vector<Guard> guards;
+};
+
+/// main spawns `roots` (actor types, ids "0", "1", ...) then sends `initial` messages.
+struct InitialMessage {
+  int to = 0;  ///< index into the root actors
+  int type = 0;
+  int value = 0;
+  int carry_root = -1;  ///< index of a root actor the message carries, or -1
+};
+
+struct Program {
+  std::vector<ActorType> types;
+  std::vector<int> roots;
+  std::vector<InitialMessage> initial;
+  std::vector<std::string> message_names;  ///< message type -> name
+};
+
+}  // namespace exocheck::engine::testing

@@ -1,0 +1,89 @@
+#include "program_generator.hpp"
+
+#include <random>
+
+namespace exocheck::engine::testing {
+namespace {
+
+constexpr int kMessageTypes = 4;  // message type t has level t
+constexpr int kRootTypes = 2;
+constexpr int kChildTypes = 2;
+
+class Generator {
+ public:
+  explicit Generator(std::uint64_t seed) : random_(seed) {}
+
+  Program program() {
+    Program p;
+    for (int t = 0; t < kMessageTypes; ++t) p.message_names.push_back("M" + std::to_string(t));
+    for (int t = 0; t < kRootTypes; ++t) p.types.push_back(actor_type(true, "Root" + std::to_string(t)));
+    for (int t = 0; t < kChildTypes; ++t) p.types.push_back(actor_type(false, "Child" + std::to_string(t)));
+    const int roots = 1 + pick(2);
+    for (int r = 0; r < roots; ++r) p.roots.push_back(pick(kRootTypes));
+    const int initial = 1 + pick(3);
+    for (int i = 0; i < initial; ++i) {
+      p.initial.push_back({pick(roots), pick(2), pick(3), chance(2) ? pick(roots) : -1});
+    }
+    return p;
+  }
+
+ private:
+  int pick(int n) { return static_cast<int>(random_() % static_cast<std::uint64_t>(n)); }
+  bool chance(int one_in) { return pick(one_in) == 0; }
+
+  ActorType actor_type(bool root, std::string name) {
+    ActorType type;
+    type.name = std::move(name);
+    if (root) {
+      const int children = pick(3);
+      for (int c = 0; c < children; ++c) {
+        type.constructor.push_back({.op = Action::Op::kSpawn, .type = kRootTypes + pick(kChildTypes), .slot = c});
+      }
+      if (children > 0 && chance(3)) type.constructor.push_back(send_action(0, /*in_constructor=*/true));
+    }
+    for (int t = 0; t < kMessageTypes; ++t) type.handlers.emplace_back(t, handler(t));
+    type.continuations.push_back(chance(2) ? Handler{} : Handler{send_action(2, false)});
+    if (chance(3)) type.guards.push_back({pick(kMessageTypes), 1 + pick(2)});
+    return type;
+  }
+
+  Action send_action(int level, bool in_constructor) {
+    Action a{.op = Action::Op::kSend};
+    a.type = level + 1 + pick(kMessageTypes - level - 1);
+    const int where = pick(in_constructor ? 2 : 5);
+    a.to = where < 2 ? Target::kSlot : where == 2 ? Target::kSender : where == 3 ? Target::kCarried : Target::kSlot;
+    a.slot = where == 4 ? 2 : where;
+    a.value = pick(3);
+    if (chance(3)) a.carry = Target::kSelf;
+    return a;
+  }
+
+  Handler handler(int level) {
+    Handler h;
+    if (chance(3)) h.push_back({.op = Action::Op::kStore, .slot = 2});
+    const int actions = pick(3);
+    for (int i = 0; i < actions && level + 1 < kMessageTypes; ++i) {
+      Action a = send_action(level, false);
+      if (chance(5)) {
+        a.op = Action::Op::kCall;
+        a.then = 0;
+      }
+      h.push_back(a);
+      if (a.op == Action::Op::kCall) break;  // the rest of this step waits for the reply
+    }
+    if (chance(2)) h.push_back({.op = Action::Op::kReply});
+    if (chance(6)) h.push_back({.op = Action::Op::kDestroy, .when_count = 1 + pick(3)});
+    if (chance(5)) h.push_back({.op = Action::Op::kCheck, .value = pick(3)});
+    return h;
+  }
+
+  std::mt19937_64 random_;
+};
+
+}  // namespace
+
+Program generate_program(std::uint64_t seed) {
+  return Generator(seed).program();
+}
+
+}  // namespace exocheck::engine::testing
