@@ -217,6 +217,8 @@ std::string status_in_words(proto::RunStatus status) {
       return "protocol error";
     case proto::RUN_LAUNCH_FAILED:
       return "launch failed";
+    case proto::RUN_SLEEP_BLOCKED:
+      return "sleep-blocked (redundant path)";
     default:
       return "status " + std::to_string(status);
   }

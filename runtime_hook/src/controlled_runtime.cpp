@@ -115,12 +115,14 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   event_->set_sender(envelope->sender != nullptr ? envelope->sender->id : kEnvironment);
   event_->set_type(*envelope->type->name);
   event_->set_summary(envelope->type->summarize(envelope->payload.get()));
+  event_->set_reply(!cell.awaiting.empty() && envelope->answers == cell.awaiting);
   record_clock(*clock);
 
   const StepVerdict verdict = execute_step(*envelope);
   event_->set_outcome(verdict.outcome);
   if (!verdict.detail.empty()) event_->set_detail(verdict.detail);
-  if (cell.destroy_requested) finish_destroy(cell);
+  // A failed step ends its actor, as an uncaught exception ends an ActorFoundry actor.
+  if (cell.destroy_requested || verdict.outcome != proto::STEP_OK) finish_destroy(cell);
   return verdict.outcome;
 }
 
@@ -155,11 +157,21 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
   if (index < static_cast<std::size_t>(request.prefix_size())) {
     const std::string& expected = request.prefix(static_cast<int>(index));
     for (std::size_t i : enabled_) {
-      if (pending_[i]->id == expected) return {i, false};
+      if (pending_[i]->id == expected) return {i, false, false};
     }
-    return {0, true};
+    return {0, true, false};
   }
-  return {enabled_[order.choose(candidates_)], false};
+  if (sleep_.empty()) return {enabled_[order.choose(candidates_)], false, false};
+  std::vector<Candidate> awake;
+  std::vector<std::size_t> awake_pending;
+  for (std::size_t i = 0; i < enabled_.size(); ++i) {
+    const std::string& id = pending_[enabled_[i]]->id;
+    if (std::find(sleep_.begin(), sleep_.end(), id) != sleep_.end()) continue;
+    awake.push_back(candidates_[i]);
+    awake_pending.push_back(enabled_[i]);
+  }
+  if (awake.empty()) return {0, false, true};
+  return {awake_pending[order.choose(awake)], false, false};
 }
 
 proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const {
@@ -214,6 +226,65 @@ void ControlledRuntime::report(proto::RunResult result) {
   channel_.flush();
 }
 
+proto::RunResult ControlledRuntime::with_first_failure(proto::RunResult result) const {
+  if (first_failure_.status() != proto::RUN_UNKNOWN) {
+    result.set_status(first_failure_.status());
+    result.set_detail(first_failure_.detail());
+  }
+  return result;
+}
+
+void ControlledRuntime::note_failure(proto::StepOutcome outcome, std::uint32_t step) {
+  if (outcome == proto::STEP_OK || first_failure_.status() != proto::RUN_UNKNOWN) return;
+  const bool assertion = outcome == proto::STEP_ASSERTION_FAILED;
+  first_failure_.set_status(assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
+  first_failure_.set_detail((assertion ? "assertion failed" : "uncaught exception") + std::string(" in actor ") +
+                            event_->actor() + " handling " + event_->message() + " (" + event_->type() + ") at step " +
+                            std::to_string(step) + ": " + event_->detail());
+}
+
+void ControlledRuntime::wake_sleepers_of(const std::string& actor) {
+  std::erase_if(sleep_, [&](const std::string& id) {
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == id; });
+    return it == pending_.end() || (*it)->receiver->id == actor;
+  });
+}
+
+proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, const SchedulingOrder& order) {
+  for (std::uint32_t step = 1;; ++step) {
+    collect_enabled();
+    const std::uint32_t done = step - 1;
+    if (enabled_.empty()) return quiescent_result(done);
+    if (request.step_limit() != 0 && done >= request.step_limit()) {
+      proto::RunResult result;
+      result.set_status(proto::RUN_STEP_LIMIT);
+      result.set_steps(done);
+      result.set_detail("step limit of " + std::to_string(request.step_limit()) + " reached with " +
+                        std::to_string(enabled_.size()) + " messages still enabled");
+      return result;
+    }
+    const Choice choice = choose(request, step, order);
+    if (choice.diverged) {
+      auto result = divergence(request, step);
+      result.set_steps(done);
+      return result;
+    }
+    if (choice.sleep_blocked) {
+      proto::RunResult result;
+      result.set_status(proto::RUN_SLEEP_BLOCKED);
+      result.set_steps(done);
+      result.set_detail("every enabled message is asleep after step " + std::to_string(done));
+      return result;
+    }
+    begin_step(step);
+    for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
+    const proto::StepOutcome outcome = execute(choice.pending_index, step);
+    if (step > static_cast<std::uint32_t>(request.prefix_size())) wake_sleepers_of(event_->actor());
+    note_failure(outcome, step);
+    write_event();
+  }
+}
+
 int ControlledRuntime::run() {
   proto::RunRequest request;
   try {
@@ -224,47 +295,12 @@ int ControlledRuntime::run() {
   }
   std::vector<std::string> ranking(request.ranking().begin(), request.ranking().end());
   const SchedulingOrder order(request.heuristic(), ranking);
+  sleep_.assign(request.sleep().begin(), request.sleep().end());
 
   finish_main_destroys();
   write_event();
-  for (std::uint32_t step = 1;; ++step) {
-    collect_enabled();
-    const std::uint32_t done = step - 1;
-    if (enabled_.empty()) {
-      report(quiescent_result(done));
-      return 0;
-    }
-    if (request.step_limit() != 0 && done >= request.step_limit()) {
-      proto::RunResult result;
-      result.set_status(proto::RUN_STEP_LIMIT);
-      result.set_steps(done);
-      result.set_detail("step limit of " + std::to_string(request.step_limit()) + " reached with " +
-                        std::to_string(enabled_.size()) + " messages still enabled");
-      report(std::move(result));
-      return 0;
-    }
-    const Choice choice = choose(request, step, order);
-    if (choice.diverged) {
-      auto result = divergence(request, step);
-      result.set_steps(done);
-      report(std::move(result));
-      return 0;
-    }
-    begin_step(step);
-    for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
-    const proto::StepOutcome outcome = execute(choice.pending_index, step);
-    write_event();
-    if (outcome != proto::STEP_OK) {
-      proto::RunResult result;
-      result.set_status(outcome == proto::STEP_ASSERTION_FAILED ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
-      result.set_steps(step);
-      result.set_detail((outcome == proto::STEP_ASSERTION_FAILED ? "assertion failed" : "uncaught exception") +
-                        std::string(" in actor ") + event_->actor() + " handling " + event_->message() + " (" +
-                        event_->type() + ") at step " + std::to_string(step) + ": " + event_->detail());
-      report(std::move(result));
-      return 0;
-    }
-  }
+  report(with_first_failure(run_steps(request, order)));
+  return 0;
 }
 
 }  // namespace exocheck::detail

@@ -33,8 +33,13 @@ class ControlledRuntime : public Runtime {
   struct Choice {
     std::size_t pending_index = 0;
     bool diverged = false;
+    bool sleep_blocked = false;
   };
 
+  proto::RunResult run_steps(const proto::RunRequest& request, const SchedulingOrder& order);
+  proto::RunResult with_first_failure(proto::RunResult result) const;
+  void note_failure(proto::StepOutcome outcome, std::uint32_t step);
+  void wake_sleepers_of(const std::string& actor);
   void begin_step(std::uint32_t step);
   void finish_main_destroys();
   proto::RunResult divergence(const proto::RunRequest& request, std::uint32_t step) const;
@@ -54,6 +59,8 @@ class ControlledRuntime : public Runtime {
   std::vector<std::size_t> enabled_;                ///< indices into pending_, in send order
   std::vector<Candidate> candidates_;               ///< enabled_, as the heuristic sees it
   std::vector<std::string> dead_letters_;
+  std::vector<std::string> sleep_;  ///< sleep set after the prefix (message ids)
+  proto::RunResult first_failure_;  ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t creation_seq_ = 0;
   std::uint32_t top_level_actors_ = 0;

@@ -92,7 +92,8 @@ void ThreadPoolRuntime::drain(ActorCell& cell) {
                      (verdict.outcome == proto::STEP_ASSERTION_FAILED ? "assertion failed: " : "uncaught exception: ") +
                          verdict.detail);
     }
-    if (cell.destroy_requested) {
+    // A failed step ends its actor, as in controlled mode.
+    if (cell.destroy_requested || verdict.outcome != proto::STEP_OK) {
       finish_destroy(cell);
       return;
     }

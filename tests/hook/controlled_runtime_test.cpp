@@ -161,6 +161,36 @@ TEST(ControlledRuntime, AMessageNoGuardWillEverAcceptIsADeadlock) {
   EXPECT_EQ(run.result.pending(0).type(), "Go");
 }
 
+proto::RunRequest with_sleep(proto::RunRequest r, const Ids& sleep) {
+  for (const auto& id : sleep) r.add_sleep(id);
+  return r;
+}
+
+TEST(ControlledRuntime, SleepingMessagesAreNotChosenUntilAStepOfTheirReceiverWakesThem) {
+  auto run = run_controlled(with_sleep(request(proto::FIFO), {"0#1"}), registry_program);
+  // 0#1 (to the registry 0.1) sleeps through the workers' steps; the registry's first step wakes it.
+  EXPECT_EQ(schedule_of(run), (Ids{"0#2", "0#3", "0.2#1", "0#1", "0.3#1"}));
+  EXPECT_EQ(run.result.status(), proto::RUN_COMPLETED);
+}
+
+TEST(ControlledRuntime, SleepAppliesOnlyAfterThePrefix) {
+  // 0#2 sleeps once the prefix is replayed; no step of its receiver 0.2 can wake it, so the run
+  // ends sleep-blocked when it is the last message left.
+  auto run = run_controlled(with_sleep(request(proto::FIFO, {"0#1"}), {"0#2"}), registry_program);
+  EXPECT_EQ(schedule_of(run), (Ids{"0#1", "0#3", "0.3#1"}));
+  EXPECT_EQ(run.result.status(), proto::RUN_SLEEP_BLOCKED);
+}
+
+TEST(ControlledRuntime, ARunWhoseEnabledMessagesAllSleepIsSleepBlocked) {
+  auto run = run_controlled(with_sleep(request(), {"env#2"}), [](System& system) {
+    auto gate = system.spawn<Gate>();
+    system.send(gate, Go{});
+    system.send(gate, Ready{});
+  });
+  EXPECT_EQ(run.result.status(), proto::RUN_SLEEP_BLOCKED);
+  EXPECT_EQ(run.events.size(), 1u);
+}
+
 // Synchronous calls: the caller accepts only the reply while it waits.
 struct Get {};
 struct Poke {};
@@ -194,6 +224,9 @@ TEST(ControlledRuntime, ACallBlocksTheCallerUntilItsReplyIsDelivered) {
   EXPECT_EQ(ids_of(run.events[1].enabled()), (Ids{"1#1"}));
   EXPECT_EQ(ids_of(run.events[2].enabled()), (Ids{"0#1"}));
   EXPECT_EQ(run.events[2].type(), "Reply");
+  EXPECT_TRUE(run.events[2].reply());
+  EXPECT_FALSE(run.events[1].reply());
+  EXPECT_FALSE(run.events[3].reply());
   EXPECT_EQ(run.events[2].summary(), "Reply{value=7}");
   EXPECT_EQ(run.result.status(), proto::RUN_COMPLETED);
   EXPECT_EQ(ids_of(run.result.final_state()), (Ids{"1: got 7"}));
@@ -289,7 +322,7 @@ class Checker : public Actor {
   }
 };
 
-TEST(ControlledRuntime, AFailedCheckEndsTheRunWithItsText) {
+TEST(ControlledRuntime, AFailedCheckIsTheRunsVerdictWithItsText) {
   for (bool swallow : {false, true}) {
     auto run =
         run_controlled(request(), [swallow](System& system) { system.send(system.spawn<Checker>(), Fail{swallow}); });
@@ -299,6 +332,23 @@ TEST(ControlledRuntime, AFailedCheckEndsTheRunWithItsText) {
     EXPECT_EQ(run.events[1].detail(), "arithmetic still works");
     EXPECT_NE(run.result.detail().find("env#1"), std::string::npos);
   }
+}
+
+TEST(ControlledRuntime, AFailedCheckEndsItsActorButNotTheRun) {
+  // The failed actor's pending message becomes a dead letter; the other actor goes on, so that
+  // exploration still sees what happens after the failure.
+  auto run = run_controlled(request(), [](System& system) {
+    auto checker = system.spawn<Checker>();
+    auto gate = system.spawn<Gate>();
+    system.send(checker, Fail{});
+    system.send(checker, Throw{});
+    system.send(gate, Ready{});
+  });
+  EXPECT_EQ(schedule_of(run), (Ids{"env#1", "env#3"}));
+  EXPECT_TRUE(run.events[1].destroyed());
+  EXPECT_EQ(ids_of(run.events[1].dead_letters()), (Ids{"env#2"}));
+  EXPECT_EQ(run.result.status(), proto::RUN_ASSERTION_FAILED);
+  EXPECT_NE(run.result.detail().find("at step 1"), std::string::npos);
 }
 
 TEST(ControlledRuntime, AnUncaughtExceptionEndsTheRun) {
