@@ -13,8 +13,8 @@ namespace {
 constexpr int kPrograms = 1000;
 constexpr std::uint64_t kLargestSpace = 2000;  // exhaustive paths; larger programs are skipped
 
-const Heuristic kHookHeuristics[] = {Heuristic::kFifo, Heuristic::kLifo, Heuristic::kEca,
-                                     Heuristic::kLca,  Heuristic::kLdm,  Heuristic::kHdm};
+const Heuristic kHeuristics[] = {Heuristic::kFifo, Heuristic::kLifo, Heuristic::kEca, Heuristic::kLca,
+                                 Heuristic::kLdm,  Heuristic::kHdm,  Heuristic::kHms, Heuristic::kSgr};
 
 std::string describe(std::uint64_t seed, const ExplorerOptions& o) {
   return "program seed " + std::to_string(seed) + ", " + std::string(name_of(o.reduction)) +
@@ -44,7 +44,7 @@ TEST(Differential, EveryReductionReachesWhatExhaustiveReaches) {
     ++coverage.programs;
     coverage.with_deadlock += !reference.deadlocks.empty();
     coverage.with_failure += !reference.failures.empty();
-    for (Heuristic heuristic : kHookHeuristics) {
+    for (Heuristic heuristic : kHeuristics) {
       for (bool sleep : {false, true}) {
         std::uint64_t dpor_paths = 0;
         for (Reduction reduction : {Reduction::kExhaustive, Reduction::kDpor, Reduction::kTransDpor}) {
@@ -80,7 +80,7 @@ TEST(Differential, SimulatedParallelAgentsReachWhatExhaustiveReaches) {
     const Reduction reduction = seed % 3 == 0   ? Reduction::kExhaustive
                                 : seed % 3 == 1 ? Reduction::kDpor
                                                 : Reduction::kTransDpor;
-    const ExplorerOptions options{reduction, seed % 2 == 0, kHookHeuristics[seed % 6]};
+    const ExplorerOptions options{reduction, seed % 2 == 0, kHeuristics[seed % 8]};
     for (int workers : {2, 8, 64}) {
       const Reached reached = explore_in_parallel(program, options, workers, seed * 131 + workers);
       expect_same_reach(reference, reached, describe(seed, options) + ", " + std::to_string(workers) + " agents");

@@ -22,9 +22,11 @@ proto::Heuristic to_hook(Heuristic heuristic) {
       return proto::LDM;
     case Heuristic::kHdm:
       return proto::HDM;
-    default:
-      return proto::FIFO;
+    case Heuristic::kHms:
+    case Heuristic::kSgr:
+      return proto::RANKED;
   }
+  return proto::FIFO;
 }
 
 std::uint32_t clock_entry(const Step& step, const std::string& actor) {
@@ -68,6 +70,7 @@ Execution run_item(const Program& program, const WorkItem& item, Heuristic heuri
   RunSpec spec;
   spec.prefix = item.prefix;
   spec.sleep = item.sleep;
+  spec.ranking = item.ranking;
   spec.heuristic = to_hook(heuristic);
   return run_program(program, spec);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "exocheck/engine/explorer.hpp"
+#include "history.hpp"
 #include "interpreter.hpp"
 #include "paper_programs.hpp"
 
@@ -95,6 +96,60 @@ TEST(Options, NamesRoundTrip) {
   }
   EXPECT_FALSE(parse_reduction("odpor"));
   EXPECT_FALSE(parse_heuristic("random"));
+}
+
+}  // namespace
+}  // namespace exocheck::engine::testing
+
+namespace exocheck::engine::testing {
+namespace {
+
+// Actor "0" sends to "0.1" twice per message it gets; "0.1" sends once to "0.2"; "0.2" only receives.
+Execution chain_execution() {
+  Execution execution;
+  execution.initial.created = {"0", "0.1", "0.2"};
+  execution.initial.sent = {{"env#1", "0"}};
+  Step first;
+  first.actor = "0";
+  first.message = "env#1";
+  first.sent = {{"0#1", "0.1"}, {"0#2", "0.1"}};
+  Step second;
+  second.actor = "0.1";
+  second.message = "0#1";
+  second.sent = {{"0.1#1", "0.2"}};
+  Step third;
+  third.actor = "0.2";
+  third.message = "0.1#1";
+  execution.steps = {first, second, third};
+  return execution;
+}
+
+TEST(History, HmsRanksActorsByMessagesSentPerMessageReceived) {
+  History history;
+  history.record(chain_execution());
+  EXPECT_EQ(history.ranking(Heuristic::kHms), (std::vector<std::string>{"0", "0.1", "0.2"}));
+  EXPECT_TRUE(history.ranking(Heuristic::kFifo).empty());
+}
+
+TEST(History, SgrRanksSendersBeforeWhomTheyReach) {
+  History history;
+  Execution execution = chain_execution();
+  // Seen first: 0.2, then 0.1, then 0; reachability still puts 0 first.
+  execution.initial.created = {"0.2", "0.1", "0"};
+  history.record(execution);
+  EXPECT_EQ(history.ranking(Heuristic::kSgr), (std::vector<std::string>{"0", "0.1", "0.2"}));
+}
+
+TEST(History, SgrBreaksTiesOfMutuallyReachableActorsByFirstSight) {
+  History history;
+  Execution execution = chain_execution();
+  Step back;
+  back.actor = "0.2";
+  back.message = "0.1#2";
+  back.sent = {{"0.2#1", "0"}};  // a cycle: everyone reaches everyone
+  execution.steps.push_back(back);
+  history.record(execution);
+  EXPECT_EQ(history.ranking(Heuristic::kSgr), (std::vector<std::string>{"0", "0.1", "0.2"}));
 }
 
 }  // namespace

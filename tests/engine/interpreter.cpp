@@ -110,7 +110,7 @@ class Interpreter {
       const Actor& a = actors_[pending_[i].receiver];
       view.push_back({pending_[i].send_seq, static_cast<std::uint32_t>(pending_[i].receiver), a.creation_seq, &a.id});
     }
-    return candidates[exocheck::detail::SchedulingOrder(spec_.heuristic, {}).choose(view)];
+    return candidates[exocheck::detail::SchedulingOrder(spec_.heuristic, spec_.ranking).choose(view)];
   }
 
   bool is_enabled(const Message& m) const {

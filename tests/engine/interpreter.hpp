@@ -15,6 +15,7 @@ namespace exocheck::engine::testing {
 struct RunSpec {
   std::vector<std::string> prefix;
   std::vector<std::string> sleep;
+  std::vector<std::string> ranking;  ///< for RANKED
   proto::Heuristic heuristic = proto::FIFO;
   std::uint64_t step_limit = 10'000;
 };

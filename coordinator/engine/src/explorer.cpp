@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "backtrack_policy.hpp"
+#include "history.hpp"
 #include "node.hpp"
 #include "race.hpp"
 #include "trace_view.hpp"
@@ -63,6 +64,7 @@ class Explorer::State {
   std::vector<Node*> open_;
   Stats stats_;
   std::set<std::string> classes_;
+  History history_;
 };
 
 std::optional<WorkItem> Explorer::State::next() {
@@ -129,6 +131,7 @@ WorkItem Explorer::State::issue(Node& node, Key message) {
   issued.item.prefix = path_to(node);
   if (message != kNoKey) issued.item.prefix.push_back(names_.name(message));
   for (const Pending& s : issued.child_sleep) issued.item.sleep.push_back(names_.name(s.message));
+  issued.item.ranking = history_.ranking(options_.heuristic);
   auto item = issued.item;
   outstanding_.emplace(item.id, std::move(issued));
   return item;
@@ -229,6 +232,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   outstanding_.erase(it);
   stats_.executed_steps += execution.steps.size();
 
+  history_.record(execution);
   const TraceView trace(execution, names_);
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
     ++stats_.paths;
