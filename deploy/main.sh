@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# The main job: set up, build, and run the registry subject under control, printing its trace.
+# The main job: set up, build, and explore the registry subject completely (TransDPOR paper, Fig. 1)
+# with persistent-set DPOR (24 paths) and with TransDPOR (10 paths), both reaching its 6 classes.
+# One worker: the papers count paths of a depth-first exploration in order.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${EXOCHECK_BUILD_DIR:-$here/build}
 bash "$here/deploy/build.sh"
-"$build/bin/exocheck" run --out "$build/registry.trace" -- "$build/bin/registry"
+for reduction in dpor transdpor; do
+  echo "== exocheck explore --reduction $reduction --no-sleep-sets -- registry"
+  "$build/bin/exocheck" explore --workers 1 --reduction "$reduction" --no-sleep-sets \
+    --out "$build/explore-registry-$reduction" \
+    -- "$build/bin/registry"
+done

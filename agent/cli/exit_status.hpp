@@ -7,9 +7,10 @@ namespace exocheck::cli {
 
 /// What the process exit code tells the caller.
 enum ExitStatus : int {
-  kNoBug = 0,       ///< ran or replayed, no bug
-  kBug = 1,         ///< the run ended in a bug, or a replay did not reproduce
-  kInputError = 2,  ///< bad arguments or a bad input file: one line on stderr
+  kNoBug = 0,           ///< ran or replayed, no bug
+  kBug = 1,             ///< the run ended in a bug, or a replay did not reproduce
+  kInputError = 2,      ///< bad arguments or a bad input file: one line on stderr
+  kStoppedByLimit = 3,  ///< an exploration stopped by a limit before it was complete, no bug
 };
 
 /// A user error (bad option value, bad file, subject that cannot be launched); what() is the one

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "exit_status.hpp"
+#include "explore_command.hpp"
 #include "replay_command.hpp"
 #include "run_command.hpp"
 #include "subject_command.hpp"
@@ -48,6 +49,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", EXOCHECK_VERSION);
   app.require_subcommand(1);
   RunCommand run(app);
+  ExploreCommand explore(app);
   ReplayCommand replay(app);
   TraceCommand trace(app);
 
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (run.chosen()) return run.execute(subject);
+    if (explore.chosen()) return explore.execute(subject);
     if (replay.chosen()) return replay.execute(subject);
     return trace.execute(subject);
   } catch (const InputError& error) {

@@ -1,0 +1,206 @@
+#include "explore_report.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <system_error>
+
+#include "exit_status.hpp"
+#include "exocheck/agent/timeline.hpp"
+#include "exocheck/wire/trace_file.hpp"
+
+namespace exocheck::cli {
+namespace {
+
+std::string verdict_name(coordinator::Verdict verdict) {
+  switch (verdict) {
+    case coordinator::Verdict::kCompleteNoBug:
+      return "complete";
+    case coordinator::Verdict::kBugFound:
+      return "bug";
+    case coordinator::Verdict::kLimitReached:
+      return "limit";
+    case coordinator::Verdict::kRunning:
+      break;
+  }
+  return "running";
+}
+
+// With --keep-going a bug does not cut the exploration short: nothing left open means complete.
+bool explored_completely(const ExploreOutcome& outcome) {
+  if (outcome.verdict == coordinator::Verdict::kCompleteNoBug) return true;
+  return outcome.verdict == coordinator::Verdict::kBugFound && outcome.progress.frontier == 0 &&
+         outcome.progress.outstanding == 0;
+}
+
+double paths_per_second(const ExploreOutcome& outcome) {
+  return outcome.wall_seconds > 0 ? static_cast<double>(outcome.progress.stats.paths) / outcome.wall_seconds : 0.0;
+}
+
+nlohmann::ordered_json options_json(const ExploreSettings& settings) {
+  const auto& explorer = settings.session.explorer;
+  nlohmann::ordered_json options;
+  options["subject"] = settings.session.subject;
+  options["args"] = settings.session.args;
+  options["reduction"] = engine::name_of(explorer.reduction);
+  options["sleep_sets"] = explorer.sleep_sets;
+  options["heuristic"] = engine::name_of(explorer.heuristic);
+  options["workers"] = settings.workers;
+  options["max_paths"] = explorer.max_paths;
+  options["time_limit"] = settings.time_limit_seconds;
+  options["keep_going"] = settings.session.keep_going;
+  options["run_timeout"] = settings.run_timeout_seconds;
+  options["step_limit"] = settings.session.step_limit;
+  return options;
+}
+
+nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
+  const auto& stats = outcome.progress.stats;
+  nlohmann::ordered_json json;
+  json["paths"] = stats.paths;
+  json["sleep_blocked"] = stats.sleep_blocked;
+  json["transitions"] = stats.transitions;
+  json["executed_steps"] = stats.executed_steps;
+  json["classes"] = stats.classes;
+  json["redundancy"] = stats.redundancy();
+  json["bugs"] = outcome.bugs.size();
+  json["wall_seconds"] = outcome.wall_seconds;
+  json["paths_per_second"] = paths_per_second(outcome);
+  return json;
+}
+
+std::string trace_path_of(const ExploreOutcome& outcome, std::size_t index) {
+  return index < outcome.trace_paths.size() ? outcome.trace_paths[index] : std::string();
+}
+
+std::string options_text(const ExploreSettings& settings) {
+  const auto& explorer = settings.session.explorer;
+  std::string subject = settings.session.subject;
+  for (const auto& arg : settings.session.args) subject += " " + arg;
+  return fmt::format(
+      "Exploring: {}\n"
+      "Options: reduction {}, sleep sets {}, heuristic {}, workers {}, max paths {}, time limit {}, {}, "
+      "run timeout {} s, step limit {}\n",
+      subject, engine::name_of(explorer.reduction), explorer.sleep_sets ? "on" : "off",
+      engine::name_of(explorer.heuristic), settings.workers,
+      explorer.max_paths == 0 ? std::string("none") : std::to_string(explorer.max_paths),
+      settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
+      settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
+      settings.session.step_limit);
+}
+
+std::string figures_text(const ExploreOutcome& outcome) {
+  const auto& stats = outcome.progress.stats;
+  std::string text;
+  const auto row = [&text](const char* name, const std::string& value) {
+    text += fmt::format("  {:<16}{:>14}\n", name, value);
+  };
+  row("paths", std::to_string(stats.paths));
+  row("sleep-blocked", std::to_string(stats.sleep_blocked));
+  row("transitions", std::to_string(stats.transitions));
+  row("executed steps", std::to_string(stats.executed_steps));
+  row("classes", std::to_string(stats.classes));
+  row("redundancy", fmt::format("{:.2f}", stats.redundancy()));
+  row("bugs", std::to_string(outcome.bugs.size()));
+  row("wall time", fmt::format("{:.2f} s", outcome.wall_seconds));
+  row("paths/s", fmt::format("{:.1f}", paths_per_second(outcome)));
+  return text;
+}
+
+std::string bugs_text(const ExploreOutcome& outcome) {
+  if (outcome.bugs.empty()) return {};
+  std::string text = "Bugs:\n";
+  for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
+    const auto& bug = outcome.bugs[i];
+    text += fmt::format("  bug {}: {}: {}\n", bug.number, agent::status_in_words(bug.status), bug.detail);
+    const auto path = trace_path_of(outcome, i);
+    if (!path.empty()) text += fmt::format("    trace: {}\n", path);
+  }
+  return text;
+}
+
+std::string warnings_text(const ExploreOutcome& outcome) {
+  if (outcome.warnings.empty()) return {};
+  std::string text = "Warnings:\n";
+  for (const auto& warning : outcome.warnings) text += "  " + warning + "\n";
+  return text;
+}
+
+void write_text_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.flush();
+  if (!out) throw InputError("cannot write " + path.string());
+}
+
+// Moves the finished `built` folder to `dir`, replacing an older one.
+void move_into_place(const std::filesystem::path& built, const std::filesystem::path& dir) {
+  std::error_code error;
+  if (std::filesystem::exists(dir, error)) {
+    const auto old = std::filesystem::path(dir.string() + ".old-" + std::to_string(::getpid()));
+    std::filesystem::rename(dir, old, error);
+    if (error) throw InputError("cannot replace " + dir.string() + ": " + error.message());
+    std::filesystem::remove_all(old, error);
+  }
+  std::filesystem::rename(built, dir, error);
+  if (error) throw InputError("cannot rename " + built.string() + " to " + dir.string() + ": " + error.message());
+}
+
+}  // namespace
+
+nlohmann::ordered_json summary_json(const ExploreSettings& settings, const ExploreOutcome& outcome) {
+  nlohmann::ordered_json summary;
+  summary["options"] = options_json(settings);
+  summary["verdict"] = verdict_name(outcome.verdict);
+  summary["complete"] = explored_completely(outcome);
+  summary["stats"] = stats_json(outcome);
+  auto& bugs = summary["bugs"] = nlohmann::ordered_json::array();
+  for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
+    const auto& bug = outcome.bugs[i];
+    const auto path = trace_path_of(outcome, i);
+    bugs.push_back({{"number", bug.number},
+                    {"status", proto::RunStatus_Name(bug.status)},
+                    {"detail", bug.detail},
+                    {"trace", path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(path)}});
+  }
+  summary["warnings"] = outcome.warnings;
+  summary["summary"] = summary_line(outcome);
+  return summary;
+}
+
+std::string summary_line(const ExploreOutcome& outcome) {
+  const auto& stats = outcome.progress.stats;
+  return fmt::format("Summary: {}, {} paths, {} transitions, {} classes, {} bugs",
+                     explored_completely(outcome) ? "complete" : "incomplete", stats.paths, stats.transitions,
+                     stats.classes, outcome.bugs.size());
+}
+
+std::string summary_text(const ExploreSettings& settings, const ExploreOutcome& outcome) {
+  return options_text(settings) + figures_text(outcome) + bugs_text(outcome) + warnings_text(outcome) +
+         summary_line(outcome) + "\n";
+}
+
+void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& settings, ExploreOutcome& outcome) {
+  const auto built = std::filesystem::path(dir.string() + ".tmp-" + std::to_string(::getpid()));
+  std::error_code error;
+  std::filesystem::remove_all(built, error);
+  std::filesystem::create_directories(built, error);
+  if (error) throw InputError("cannot create " + built.string() + ": " + error.message());
+  outcome.trace_paths.clear();
+  for (const auto& bug : outcome.bugs) {
+    const auto name = "bug-" + std::to_string(bug.number);
+    try {
+      wire::write_trace_file(built / (name + ".trace"), bug.trace);
+    } catch (const wire::TraceFileError& failure) {
+      throw InputError(failure.what());
+    }
+    write_text_file(built / (name + ".txt"), agent::format_timeline(bug.trace));
+    outcome.trace_paths.push_back((dir / (name + ".trace")).string());
+  }
+  write_text_file(built / "summary.json", summary_json(settings, outcome).dump(2) + "\n");
+  move_into_place(built, dir);
+}
+
+}  // namespace exocheck::cli

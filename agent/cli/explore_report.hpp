@@ -1,0 +1,49 @@
+#pragma once
+// What `exocheck explore` reports: the effective options, the figures, the bugs and warnings, as
+// text for people or JSON for programs, and the crash-safe --out directory.
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "exocheck/coordinator/exploration_session.hpp"
+
+namespace exocheck::cli {
+
+/// The effective settings of one exploration, as parsed from the command line.
+struct ExploreSettings {
+  coordinator::ExplorationOptions session;  ///< what the session needs (subject, reduction, ...)
+  std::size_t workers = 1;
+  double time_limit_seconds = 0;  ///< 0: none
+  double run_timeout_seconds = 10;
+  std::string out_dir;  ///< where summary.json and the bugs go
+};
+
+/// How the exploration ended, collected from the session once it is finished.
+struct ExploreOutcome {
+  coordinator::Verdict verdict = coordinator::Verdict::kRunning;
+  coordinator::Progress progress;
+  std::vector<coordinator::Bug> bugs;
+  std::vector<std::string> warnings;
+  double wall_seconds = 0;
+  std::vector<std::string> trace_paths;  ///< per bug, where its trace was saved (empty when not saved)
+};
+
+/// The summary as JSON: options, verdict, figures, bugs (with their trace paths), warnings.
+nlohmann::ordered_json summary_json(const ExploreSettings& settings, const ExploreOutcome& outcome);
+
+/// The report for people: options, figures table, bugs, warnings, then the Summary line.
+std::string summary_text(const ExploreSettings& settings, const ExploreOutcome& outcome);
+
+/// The stable last line: "Summary: complete, 10 paths, 29 transitions, 6 classes, 0 bugs".
+std::string summary_line(const ExploreOutcome& outcome);
+
+/// Writes summary.json and bug-N.trace + bug-N.txt per bug into `dir`, built as "<dir>.tmp-<pid>"
+/// and renamed into place when complete (an older `dir` is replaced). Fills outcome.trace_paths
+/// first, so that summary.json names them. Throws InputError when the folder cannot be written.
+void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& settings, ExploreOutcome& outcome);
+
+}  // namespace exocheck::cli

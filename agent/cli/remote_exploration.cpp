@@ -1,0 +1,125 @@
+#include "remote_exploration.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "coordinator_client.hpp"
+#include "exit_status.hpp"
+#include "explore_progress.hpp"
+#include "sha256.hpp"
+
+namespace exocheck::cli {
+namespace {
+
+// Long enough for a coordinator on another host, short enough that a wrong address is soon told.
+constexpr std::chrono::seconds kConnectTimeout{5};
+
+std::uint64_t to_milliseconds(double seconds) {
+  return static_cast<std::uint64_t>(seconds * 1000.0);
+}
+
+proto::SubmitRequest submission_of(const ExploreSettings& settings) {
+  const auto& session = settings.session;
+  proto::SubmitRequest request;
+  // Agents do not share our working directory: a relative path is sent as an absolute one.
+  std::filesystem::path subject = session.subject;
+  if (subject.has_parent_path()) subject = std::filesystem::absolute(subject).lexically_normal();
+  request.set_subject(subject.string());
+  for (const auto& arg : session.args) request.add_args(arg);
+  try {
+    request.set_sha256(agent::sha256_of_file(subject));
+  } catch (const std::runtime_error& error) {
+    throw InputError(std::string("explore: ") + error.what());
+  }
+  auto& options = *request.mutable_settings();
+  options.set_reduction(std::string(engine::name_of(session.explorer.reduction)));
+  options.set_sleep_sets(session.explorer.sleep_sets);
+  options.set_heuristic(std::string(engine::name_of(session.explorer.heuristic)));
+  options.set_max_paths(session.explorer.max_paths);
+  options.set_time_limit_ms(to_milliseconds(settings.time_limit_seconds));
+  options.set_keep_going(session.keep_going);
+  options.set_run_timeout_ms(to_milliseconds(settings.run_timeout_seconds));
+  options.set_step_limit(session.step_limit);
+  return request;
+}
+
+coordinator::Progress to_progress(const proto::JobProgress& job) {
+  coordinator::Progress progress;
+  progress.stats.paths = job.paths();
+  progress.stats.sleep_blocked = job.sleep_blocked();
+  progress.stats.transitions = job.transitions();
+  progress.stats.executed_steps = job.executed_steps();
+  progress.stats.classes = job.classes();
+  progress.stats.bugs = job.bugs();
+  progress.outstanding = job.outstanding();
+  progress.frontier = job.frontier();
+  progress.bugs = job.bugs();
+  return progress;
+}
+
+coordinator::Verdict to_verdict(const proto::JobProgress& job) {
+  switch (job.state()) {
+    case proto::JOB_COMPLETE_NO_BUG:
+      return coordinator::Verdict::kCompleteNoBug;
+    case proto::JOB_BUG_FOUND:
+      return coordinator::Verdict::kBugFound;
+    case proto::JOB_LIMIT_REACHED:
+      return coordinator::Verdict::kLimitReached;
+    case proto::JOB_FAILED:
+      throw InputError("explore: the coordinator could not run the job: " + job.error());
+    default:
+      break;
+  }
+  throw InputError("explore: the coordinator reported job " + std::to_string(job.job_id()) + " in state " +
+                   proto::JobState_Name(job.state()) + " at its end");
+}
+
+std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::uint64_t job_id) {
+  std::vector<coordinator::Bug> bugs;
+  for (const auto& summary : client.bugs(job_id)) {
+    auto& bug = bugs.emplace_back();
+    bug.number = summary.number();
+    bug.status = summary.status();
+    bug.detail = summary.detail();
+    bug.trace = client.trace(job_id, summary.number());
+  }
+  return bugs;
+}
+
+ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id) {
+  ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
+  int refusals_shown = 0;
+  const auto last = client.watch(job_id, [&](const proto::JobProgress& update) {
+    for (; refusals_shown < update.refusals_size(); ++refusals_shown) {
+      spdlog::warn("explore: {}", update.refusals(refusals_shown));
+    }
+    progress.update(to_progress(update));
+  });
+  progress.finish();
+  ExploreOutcome outcome;
+  outcome.verdict = to_verdict(last);
+  outcome.progress = to_progress(last);
+  outcome.bugs = fetch_bugs(client, job_id);
+  outcome.warnings.assign(last.warnings().begin(), last.warnings().end());
+  outcome.wall_seconds = last.elapsed_seconds();
+  return outcome;
+}
+
+}  // namespace
+
+ExploreOutcome explore_remotely(const ExploreSettings& settings, const std::string& address) {
+  const auto request = submission_of(settings);
+  try {
+    agent::CoordinatorClient client(address, kConnectTimeout);
+    const auto job_id = client.submit(request);
+    spdlog::info("explore: job {} submitted to {}", job_id, address);
+    return follow(client, job_id);
+  } catch (const agent::CoordinatorError& error) {
+    throw InputError(std::string("explore: ") + error.what());
+  }
+}
+
+}  // namespace exocheck::cli

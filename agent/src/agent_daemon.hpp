@@ -1,0 +1,38 @@
+#pragma once
+// The agent daemon's work: hold one stream to the coordinator, run its leases with the Runner,
+// `slots` at a time, return the results in batches, and reconnect with back-off whenever the
+// coordinator is away. gRPC stays out of this header: its headers are slow to compile.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace exocheck::agent {
+
+struct AgentDaemonOptions {
+  std::string coordinator;  ///< host:port
+  std::uint32_t slots = 1;  ///< runs at once
+  std::string name;         ///< shown in the coordinator's logs and refusals
+  std::chrono::milliseconds first_backoff{200};
+  std::chrono::milliseconds max_backoff{5'000};
+};
+
+class AgentDaemon {
+ public:
+  explicit AgentDaemon(AgentDaemonOptions options);
+  ~AgentDaemon();
+  AgentDaemon(const AgentDaemon&) = delete;
+  AgentDaemon& operator=(const AgentDaemon&) = delete;
+
+  /// Serves the coordinator until stop(); never returns because of a subject or the network.
+  void run();
+  /// Ends run(): closes the stream; runs in progress finish first. Safe from any thread.
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace exocheck::agent

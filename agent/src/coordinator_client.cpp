@@ -1,0 +1,92 @@
+#include "coordinator_client.hpp"
+
+#include <grpcpp/grpcpp.h>
+
+#include "proto/coordinator.grpc.pb.h"
+
+namespace exocheck::agent {
+
+struct CoordinatorClient::Impl {
+  std::string address;
+  std::shared_ptr<grpc::Channel> channel;
+  std::unique_ptr<proto::ClientService::Stub> stub;
+
+  /// Throws CoordinatorError for a failed call, naming what was asked.
+  void check(const grpc::Status& status, const std::string& what) const {
+    if (status.ok()) return;
+    throw CoordinatorError("coordinator at " + address + ": " + what + ": " + status.error_message());
+  }
+};
+
+CoordinatorClient::CoordinatorClient(const std::string& address, std::chrono::milliseconds timeout)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->address = address;
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(256 << 20);
+  impl_->channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments);
+  if (!impl_->channel->WaitForConnected(std::chrono::system_clock::now() + timeout)) {
+    throw CoordinatorError("coordinator at " + address + " does not answer (waited " + std::to_string(timeout.count()) +
+                           " ms)");
+  }
+  impl_->stub = proto::ClientService::NewStub(impl_->channel);
+}
+
+CoordinatorClient::~CoordinatorClient() = default;
+
+std::uint64_t CoordinatorClient::submit(const proto::SubmitRequest& request) {
+  grpc::ClientContext context;
+  proto::SubmitReply reply;
+  impl_->check(impl_->stub->Submit(&context, request, &reply), "submit refused");
+  return reply.job_id();
+}
+
+proto::JobProgress CoordinatorClient::watch(std::uint64_t job_id,
+                                            const std::function<void(const proto::JobProgress&)>& on_update) {
+  grpc::ClientContext context;
+  proto::JobRef job;
+  job.set_job_id(job_id);
+  auto reader = impl_->stub->Watch(&context, job);
+  proto::JobProgress progress;
+  bool final_seen = false;
+  while (reader->Read(&progress)) {
+    on_update(progress);
+    final_seen = progress.state() != proto::JOB_QUEUED && progress.state() != proto::JOB_RUNNING;
+  }
+  const auto status = reader->Finish();
+  impl_->check(status, "watching job " + std::to_string(job_id));
+  if (!final_seen) {
+    throw CoordinatorError("coordinator at " + impl_->address + ": progress of job " + std::to_string(job_id) +
+                           " ended before the job did");
+  }
+  return progress;
+}
+
+std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {
+  grpc::ClientContext context;
+  proto::JobRef job;
+  job.set_job_id(job_id);
+  proto::BugList list;
+  impl_->check(impl_->stub->ListBugs(&context, job, &list), "listing bugs");
+  return {list.bugs().begin(), list.bugs().end()};
+}
+
+proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bug_number) {
+  grpc::ClientContext context;
+  proto::BugRef ref;
+  ref.set_job_id(job_id);
+  ref.set_number(bug_number);
+  proto::TraceFile trace;
+  impl_->check(impl_->stub->GetBugTrace(&context, ref, &trace), "fetching bug " + std::to_string(bug_number));
+  return trace;
+}
+
+bool CoordinatorClient::cancel(std::uint64_t job_id) {
+  grpc::ClientContext context;
+  proto::JobRef job;
+  job.set_job_id(job_id);
+  proto::CancelReply reply;
+  impl_->check(impl_->stub->Cancel(&context, job, &reply), "cancelling job " + std::to_string(job_id));
+  return reply.found();
+}
+
+}  // namespace exocheck::agent

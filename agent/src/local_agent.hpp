@@ -1,0 +1,52 @@
+#pragma once
+// Embedded mode's agent: worker threads in this process, each with its own Runner, that take
+// leases from an exploration session and hand back results until the session is finished.
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "exocheck/coordinator/exploration_session.hpp"
+
+namespace exocheck::agent {
+
+struct LocalAgentOptions {
+  std::size_t workers = 1;                        ///< runs at a time, one thread each
+  std::chrono::milliseconds run_timeout{10'000};  ///< per-run wall-clock limit
+};
+
+/// Starts its workers on construction; they stop when the session is finished. A run that cannot
+/// be launched (missing binary, not linked with the hook) stops the session: nothing more is run,
+/// and launch_error() says why. The destructor stops the session and joins the workers.
+class LocalAgent {
+ public:
+  LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptions options);
+  ~LocalAgent();
+  LocalAgent(const LocalAgent&) = delete;
+  LocalAgent& operator=(const LocalAgent&) = delete;
+
+  /// Waits up to `timeout` for every worker to end; true when they have.
+  bool wait_for(std::chrono::milliseconds timeout);
+  /// Why the subject could not be launched, once a launch failed.
+  std::optional<std::string> launch_error() const;
+
+ private:
+  void work();
+  bool run_one();
+  void worker_ended();
+
+  coordinator::ExplorationSession& session_;
+  const LocalAgentOptions options_;
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;  // a result arrived or a worker ended
+  std::size_t running_workers_ = 0;
+  std::optional<std::string> launch_error_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace exocheck::agent

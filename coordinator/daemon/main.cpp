@@ -1,0 +1,58 @@
+// exocheck-coordinator: holds explorations and hands their runs to agents over gRPC.
+// A thin main over CoordinatorServer and JobDispatcher (coordinator/src).
+
+#include <csignal>
+#include <fstream>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
+
+#include "coordinator_server.hpp"
+
+namespace {
+
+/// Blocks SIGINT and SIGTERM in every thread; the returned thread waits for one and shuts down.
+std::jthread shut_down_on_signal(exocheck::coordinator::CoordinatorServer& server, sigset_t signals) {
+  return std::jthread([&server, signals] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    spdlog::info("signal {}: shutting down", signal);
+    server.shutdown();
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"exocheck-coordinator: serves explorations to exocheck agents and clients over gRPC"};
+  std::string listen;
+  std::string port_file;
+  int lease_slack_ms = 5000;
+  app.add_option("--listen", listen, "address to listen on, host:port (port 0: any free port)")->required();
+  app.add_option("--port-file", port_file, "write the bound port to this file once listening");
+  app.add_option("--lease-slack-ms", lease_slack_ms, "a lease's deadline beyond twice the run timeout")
+      ->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  try {
+    exocheck::coordinator::JobDispatcher dispatcher{std::chrono::milliseconds(lease_slack_ms)};
+    exocheck::coordinator::CoordinatorServer server(listen, dispatcher);
+    spdlog::info("exocheck-coordinator listening on {} (port {})", listen, server.port());
+    if (!port_file.empty()) std::ofstream(port_file) << server.port() << '\n';
+    auto watcher = shut_down_on_signal(server, signals);
+    server.wait();
+    // Wake the watcher if the server ended on its own.
+    pthread_kill(watcher.native_handle(), SIGTERM);
+  } catch (const std::exception& error) {
+    spdlog::error("exocheck-coordinator: {}", error.what());
+    return 2;
+  }
+  return 0;
+}

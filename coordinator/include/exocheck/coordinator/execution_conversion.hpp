@@ -1,0 +1,24 @@
+#pragma once
+// Between the wire and the engine: what the hook recorded (trace.proto) as the engine's
+// Execution, and the engine's work item as the hook's RunRequest.
+
+#include <vector>
+
+#include "exocheck/engine/execution.hpp"
+#include "exocheck/engine/explorer.hpp"
+#include "proto/control.pb.h"
+#include "proto/trace.pb.h"
+
+namespace exocheck::coordinator {
+
+/// The engine's view of one run. `events` start with step 0.
+engine::Execution to_execution(const std::vector<proto::Event>& events, const proto::RunResult& result);
+
+/// How a run status counts for exploration (RUN_LAUNCH_FAILED has no meaning there: kCrash).
+engine::Ending to_ending(proto::RunStatus status);
+
+/// The request that runs `item` under `heuristic` (HMS and SGR become RANKED with `ranking`).
+proto::RunRequest to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
+                             const std::vector<std::string>& ranking = {});
+
+}  // namespace exocheck::coordinator

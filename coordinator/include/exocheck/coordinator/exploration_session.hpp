@@ -1,0 +1,99 @@
+#pragma once
+// One exploration as the coordinator runs it: the engine, the leases out for execution, the
+// bugs found with their replayable traces, and when to stop. No I/O and no transport: the
+// embedded explorer (local agent threads) and the gRPC daemon both drive this class.
+// Thread-safe: every member locks the session.
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "exocheck/engine/explorer.hpp"
+#include "proto/control.pb.h"
+#include "proto/trace.pb.h"
+
+namespace exocheck::coordinator {
+
+struct ExplorationOptions {
+  engine::ExplorerOptions explorer;    ///< reduction, sleep sets, heuristic, max paths
+  std::uint64_t step_limit = 100'000;  ///< per run
+  bool keep_going = false;             ///< false: stop at the first bug
+  std::string subject;                 ///< subject path as agents see it (recorded in bug traces)
+  std::vector<std::string> args;       ///< its arguments
+};
+
+/// A unit of work: run `request` (prefix, sleep set, heuristic, step limit) once.
+struct Lease {
+  std::uint64_t id = 0;
+  proto::RunRequest request;
+};
+
+/// A bug found: the run's verdict and a trace file that `exocheck replay` reproduces.
+struct Bug {
+  std::uint64_t number = 0;  ///< 1, 2, ... in the order found
+  proto::RunStatus status = proto::RUN_UNKNOWN;
+  std::string detail;
+  proto::TraceFile trace;
+};
+
+/// Why the exploration ended (or that it has not).
+enum class Verdict {
+  kRunning,
+  kCompleteNoBug,  ///< every class explored, no bug: exit 0
+  kBugFound,       ///< exit 1
+  kLimitReached,   ///< stopped by --max-paths, --time-limit or a cancel before completion, no bug: exit 3
+};
+
+struct Progress {
+  engine::Stats stats;
+  std::size_t outstanding = 0;  ///< leases out
+  std::size_t frontier = 0;     ///< choices known, not yet leased
+  std::size_t bugs = 0;
+};
+
+class ExplorationSession {
+ public:
+  explicit ExplorationSession(ExplorationOptions options);
+
+  /// The next lease, or nothing when none is ready now or the session is stopping.
+  std::optional<Lease> next();
+  /// The events (from step 0) and result of lease `id`'s run. A second result for a lease,
+  /// or one for an unknown lease, is ignored and returns false.
+  bool complete(std::uint64_t id, const std::vector<proto::Event>& events, const proto::RunResult& result);
+  /// The lease's run was lost (agent died, deadline passed): it is leased again.
+  void abandon(std::uint64_t id);
+  /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
+  void stop();
+
+  /// True when nothing more will be leased and nothing is outstanding.
+  bool finished() const;
+  Verdict verdict() const;
+  std::vector<Bug> bugs() const;
+  /// "dead letter 0#3 (Set to 0) in run ..." lines, each distinct message once.
+  std::vector<std::string> warnings() const;
+  Progress progress() const;
+  const ExplorationOptions& options() const { return options_; }
+
+ private:
+  // Helpers called with mutex_ held.
+  bool stopping() const;
+  bool finished_locked() const;
+  void note_dead_letters(const std::vector<proto::Event>& events, const proto::RunResult& result);
+  void record_bug(const std::vector<proto::Event>& events, const proto::RunResult& result);
+
+  const ExplorationOptions options_;
+  mutable std::mutex mutex_;
+  engine::Explorer explorer_;
+  std::set<std::uint64_t> leased_;  // out for execution: not completed, not abandoned
+  std::uint64_t runs_ = 0;          // results accepted, numbering runs in warnings
+  std::vector<Bug> bugs_;
+  std::set<std::string> dead_letters_seen_;
+  std::vector<std::string> warnings_;
+  bool stopped_ = false;
+};
+
+}  // namespace exocheck::coordinator

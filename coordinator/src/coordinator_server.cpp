@@ -1,0 +1,207 @@
+#include "coordinator_server.hpp"
+
+#include <atomic>
+#include <stdexcept>
+#include <thread>
+
+#include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
+
+#include "proto/coordinator.grpc.pb.h"
+
+namespace exocheck::coordinator {
+namespace {
+
+// Watch sends at most this many updates a second (the CLI redraws at most 4 times a second).
+constexpr std::chrono::milliseconds kWatchInterval{250};
+constexpr std::chrono::milliseconds kTickInterval{100};
+constexpr std::chrono::milliseconds kIdleWait{100};
+
+bool is_final(proto::JobState state) {
+  return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
+}
+
+/// One agent's stream: a writer thread sends offers and leases while this thread reads.
+class AgentStream {
+ public:
+  using Stream = grpc::ServerReaderWriter<proto::CoordinatorMessage, proto::AgentMessage>;
+
+  AgentStream(JobDispatcher& dispatcher, grpc::ServerContext& context, Stream& stream)
+      : dispatcher_(dispatcher), context_(context), stream_(stream) {}
+
+  grpc::Status serve() {
+    proto::AgentMessage message;
+    if (!stream_.Read(&message) || !message.has_hello()) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, "an agent stream must open with AgentHello"};
+    }
+    const auto& hello = message.hello();
+    agent_id_ = dispatcher_.attach_agent(hello.name(), hello.slots());
+    spdlog::info("agent {} is {} at {}", agent_id_, hello.name(), context_.peer());
+    std::thread writer([this] { write_work(); });
+    while (stream_.Read(&message)) read_one(message);
+    done_ = true;
+    writer.join();
+    dispatcher_.detach_agent(agent_id_);
+    return grpc::Status::OK;
+  }
+
+ private:
+  void read_one(const proto::AgentMessage& message) {
+    if (message.has_job_check()) dispatcher_.record_check(agent_id_, message.job_check());
+    if (message.has_results()) dispatcher_.accept_results(agent_id_, message.results());
+  }
+
+  void write_work() {
+    while (!done_ && !context_.IsCancelled()) {
+      const auto seen = dispatcher_.generation();
+      auto work = dispatcher_.work_for(agent_id_);
+      if (!work.offer && work.leases.empty()) {
+        dispatcher_.wait_for_change(seen, kIdleWait);
+        continue;
+      }
+      proto::CoordinatorMessage message;
+      if (work.offer) {
+        *message.mutable_offer() = std::move(*work.offer);
+      } else {
+        for (auto& lease : work.leases) *message.mutable_leases()->add_leases() = std::move(lease);
+      }
+      // A failed write means the stream broke: the reader sees it too and detaches the agent,
+      // which issues these leases again.
+      if (!stream_.Write(message)) return;
+    }
+  }
+
+  JobDispatcher& dispatcher_;
+  grpc::ServerContext& context_;
+  Stream& stream_;
+  std::uint64_t agent_id_ = 0;
+  std::atomic<bool> done_ = false;
+};
+
+class AgentServiceImpl final : public proto::AgentService::Service {
+ public:
+  explicit AgentServiceImpl(JobDispatcher& dispatcher) : dispatcher_(dispatcher) {}
+
+  grpc::Status Connect(grpc::ServerContext* context,
+                       grpc::ServerReaderWriter<proto::CoordinatorMessage, proto::AgentMessage>* stream) override {
+    return AgentStream(dispatcher_, *context, *stream).serve();
+  }
+
+ private:
+  JobDispatcher& dispatcher_;
+};
+
+grpc::Status job_not_found(std::uint64_t job_id) {
+  return {grpc::StatusCode::NOT_FOUND, "no job " + std::to_string(job_id) + " on this coordinator"};
+}
+
+class ClientServiceImpl final : public proto::ClientService::Service {
+ public:
+  explicit ClientServiceImpl(JobDispatcher& dispatcher) : dispatcher_(dispatcher) {}
+
+  grpc::Status Submit(grpc::ServerContext*, const proto::SubmitRequest* request, proto::SubmitReply* reply) override {
+    try {
+      reply->set_job_id(dispatcher_.submit(*request));
+      return grpc::Status::OK;
+    } catch (const std::invalid_argument& error) {
+      return {grpc::StatusCode::INVALID_ARGUMENT, error.what()};
+    }
+  }
+
+  grpc::Status Watch(grpc::ServerContext* context, const proto::JobRef* job,
+                     grpc::ServerWriter<proto::JobProgress>* writer) override {
+    while (!context->IsCancelled()) {
+      const auto seen = dispatcher_.generation();
+      const auto progress = dispatcher_.progress(job->job_id());
+      if (!progress) return job_not_found(job->job_id());
+      if (!writer->Write(*progress)) return grpc::Status::OK;
+      if (is_final(progress->state())) return grpc::Status::OK;
+      std::this_thread::sleep_for(kWatchInterval);
+      dispatcher_.wait_for_change(seen, kIdleWait);
+    }
+    return grpc::Status::CANCELLED;
+  }
+
+  grpc::Status ListBugs(grpc::ServerContext*, const proto::JobRef* job, proto::BugList* list) override {
+    if (!dispatcher_.progress(job->job_id())) return job_not_found(job->job_id());
+    for (const auto& bug : dispatcher_.bugs(job->job_id())) {
+      auto& summary = *list->add_bugs();
+      summary.set_number(bug.number);
+      summary.set_status(bug.status);
+      summary.set_detail(bug.detail);
+    }
+    return grpc::Status::OK;
+  }
+
+  grpc::Status GetBugTrace(grpc::ServerContext*, const proto::BugRef* ref, proto::TraceFile* trace) override {
+    for (const auto& bug : dispatcher_.bugs(ref->job_id())) {
+      if (bug.number != ref->number()) continue;
+      *trace = bug.trace;
+      return grpc::Status::OK;
+    }
+    return {grpc::StatusCode::NOT_FOUND,
+            "no bug " + std::to_string(ref->number()) + " in job " + std::to_string(ref->job_id())};
+  }
+
+  grpc::Status Cancel(grpc::ServerContext*, const proto::JobRef* job, proto::CancelReply* reply) override {
+    reply->set_found(dispatcher_.cancel(job->job_id()));
+    return grpc::Status::OK;
+  }
+
+ private:
+  JobDispatcher& dispatcher_;
+};
+
+}  // namespace
+
+struct CoordinatorServer::Impl {
+  explicit Impl(JobDispatcher& dispatcher) : dispatcher(dispatcher), agents(dispatcher), clients(dispatcher) {}
+
+  void tick_until_stopped(const std::stop_token& stop) {
+    while (!stop.stop_requested()) {
+      dispatcher.tick();
+      std::this_thread::sleep_for(kTickInterval);
+    }
+  }
+
+  JobDispatcher& dispatcher;
+  AgentServiceImpl agents;
+  ClientServiceImpl clients;
+  std::unique_ptr<grpc::Server> server;
+  int port = 0;
+  std::jthread ticker;
+  std::once_flag shut_down;
+};
+
+CoordinatorServer::CoordinatorServer(const std::string& address, JobDispatcher& dispatcher)
+    : impl_(std::make_unique<Impl>(dispatcher)) {
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &impl_->port);
+  builder.RegisterService(&impl_->agents);
+  builder.RegisterService(&impl_->clients);
+  builder.SetMaxReceiveMessageSize(256 << 20);
+  impl_->server = builder.BuildAndStart();
+  if (!impl_->server || impl_->port == 0) throw std::runtime_error("cannot listen on " + address);
+  impl_->ticker = std::jthread([impl = impl_.get()](std::stop_token stop) { impl->tick_until_stopped(stop); });
+}
+
+CoordinatorServer::~CoordinatorServer() {
+  shutdown();
+}
+
+int CoordinatorServer::port() const {
+  return impl_->port;
+}
+
+void CoordinatorServer::wait() {
+  impl_->server->Wait();
+}
+
+void CoordinatorServer::shutdown() {
+  std::call_once(impl_->shut_down, [this] {
+    impl_->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    impl_->ticker.request_stop();
+  });
+}
+
+}  // namespace exocheck::coordinator

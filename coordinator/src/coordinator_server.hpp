@@ -1,0 +1,35 @@
+#pragma once
+// The coordinator's gRPC front: AgentService and ClientService (coordinator.proto) over a
+// JobDispatcher, plus the clock that expires leases. gRPC stays out of this header on purpose:
+// its headers are slow to compile.
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "job_dispatcher.hpp"
+
+namespace exocheck::coordinator {
+
+class CoordinatorServer {
+ public:
+  /// Listens on `address` ("host:port"; port 0 picks a free one) and serves `dispatcher`, which
+  /// must outlive the server. Throws std::runtime_error when the address cannot be bound.
+  CoordinatorServer(const std::string& address, JobDispatcher& dispatcher);
+  ~CoordinatorServer();
+  CoordinatorServer(const CoordinatorServer&) = delete;
+  CoordinatorServer& operator=(const CoordinatorServer&) = delete;
+
+  /// The port actually bound.
+  int port() const;
+  /// Blocks until shutdown() is called (from another thread or a signal watcher).
+  void wait();
+  /// Stops accepting calls, ends open streams (agents reconnect elsewhere) and returns.
+  void shutdown();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace exocheck::coordinator

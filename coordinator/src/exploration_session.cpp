@@ -1,0 +1,144 @@
+#include "exocheck/coordinator/exploration_session.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "exocheck/coordinator/execution_conversion.hpp"
+#include "exocheck/wire/frame.hpp"
+#include "exocheck/wire/trace_file.hpp"
+
+#ifndef EXOCHECK_VERSION
+#define EXOCHECK_VERSION "unknown"
+#endif
+
+namespace exocheck::coordinator {
+namespace {
+
+/// Every message the run delivered, in order: the schedule that makes `exocheck replay` re-run it.
+std::vector<std::string> delivered_messages(const std::vector<proto::Event>& events) {
+  std::vector<std::string> delivered;
+  for (const auto& event : events) {
+    if (event.step() > 0 && !event.message().empty()) delivered.push_back(event.message());
+  }
+  return delivered;
+}
+
+/// "Set to 0" for a message the run sent; the bare id when the events do not show its sending.
+std::string describe_message(const std::vector<proto::Event>& events, const std::string& id) {
+  for (const auto& event : events) {
+    for (const auto& sent : event.sent()) {
+      if (sent.id() == id) return sent.type() + " to " + sent.receiver();
+    }
+  }
+  return "unknown message";
+}
+
+}  // namespace
+
+ExplorationSession::ExplorationSession(ExplorationOptions options)
+    : options_(std::move(options)), explorer_(options_.explorer) {}
+
+bool ExplorationSession::stopping() const {
+  return stopped_ || (!bugs_.empty() && !options_.keep_going);
+}
+
+std::optional<Lease> ExplorationSession::next() {
+  std::lock_guard lock(mutex_);
+  if (stopping()) return std::nullopt;
+  auto item = explorer_.next();
+  if (!item) return std::nullopt;
+  Lease lease{item->id, to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking)};
+  leased_.insert(lease.id);
+  return lease;
+}
+
+bool ExplorationSession::complete(std::uint64_t id, const std::vector<proto::Event>& events,
+                                  const proto::RunResult& result) {
+  std::lock_guard lock(mutex_);
+  if (leased_.erase(id) == 0) return false;
+  if (!explorer_.complete(id, to_execution(events, result))) return false;
+  ++runs_;
+  note_dead_letters(events, result);
+  if (engine::is_bug(to_ending(result.status())) && (options_.keep_going || bugs_.empty())) {
+    record_bug(events, result);
+  }
+  return true;
+}
+
+void ExplorationSession::note_dead_letters(const std::vector<proto::Event>& events, const proto::RunResult& result) {
+  for (const auto& id : result.dead_letters()) {
+    if (!dead_letters_seen_.insert(id).second) continue;
+    warnings_.push_back("dead letter " + id + " (" + describe_message(events, id) + ") in run " +
+                        std::to_string(runs_));
+  }
+}
+
+void ExplorationSession::record_bug(const std::vector<proto::Event>& events, const proto::RunResult& result) {
+  Bug bug;
+  bug.number = bugs_.size() + 1;
+  bug.status = result.status();
+  bug.detail = result.detail();
+  auto& trace = bug.trace;
+  trace.set_format_version(wire::kTraceFormatVersion);
+  trace.set_tool_version(EXOCHECK_VERSION);
+  trace.set_protocol_version(wire::kProtocolVersion);
+  trace.set_subject(options_.subject);
+  for (const auto& arg : options_.args) trace.add_args(arg);
+  for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
+  trace.set_heuristic(std::string(engine::name_of(options_.explorer.heuristic)));
+  trace.set_step_limit(options_.step_limit);
+  for (const auto& event : events) *trace.add_events() = event;
+  *trace.mutable_result() = result;
+  bugs_.push_back(std::move(bug));
+}
+
+void ExplorationSession::abandon(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  if (leased_.erase(id) == 0) return;
+  explorer_.abandon(id);
+}
+
+void ExplorationSession::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+}
+
+bool ExplorationSession::finished() const {
+  std::lock_guard lock(mutex_);
+  return finished_locked();
+}
+
+bool ExplorationSession::finished_locked() const {
+  if (!leased_.empty()) return false;
+  // A stopped session may leave abandoned items in the explorer: they will not be leased again.
+  return stopping() || explorer_.finished();
+}
+
+Verdict ExplorationSession::verdict() const {
+  std::lock_guard lock(mutex_);
+  if (!finished_locked()) return Verdict::kRunning;
+  if (!bugs_.empty()) return Verdict::kBugFound;
+  return explorer_.explored_completely() ? Verdict::kCompleteNoBug : Verdict::kLimitReached;
+}
+
+std::vector<Bug> ExplorationSession::bugs() const {
+  std::lock_guard lock(mutex_);
+  return bugs_;
+}
+
+std::vector<std::string> ExplorationSession::warnings() const {
+  std::lock_guard lock(mutex_);
+  return warnings_;
+}
+
+Progress ExplorationSession::progress() const {
+  std::lock_guard lock(mutex_);
+  Progress progress;
+  progress.stats = explorer_.stats();
+  progress.outstanding = leased_.size();
+  progress.frontier = explorer_.frontier();
+  progress.bugs = bugs_.size();
+  return progress;
+}
+
+}  // namespace exocheck::coordinator

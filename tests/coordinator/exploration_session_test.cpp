@@ -1,0 +1,174 @@
+// The exploration session against the fake two-message program: leases, results accepted once,
+// abandoned leases issued again, bugs with replayable traces, dead-letter warnings, verdicts.
+
+#include <gtest/gtest.h>
+
+#include "exocheck/coordinator/exploration_session.hpp"
+#include "fake_program.hpp"
+
+namespace exocheck::coordinator::testing {
+namespace {
+
+ExplorationOptions options_with(engine::Reduction reduction, bool keep_going = false) {
+  ExplorationOptions options;
+  options.explorer.reduction = reduction;
+  options.explorer.sleep_sets = false;
+  options.keep_going = keep_going;
+  options.step_limit = 50;
+  options.subject = "./fake";
+  options.args = {"--flag", "3"};
+  return options;
+}
+
+std::vector<std::string> prefix_of(const Lease& lease) {
+  return {lease.request.prefix().begin(), lease.request.prefix().end()};
+}
+
+// Runs every lease as soon as it is handed out, until the session is finished; returns the runs.
+std::size_t drain(ExplorationSession& session, FakeBehaviour behaviour = {}) {
+  std::size_t runs = 0;
+  while (auto lease = session.next()) {
+    const auto run = run_fake(lease->request, behaviour);
+    EXPECT_TRUE(session.complete(lease->id, run.events, run.result));
+    ++runs;
+  }
+  return runs;
+}
+
+TEST(ExplorationSession, ExploresBothOrdersThenIsCompleteWithoutBug) {
+  for (auto reduction : {engine::Reduction::kExhaustive, engine::Reduction::kDpor, engine::Reduction::kTransDpor}) {
+    ExplorationSession session(options_with(reduction));
+    EXPECT_EQ(session.verdict(), Verdict::kRunning);
+    EXPECT_EQ(drain(session), 2u) << engine::name_of(reduction);
+    EXPECT_TRUE(session.finished());
+    EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
+    const auto progress = session.progress();
+    EXPECT_EQ(progress.stats.paths, 2u);
+    EXPECT_EQ(progress.stats.classes, 2u);
+    EXPECT_EQ(progress.outstanding, 0u);
+    EXPECT_EQ(progress.frontier, 0u);
+    EXPECT_TRUE(session.bugs().empty());
+    EXPECT_TRUE(session.warnings().empty());
+  }
+}
+
+TEST(ExplorationSession, LeaseCarriesThePrefixHeuristicAndStepLimit) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  const auto first = session.next();
+  ASSERT_TRUE(first);
+  EXPECT_TRUE(prefix_of(*first).empty());
+  EXPECT_EQ(first->request.step_limit(), 50u);
+  EXPECT_EQ(first->request.heuristic(), proto::FIFO);
+  EXPECT_FALSE(session.next());  // nothing is known before the first result
+  EXPECT_EQ(session.progress().outstanding, 1u);
+  const auto run = run_fake(first->request);
+  ASSERT_TRUE(session.complete(first->id, run.events, run.result));
+  const auto second = session.next();
+  ASSERT_TRUE(second);
+  EXPECT_EQ(prefix_of(*second), std::vector<std::string>{"env#2"});
+}
+
+TEST(ExplorationSession, AResultIsAcceptedOnce) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  const auto lease = session.next();
+  ASSERT_TRUE(lease);
+  const auto run = run_fake(lease->request);
+  EXPECT_TRUE(session.complete(lease->id, run.events, run.result));
+  EXPECT_FALSE(session.complete(lease->id, run.events, run.result));
+  EXPECT_FALSE(session.complete(lease->id + 100, run.events, run.result));
+  EXPECT_EQ(session.progress().stats.paths, 1u);
+}
+
+TEST(ExplorationSession, AnAbandonedLeaseIsIssuedAgain) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  const auto lease = session.next();
+  ASSERT_TRUE(lease);
+  session.abandon(lease->id);
+  EXPECT_EQ(session.progress().outstanding, 0u);
+  EXPECT_FALSE(session.finished());
+  const auto again = session.next();
+  ASSERT_TRUE(again);
+  EXPECT_EQ(prefix_of(*again), prefix_of(*lease));
+  EXPECT_FALSE(session.next());  // `again` is out: nothing else is ready yet
+  const auto run = run_fake(again->request);
+  EXPECT_TRUE(session.complete(again->id, run.events, run.result));
+  EXPECT_EQ(drain(session), 1u);
+  EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
+  EXPECT_EQ(session.progress().stats.paths, 2u);
+}
+
+TEST(ExplorationSession, StopsAtTheFirstBugWithAReplayableTrace) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  EXPECT_EQ(drain(session, {.fail_when_env2_first = true}), 2u);
+  EXPECT_TRUE(session.finished());
+  EXPECT_EQ(session.verdict(), Verdict::kBugFound);
+  const auto bugs = session.bugs();
+  ASSERT_EQ(bugs.size(), 1u);
+  const auto& bug = bugs.front();
+  EXPECT_EQ(bug.number, 1u);
+  EXPECT_EQ(bug.status, proto::RUN_ASSERTION_FAILED);
+  EXPECT_EQ(bug.detail, "check failed in 0: env#2 overtook env#1");
+  EXPECT_EQ(bug.trace.subject(), "./fake");
+  EXPECT_EQ(std::vector<std::string>(bug.trace.args().begin(), bug.trace.args().end()),
+            (std::vector<std::string>{"--flag", "3"}));
+  EXPECT_EQ(std::vector<std::string>(bug.trace.prefix().begin(), bug.trace.prefix().end()),
+            std::vector<std::string>{"env#2"});
+  EXPECT_EQ(bug.trace.heuristic(), "fifo");
+  EXPECT_EQ(bug.trace.step_limit(), 50u);
+  EXPECT_EQ(bug.trace.events_size(), 2);
+  EXPECT_EQ(bug.trace.result().status(), proto::RUN_ASSERTION_FAILED);
+}
+
+TEST(ExplorationSession, NoMoreLeasesAfterTheFirstBugUnlessKeepGoing) {
+  auto options = options_with(engine::Reduction::kExhaustive);
+  ExplorationSession stopping(options);
+  auto first = stopping.next();
+  ASSERT_TRUE(first);
+  first->request.add_prefix("env#2");  // make the very first run fail
+  const auto failing = run_fake(first->request, {.fail_when_env2_first = true});
+  ASSERT_TRUE(stopping.complete(first->id, failing.events, failing.result));
+  EXPECT_FALSE(stopping.next());
+  EXPECT_TRUE(stopping.finished());
+  EXPECT_EQ(stopping.verdict(), Verdict::kBugFound);
+  EXPECT_EQ(stopping.progress().stats.paths, 1u);
+
+  options.keep_going = true;
+  ExplorationSession going(options);
+  EXPECT_EQ(drain(going, {.fail_when_env2_first = true}), 2u);
+  EXPECT_EQ(going.verdict(), Verdict::kBugFound);
+  EXPECT_EQ(going.bugs().size(), 1u);
+}
+
+TEST(ExplorationSession, EachDeadLetterIsReportedOnce) {
+  ExplorationSession session(options_with(engine::Reduction::kExhaustive));
+  EXPECT_EQ(drain(session, {.destroy_after_first = true}), 2u);
+  EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
+  EXPECT_EQ(session.warnings(), (std::vector<std::string>{"dead letter env#2 (Ping to 0) in run 1",
+                                                          "dead letter env#1 (Ping to 0) in run 2"}));
+}
+
+TEST(ExplorationSession, StoppedBeforeCompletionIsALimit) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  const auto lease = session.next();
+  ASSERT_TRUE(lease);
+  session.stop();
+  EXPECT_FALSE(session.finished());  // the outstanding result is still awaited
+  EXPECT_FALSE(session.next());
+  const auto run = run_fake(lease->request);
+  EXPECT_TRUE(session.complete(lease->id, run.events, run.result));
+  EXPECT_TRUE(session.finished());
+  EXPECT_EQ(session.verdict(), Verdict::kLimitReached);
+  EXPECT_EQ(session.progress().frontier, 1u);
+}
+
+TEST(ExplorationSession, MaxPathsIsALimit) {
+  auto options = options_with(engine::Reduction::kDpor);
+  options.explorer.max_paths = 1;
+  ExplorationSession session(options);
+  EXPECT_EQ(drain(session), 1u);
+  EXPECT_TRUE(session.finished());
+  EXPECT_EQ(session.verdict(), Verdict::kLimitReached);
+}
+
+}  // namespace
+}  // namespace exocheck::coordinator::testing

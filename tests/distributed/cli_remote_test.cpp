@@ -1,0 +1,59 @@
+// `exocheck explore --coordinator ADDR` against real daemons on loopback: the same figures,
+// summary line and exit code as the embedded explorer.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "daemon_processes.hpp"
+
+namespace exocheck::distributed_test {
+namespace {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+};
+
+CommandResult run_command(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string explore_command(const std::string& address, const std::string& options) {
+  return (bin_dir() / "exocheck").string() + " explore --coordinator " + address + " " + options + " -- " +
+         (bin_dir() / "registry").string() + " 2>/dev/null";
+}
+
+TEST(RemoteExplore, RegistryThroughTwoAgentsGivesThePapersFigures) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto result = run_command(explore_command(cluster.address(), "--reduction dpor --no-sleep-sets --json"));
+  ASSERT_EQ(result.exit_code, 0) << result.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(result.out);
+  EXPECT_EQ(summary["stats"]["paths"], 24);
+  EXPECT_EQ(summary["stats"]["classes"], 6);
+  EXPECT_EQ(summary["complete"], true);
+}
+
+TEST(RemoteExplore, TextReportEndsWithTheStableSummaryLine) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1", 2);
+  cluster.wait_for_agents(1);
+  const auto result = run_command(explore_command(cluster.address(), "--reduction transdpor --no-sleep-sets"));
+  ASSERT_EQ(result.exit_code, 0) << result.out << cluster.coordinator_log();
+  EXPECT_NE(result.out.find("Summary: complete, "), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find(" 6 classes, 0 bugs"), std::string::npos) << result.out;
+}
+
+}  // namespace
+}  // namespace exocheck::distributed_test

@@ -1,0 +1,58 @@
+#pragma once
+// Real exocheck-coordinator and exocheck-agent processes on loopback, for end-to-end tests.
+// Their logs go to files in a scratch folder, so test output stays readable.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace exocheck::distributed_test {
+
+/// Folder of the built binaries (daemons and subjects).
+std::filesystem::path bin_dir();
+
+/// One child process, killed (SIGKILL) and reaped on destruction if still running.
+class DaemonProcess {
+ public:
+  DaemonProcess(const std::filesystem::path& program, const std::vector<std::string>& args,
+                const std::filesystem::path& log);
+  ~DaemonProcess();
+  DaemonProcess(const DaemonProcess&) = delete;
+  DaemonProcess& operator=(const DaemonProcess&) = delete;
+
+  /// True while the process has not exited.
+  bool running();
+  /// Sends `signal` and waits for the exit; returns the exit status (128 + signal when killed).
+  int stop(int signal);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// A coordinator on 127.0.0.1 with a free port, plus agents started and killed at will.
+class LoopbackCluster {
+ public:
+  LoopbackCluster();
+  ~LoopbackCluster();
+
+  /// "127.0.0.1:PORT" of the coordinator.
+  const std::string& address() const { return address_; }
+  /// Starts an agent with `slots` slots named `name`; returns its index for kill_agent().
+  std::size_t start_agent(const std::string& name, int slots = 1);
+  /// Waits (up to 5 s) until the coordinator has seen `count` agents attach since it started.
+  void wait_for_agents(std::size_t count) const;
+  /// Kills agent `index` with SIGKILL (no goodbye on its stream).
+  void kill_agent(std::size_t index);
+  /// The coordinator's log so far (for failure messages).
+  std::string coordinator_log() const;
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<DaemonProcess> coordinator_;
+  std::vector<std::unique_ptr<DaemonProcess>> agents_;
+  std::string address_;
+};
+
+}  // namespace exocheck::distributed_test

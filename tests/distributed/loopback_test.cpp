@@ -1,0 +1,213 @@
+// End to end over loopback with real processes: a coordinator daemon, agent daemons, and the
+// client library `exocheck explore --coordinator` uses. The reference is the embedded explorer
+// (the same session, run by one local worker thread).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "coordinator_client.hpp"
+#include "daemon_processes.hpp"
+#include "exocheck/coordinator/exploration_session.hpp"
+#include "local_agent.hpp"
+#include "sha256.hpp"
+
+namespace exocheck::distributed_test {
+namespace {
+
+using std::chrono::milliseconds;
+
+/// What must not depend on how many agents ran the exploration.
+struct Outcome {
+  proto::JobState state = proto::JOB_QUEUED;
+  std::uint64_t classes = 0;
+  std::set<std::string> bugs;  ///< "STATUS: detail"
+
+  bool operator==(const Outcome&) const = default;
+};
+
+std::string subject(const std::string& name) {
+  return (bin_dir() / name).string();
+}
+
+std::string bug_key(proto::RunStatus status, const std::string& detail) {
+  return proto::RunStatus_Name(status) + ": " + detail;
+}
+
+proto::SubmitRequest pi_submission(const std::string& sha) {
+  proto::SubmitRequest request;
+  request.set_subject(subject("pi"));
+  request.add_args("--workers");
+  request.add_args("4");
+  request.set_sha256(sha);
+  auto& settings = *request.mutable_settings();
+  settings.set_reduction("dpor");
+  settings.set_heuristic("fifo");
+  settings.set_sleep_sets(true);
+  settings.set_keep_going(true);
+  settings.set_run_timeout_ms(10'000);
+  return request;
+}
+
+// The embedded one-worker run of the same submission.
+Outcome embedded_outcome(const proto::SubmitRequest& request) {
+  coordinator::ExplorationOptions options;
+  options.explorer.reduction = engine::parse_reduction(request.settings().reduction()).value();
+  options.explorer.heuristic = engine::parse_heuristic(request.settings().heuristic()).value();
+  options.explorer.sleep_sets = request.settings().sleep_sets();
+  options.keep_going = request.settings().keep_going();
+  options.subject = request.subject();
+  options.args.assign(request.args().begin(), request.args().end());
+  coordinator::ExplorationSession session(options);
+  {
+    agent::LocalAgent local(session, {1, milliseconds(10'000)});
+    while (!local.wait_for(milliseconds(50))) {
+    }
+  }
+  Outcome outcome;
+  outcome.state =
+      session.verdict() == coordinator::Verdict::kBugFound ? proto::JOB_BUG_FOUND : proto::JOB_COMPLETE_NO_BUG;
+  outcome.classes = session.progress().stats.classes;
+  for (const auto& bug : session.bugs()) outcome.bugs.insert(bug_key(bug.status, bug.detail));
+  return outcome;
+}
+
+Outcome remote_outcome(agent::CoordinatorClient& client, std::uint64_t job, const proto::JobProgress& last) {
+  Outcome outcome;
+  outcome.state = last.state();
+  outcome.classes = last.classes();
+  for (const auto& bug : client.bugs(job)) outcome.bugs.insert(bug_key(bug.status(), bug.detail()));
+  return outcome;
+}
+
+class LoopbackTest : public testing::Test {
+ protected:
+  // The final progress of `request` on the cluster; `on_update` sees every update.
+  proto::JobProgress explore(const proto::SubmitRequest& request,
+                             const std::function<void(const proto::JobProgress&)>& on_update = {}) {
+    job = client.submit(request);
+    return client.watch(job, [&](const proto::JobProgress& update) {
+      if (on_update) on_update(update);
+    });
+  }
+
+  LoopbackCluster cluster;
+  agent::CoordinatorClient client{cluster.address(), milliseconds(5'000)};
+  std::uint64_t job = 0;
+  const std::string pi_sha = agent::sha256_of_file(subject("pi"));
+};
+
+TEST_F(LoopbackTest, TwoAgentsFindWhatOneEmbeddedWorkerFinds) {
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto request = pi_submission(pi_sha);
+  std::uint32_t most_agents = 0;
+  const auto last = explore(request, [&](const auto& update) { most_agents = std::max(most_agents, update.agents()); });
+  const auto expected = embedded_outcome(request);
+  EXPECT_EQ(expected.classes, 24u) << "pi with 4 workers: the master receives 4 results in any order";
+  EXPECT_EQ(remote_outcome(client, job, last), expected) << cluster.coordinator_log();
+  EXPECT_EQ(most_agents, 2u);
+  EXPECT_EQ(last.outstanding(), 0u);
+}
+
+TEST_F(LoopbackTest, AgentKilledMidwayAndRestartedChangesNothing) {
+  const auto first = cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  // LCA without sleep sets explores many redundant paths: long enough to kill an agent mid-way.
+  auto request = pi_submission(pi_sha);
+  request.mutable_settings()->set_heuristic("lca");
+  request.mutable_settings()->set_sleep_sets(false);
+  bool killed = false;
+  std::uint64_t paths_at_kill = 0;
+  const auto last = explore(request, [&](const proto::JobProgress& update) {
+    if (!killed && update.paths() >= 3) {
+      cluster.kill_agent(first);
+      cluster.start_agent("a1-restarted");
+      killed = true;
+      paths_at_kill = update.paths();
+    }
+  });
+  ASSERT_TRUE(killed) << "the exploration ended before the kill";
+  EXPECT_GT(last.paths(), paths_at_kill) << "the kill came mid-way";
+  EXPECT_EQ(remote_outcome(client, job, last), embedded_outcome(request)) << cluster.coordinator_log();
+}
+
+TEST_F(LoopbackTest, SubjectMissingOnTheAgentFailsTheJobClearly) {
+  cluster.start_agent("a1");
+  auto request = pi_submission(pi_sha);
+  request.set_subject("/nonexistent/pi");
+  const auto last = explore(request);
+  EXPECT_EQ(last.state(), proto::JOB_FAILED);
+  EXPECT_EQ(last.error(),
+            "no agent can run the subject: agent a1: subject /nonexistent/pi does not exist on this agent");
+  EXPECT_EQ(last.paths(), 0u);
+}
+
+TEST_F(LoopbackTest, DifferentBuildOnTheAgentIsRefused) {
+  cluster.start_agent("a1");
+  const auto other_sha = agent::sha256_of_file(subject("registry"));
+  const auto last = explore(pi_submission(other_sha));
+  EXPECT_EQ(last.state(), proto::JOB_FAILED);
+  EXPECT_EQ(last.error(), "no agent can run the subject: agent a1: subject " + subject("pi") +
+                              " is a different build here: sha256 " + pi_sha + ", the job's is " + other_sha);
+  EXPECT_EQ(last.paths(), 0u);
+}
+
+TEST_F(LoopbackTest, SubjectNotLinkedWithTheHookFailsTheJob) {
+  cluster.start_agent("a1");
+  auto request = pi_submission(agent::sha256_of_file(subject("fault_not_linked")));
+  request.set_subject(subject("fault_not_linked"));
+  const auto last = explore(request);
+  EXPECT_EQ(last.state(), proto::JOB_FAILED);
+  EXPECT_TRUE(last.error().starts_with("agent a1 could not run the subject: ")) << last.error();
+  EXPECT_EQ(last.paths(), 0u);
+}
+
+TEST_F(LoopbackTest, BadSettingsAreRefusedAtSubmission) {
+  auto request = pi_submission(pi_sha);
+  request.mutable_settings()->set_heuristic("random");
+  try {
+    client.submit(request);
+    FAIL() << "no exception";
+  } catch (const agent::CoordinatorError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "coordinator at " + cluster.address() + ": submit refused: unknown heuristic 'random'");
+  }
+}
+
+TEST_F(LoopbackTest, TheNextJobWaitsForTheFirst) {
+  cluster.start_agent("a1", 2);
+  const auto first = client.submit(pi_submission(pi_sha));
+  const auto second = client.submit(pi_submission(pi_sha));
+  std::vector<proto::JobState> second_states;
+  const auto last = client.watch(second, [&](const proto::JobProgress& update) {
+    if (second_states.empty() || second_states.back() != update.state()) second_states.push_back(update.state());
+  });
+  // RUNNING may fall between two updates; QUEUED comes first because the first job is running.
+  ASSERT_GE(second_states.size(), 2u);
+  EXPECT_EQ(second_states.front(), proto::JOB_QUEUED);
+  EXPECT_EQ(second_states.back(), proto::JOB_COMPLETE_NO_BUG);
+  EXPECT_EQ(last.classes(), 24u);
+  EXPECT_EQ(client.watch(first, [](const proto::JobProgress&) {}).state(), proto::JOB_COMPLETE_NO_BUG);
+}
+
+TEST(CoordinatorAddress, ThatDoesNotAnswerIsReportedInBoundedTime) {
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    agent::CoordinatorClient client("127.0.0.1:1", milliseconds(1'000));
+    FAIL() << "no exception";
+  } catch (const agent::CoordinatorError& error) {
+    EXPECT_EQ(std::string(error.what()), "coordinator at 127.0.0.1:1 does not answer (waited 1000 ms)");
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+}
+
+}  // namespace
+}  // namespace exocheck::distributed_test

@@ -1,0 +1,67 @@
+// Bad input to `exocheck explore`: exit status 2, one line on stderr, nothing explored.
+
+#include <filesystem>
+
+#include "explore_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+using cli_test::lines_of;
+
+class ExploreErrors : public ExploreTest {
+ protected:
+  /// Expects exit 2 with exactly one stderr line containing `words`, and no --out folder.
+  void expect_input_error(const cli_test::ProcessOutput& output, const std::string& words) const {
+    EXPECT_EQ(output.exit_code, 2) << output.err;
+    const auto lines = lines_of(output.err);
+    ASSERT_EQ(lines.size(), 1u) << output.err;
+    EXPECT_NE(lines.front().find(words), std::string::npos) << lines.front();
+    EXPECT_TRUE(output.out.empty()) << output.out;
+    EXPECT_FALSE(std::filesystem::exists(dir() / "out"));
+  }
+  cli_test::ProcessOutput explore_registry(const std::vector<std::string>& options) const {
+    return explore(options, "registry");
+  }
+};
+
+TEST_F(ExploreErrors, NoSubject) {
+  expect_input_error(exocheck({"explore", "--out", "out"}), "no subject given");
+}
+
+TEST_F(ExploreErrors, SubjectThatDoesNotExist) {
+  expect_input_error(exocheck({"explore", "--out", "out", "--", (dir() / "no-such-subject").string()}), "cannot run");
+}
+
+TEST_F(ExploreErrors, SubjectNotLinkedWithTheHook) {
+  if (!built("fault_not_linked")) GTEST_SKIP() << "fault_not_linked not built";
+  expect_input_error(explore({"--workers", "2"}, "fault_not_linked"), "cannot run");
+}
+
+TEST_F(ExploreErrors, UnknownReduction) {
+  expect_input_error(explore_registry({"--reduction", "optimal"}), "--reduction");
+}
+
+TEST_F(ExploreErrors, SleepSetsAndNoSleepSetsTogether) {
+  expect_input_error(explore_registry({"--sleep-sets", "--no-sleep-sets"}), "excludes");
+}
+
+TEST_F(ExploreErrors, ZeroWorkers) {
+  expect_input_error(explore_registry({"--workers", "0"}), "--workers");
+}
+
+TEST_F(ExploreErrors, NonPositiveTimeLimit) {
+  expect_input_error(explore_registry({"--time-limit", "0"}), "--time-limit");
+}
+
+TEST_F(ExploreErrors, CoordinatorWithLocalWorkers) {
+  expect_input_error(explore_registry({"--coordinator", "localhost:1", "--workers", "2"}), "excludes");
+}
+
+TEST_F(ExploreErrors, CoordinatorThatDoesNotAnswer) {
+  // Port 1 on loopback: nothing listens there, so the submission fails after its connect deadline.
+  expect_input_error(explore_registry({"--coordinator", "127.0.0.1:1"}), "does not answer");
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test

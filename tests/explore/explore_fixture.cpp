@@ -1,0 +1,40 @@
+#include "explore_fixture.hpp"
+
+#include <filesystem>
+
+namespace exocheck::explore_test {
+
+bool ExploreTest::built(const std::string& subject) {
+  return std::filesystem::exists(cli_test::subject_path(subject));
+}
+
+cli_test::ProcessOutput ExploreTest::explore(const std::vector<std::string>& options, const std::string& subject,
+                                             const std::vector<std::string>& subject_args) const {
+  std::vector<std::string> args{"explore"};
+  args.insert(args.end(), options.begin(), options.end());
+  args.insert(args.end(), {"--json", "--out", "out", "--", cli_test::subject_path(subject).string()});
+  args.insert(args.end(), subject_args.begin(), subject_args.end());
+  return exocheck(args);
+}
+
+Figures ExploreTest::figures(const std::vector<std::string>& options, const std::string& subject,
+                             const std::vector<std::string>& subject_args) const {
+  const auto output = explore(options, subject, subject_args);
+  Figures figures;
+  figures.exit_code = output.exit_code;
+  figures.summary = nlohmann::json::parse(output.out, nullptr, false);
+  if (figures.summary.is_discarded()) {
+    ADD_FAILURE() << "not JSON on stdout; stderr: " << output.err;
+    return figures;
+  }
+  const auto& stats = figures.summary.at("stats");
+  figures.paths = stats.at("paths").get<std::uint64_t>();
+  figures.sleep_blocked = stats.at("sleep_blocked").get<std::uint64_t>();
+  figures.transitions = stats.at("transitions").get<std::uint64_t>();
+  figures.classes = stats.at("classes").get<std::uint64_t>();
+  figures.bugs = stats.at("bugs").get<std::uint64_t>();
+  figures.complete = figures.summary.at("complete").get<bool>();
+  return figures;
+}
+
+}  // namespace exocheck::explore_test
