@@ -31,7 +31,12 @@ int main(int argc, char** argv) {
   app.add_option("--slots", options.slots, "runs at once (default: the number of cores)")->check(CLI::Range(1u, 4096u));
   app.add_option("--name", options.name, "name shown by the coordinator (default: host:pid)");
   options.slots = std::max(1u, std::thread::hardware_concurrency());
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // DESIGN.md: usage errors exit 2 (CLI11's own codes are not ours); --help exits 0.
+    return app.exit(error) == 0 ? 0 : 2;
+  }
 
   // Signals are taken by one thread with sigwait: the daemon stops cleanly on SIGINT or SIGTERM.
   sigset_t signals;

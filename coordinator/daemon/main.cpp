@@ -33,7 +33,12 @@ int main(int argc, char** argv) {
   app.add_option("--port-file", port_file, "write the bound port to this file once listening");
   app.add_option("--lease-slack-ms", lease_slack_ms, "a lease's deadline beyond twice the run timeout")
       ->check(CLI::PositiveNumber);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    // DESIGN.md: usage errors exit 2 (CLI11's own codes are not ours); --help exits 0.
+    return app.exit(error) == 0 ? 0 : 2;
+  }
 
   sigset_t signals;
   sigemptyset(&signals);
