@@ -15,11 +15,17 @@
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+// Boost 1.74 compiles its vfork launcher only under an old _XOPEN_SOURCE; glibc declares vfork()
+// in every mode that matters here (_DEFAULT_SOURCE).
+#ifndef BOOST_POSIX_HAS_VFORK
+#define BOOST_POSIX_HAS_VFORK 1
+#endif
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/env.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
+#include <boost/process/posix.hpp>
 #include <boost/process/search_path.hpp>
 
 #include "exocheck/wire/frame.hpp"
@@ -139,7 +145,10 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
   const int control = d.control_child.get(), stderr_write = d.stderr_write.get(), null_device = d.null_device.get();
   std::error_code error;
   try {
-    bp::child child(bp::exe = std::get<std::string>(path), bp::args = args,
+    // vfork, not fork: fork copies the page tables of the whole runner, and in `exocheck explore`
+    // that process also holds the exploration tree, so each launch would cost more as it grows.
+    // The child only runs prepare_child (async-signal-safe system calls) before execve.
+    bp::child child(bp::posix::use_vfork, bp::exe = std::get<std::string>(path), bp::args = args,
                     bp::env[wire::kControlFdVariable] = std::to_string(kControlFdInChild),
                     bp::extend::on_exec_setup([=](auto&) { prepare_child(control, stderr_write, null_device); }),
                     // Boost leaves a child whose exec failed unreaped: reap it here.

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include <google/protobuf/arena.h>
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
@@ -38,7 +39,19 @@ class AgentStream {
     agent_id_ = dispatcher_.attach_agent(hello.name(), hello.slots());
     spdlog::info("agent {} is {} at {}", agent_id_, hello.name(), context_.peer());
     std::thread writer([this] { write_work(); });
-    while (stream_.Read(&message)) read_one(message);
+    // Result batches are parsed into an arena, reset after each one: a batch is thousands of
+    // small objects (events, clocks, ids), and allocating and freeing them one by one was most
+    // of the coordinator's work per result.
+    google::protobuf::ArenaOptions options;
+    options.start_block_size = 64 << 10;
+    options.max_block_size = 4 << 20;
+    google::protobuf::Arena arena(options);
+    while (true) {
+      auto* batch = google::protobuf::Arena::CreateMessage<proto::AgentMessage>(&arena);
+      if (!stream_.Read(batch)) break;
+      read_one(*batch);
+      arena.Reset();
+    }
     done_ = true;
     writer.join();
     dispatcher_.detach_agent(agent_id_);

@@ -64,13 +64,21 @@ engine::Ending to_ending(proto::RunStatus status) {
   }
 }
 
-engine::Execution to_execution(const std::vector<proto::Event>& events, const proto::RunResult& result) {
+std::vector<const proto::Event*> pointers_to(const std::vector<proto::Event>& events) {
+  std::vector<const proto::Event*> pointers;
+  pointers.reserve(events.size());
+  for (const auto& event : events) pointers.push_back(&event);
+  return pointers;
+}
+
+engine::Execution to_execution(EventSpan events, const proto::RunResult& result) {
   engine::Execution execution;
-  for (const auto& event : events) {
-    if (event.step() == 0) {
-      execution.initial = to_step(event);
+  execution.steps.reserve(events.size());
+  for (const proto::Event* event : events) {
+    if (event->step() == 0) {
+      execution.initial = to_step(*event);
     } else {
-      execution.steps.push_back(to_step(event));
+      execution.steps.push_back(to_step(*event));
     }
   }
   execution.ending = to_ending(result.status());

@@ -15,18 +15,18 @@ namespace exocheck::coordinator {
 namespace {
 
 /// Every message the run delivered, in order: the schedule that makes `exocheck replay` re-run it.
-std::vector<std::string> delivered_messages(const std::vector<proto::Event>& events) {
+std::vector<std::string> delivered_messages(EventSpan events) {
   std::vector<std::string> delivered;
-  for (const auto& event : events) {
-    if (event.step() > 0 && !event.message().empty()) delivered.push_back(event.message());
+  for (const proto::Event* event : events) {
+    if (event->step() > 0 && !event->message().empty()) delivered.push_back(event->message());
   }
   return delivered;
 }
 
 /// "Set to 0" for a message the run sent; the bare id when the events do not show its sending.
-std::string describe_message(const std::vector<proto::Event>& events, const std::string& id) {
-  for (const auto& event : events) {
-    for (const auto& sent : event.sent()) {
+std::string describe_message(EventSpan events, const std::string& id) {
+  for (const proto::Event* event : events) {
+    for (const auto& sent : event->sent()) {
       if (sent.id() == id) return sent.type() + " to " + sent.receiver();
     }
   }
@@ -52,8 +52,7 @@ std::optional<Lease> ExplorationSession::next() {
   return lease;
 }
 
-bool ExplorationSession::complete(std::uint64_t id, const std::vector<proto::Event>& events,
-                                  const proto::RunResult& result) {
+bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
   std::lock_guard lock(mutex_);
   if (leased_.erase(id) == 0) return false;
   if (!explorer_.complete(id, to_execution(events, result))) return false;
@@ -65,7 +64,7 @@ bool ExplorationSession::complete(std::uint64_t id, const std::vector<proto::Eve
   return true;
 }
 
-void ExplorationSession::note_dead_letters(const std::vector<proto::Event>& events, const proto::RunResult& result) {
+void ExplorationSession::note_dead_letters(EventSpan events, const proto::RunResult& result) {
   for (const auto& id : result.dead_letters()) {
     if (!dead_letters_seen_.insert(id).second) continue;
     warnings_.push_back("dead letter " + id + " (" + describe_message(events, id) + ") in run " +
@@ -73,7 +72,7 @@ void ExplorationSession::note_dead_letters(const std::vector<proto::Event>& even
   }
 }
 
-void ExplorationSession::record_bug(const std::vector<proto::Event>& events, const proto::RunResult& result) {
+void ExplorationSession::record_bug(EventSpan events, const proto::RunResult& result) {
   Bug bug;
   bug.number = bugs_.size() + 1;
   bug.status = result.status();
@@ -87,7 +86,7 @@ void ExplorationSession::record_bug(const std::vector<proto::Event>& events, con
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   trace.set_heuristic(std::string(engine::name_of(options_.explorer.heuristic)));
   trace.set_step_limit(options_.step_limit);
-  for (const auto& event : events) *trace.add_events() = event;
+  for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;
   bugs_.push_back(std::move(bug));
 }

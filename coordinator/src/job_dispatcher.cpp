@@ -30,8 +30,8 @@ proto::JobState to_job_state(Verdict verdict) {
   return proto::JOB_RUNNING;
 }
 
-std::vector<proto::Event> events_of(const proto::LeaseResult& result) {
-  return {result.events().begin(), result.events().end()};
+EventSpan events_of(const proto::LeaseResult& result) {
+  return {result.events().data(), static_cast<std::size_t>(result.events().size())};
 }
 
 }  // namespace

@@ -125,6 +125,7 @@ WorkItem Explorer::State::issue(Node& node, Key message) {
   Issued issued{&node, message, sleep_after(node, message), {}};
   if (message != kNoKey) {
     node.done.push_back(message);
+    node.latest = message;
     node.freeze = false;  // Fig. 2 line 14'
   }
   issued.item.id = next_id_++;
@@ -164,6 +165,7 @@ std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Is
       parent.receivers.clear();
       for (Key m : step.enabled) parent.receivers.push_back(trace.receiver(m));
       policy_->initialize(parent, step.message);
+      parent.latest = step.message;
     }
     auto& slot = parent.children[step.message];
     if (!slot) {
@@ -232,7 +234,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   outstanding_.erase(it);
   stats_.executed_steps += execution.steps.size();
 
-  history_.record(execution);
+  if (options_.heuristic == Heuristic::kHms || options_.heuristic == Heuristic::kSgr) history_.record(execution);
   const TraceView trace(execution, names_);
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
     ++stats_.paths;

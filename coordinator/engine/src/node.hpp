@@ -30,6 +30,7 @@ struct Node {
   std::vector<Key> done;       ///< messages handed out from here (explored or in flight)
   std::vector<Pending> sleep;  ///< messages asleep here
   bool freeze = false;         ///< TransDPOR: an addition is waiting to be explored
+  Key latest = kNoKey;         ///< the message handed out last from here (the first run's, at first)
   bool listed = false;         ///< on the explorer's list of nodes with open choices
   std::unordered_map<Key, std::unique_ptr<Node>> children;
 

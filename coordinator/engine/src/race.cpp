@@ -15,6 +15,7 @@ std::optional<Race> find_race(const TraceView& trace, Key m, Key receiver, std::
   Race race;
   race.step = i;
   race.message = m;
+  race.taken = trace.step(i).message;
   if (is_enabled(m)) {
     // m was pending before step i, so no later step can have caused it.
     race.dpor_set.push_back(m);

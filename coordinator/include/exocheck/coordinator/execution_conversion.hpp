@@ -2,6 +2,7 @@
 // Between the wire and the engine: what the hook recorded (trace.proto) as the engine's
 // Execution, and the engine's work item as the hook's RunRequest.
 
+#include <span>
 #include <vector>
 
 #include "exocheck/engine/execution.hpp"
@@ -11,8 +12,13 @@
 
 namespace exocheck::coordinator {
 
+/// A run's events without copying them: a result batch's repeated field (`data()`) or pointers
+/// into a vector.
+using EventSpan = std::span<const proto::Event* const>;
+std::vector<const proto::Event*> pointers_to(const std::vector<proto::Event>& events);
+
 /// The engine's view of one run. `events` start with step 0.
-engine::Execution to_execution(const std::vector<proto::Event>& events, const proto::RunResult& result);
+engine::Execution to_execution(EventSpan events, const proto::RunResult& result);
 
 /// How a run status counts for exploration (RUN_LAUNCH_FAILED has no meaning there: kCrash).
 engine::Ending to_ending(proto::RunStatus status);

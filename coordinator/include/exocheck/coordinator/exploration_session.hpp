@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/engine/explorer.hpp"
 #include "proto/control.pb.h"
 #include "proto/trace.pb.h"
@@ -63,7 +64,10 @@ class ExplorationSession {
   std::optional<Lease> next();
   /// The events (from step 0) and result of lease `id`'s run. A second result for a lease,
   /// or one for an unknown lease, is ignored and returns false.
-  bool complete(std::uint64_t id, const std::vector<proto::Event>& events, const proto::RunResult& result);
+  bool complete(std::uint64_t id, EventSpan events, const proto::RunResult& result);
+  bool complete(std::uint64_t id, const std::vector<proto::Event>& events, const proto::RunResult& result) {
+    return complete(id, pointers_to(events), result);
+  }
   /// The lease's run was lost (agent died, deadline passed): it is leased again.
   void abandon(std::uint64_t id);
   /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
@@ -82,8 +86,8 @@ class ExplorationSession {
   // Helpers called with mutex_ held.
   bool stopping() const;
   bool finished_locked() const;
-  void note_dead_letters(const std::vector<proto::Event>& events, const proto::RunResult& result);
-  void record_bug(const std::vector<proto::Event>& events, const proto::RunResult& result);
+  void note_dead_letters(EventSpan events, const proto::RunResult& result);
+  void record_bug(EventSpan events, const proto::RunResult& result);
 
   const ExplorationOptions options_;
   mutable std::mutex mutex_;
