@@ -9,6 +9,7 @@
 #include "command_checks.hpp"
 #include "exit_status.hpp"
 #include "explore_progress.hpp"
+#include "interruption.hpp"
 #include "local_agent.hpp"
 #include "remote_exploration.hpp"
 
@@ -46,6 +47,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
     agent::LocalAgent agent(session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds)});
     while (!agent.wait_for(kPollPeriod)) {
       progress.update(session.progress());
+      if (Interruption::requested()) session.stop();
       if (settings.time_limit_seconds > 0 && progress.elapsed_seconds() >= settings.time_limit_seconds) {
         session.stop();
       }
@@ -127,7 +129,9 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
   require_subject(subject, "explore");
   if (out_.empty()) throw InputError("explore: --out needs a folder name");
   const auto settings = settings_for(subject);
+  const Interruption interruption;
   auto outcome = coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_);
+  if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
   write_out_dir(settings.out_dir, settings, outcome);
   if (json_) {
     std::cout << summary_json(settings, outcome).dump(2) << "\n";

@@ -9,6 +9,7 @@
 #include "coordinator_client.hpp"
 #include "exit_status.hpp"
 #include "explore_progress.hpp"
+#include "interruption.hpp"
 #include "sha256.hpp"
 
 namespace exocheck::cli {
@@ -89,12 +90,28 @@ std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::
   return bugs;
 }
 
-ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id) {
+// A job no agent runs waits (agents may attach later), but the user is told why nothing moves.
+constexpr double kAgentlessWarningSeconds = 5;
+
+ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, const std::string& address) {
   ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
   int refusals_shown = 0;
+  bool cancelled = false;
+  bool agentless_told = false;
   const auto last = client.watch(job_id, [&](const proto::JobProgress& update) {
+    // The job would run on for nobody: cancel it and keep watching until it ends.
+    if (Interruption::requested() && !cancelled) {
+      cancelled = true;
+      client.cancel(job_id);
+    }
     for (; refusals_shown < update.refusals_size(); ++refusals_shown) {
       spdlog::warn("explore: {}", update.refusals(refusals_shown));
+    }
+    if (!agentless_told && update.state() == proto::JOB_RUNNING && update.agents() == 0 &&
+        update.elapsed_seconds() >= kAgentlessWarningSeconds) {
+      agentless_told = true;
+      spdlog::warn("explore: job {} has had no agent for {:.0f} s; start one with: exocheck-agent --coordinator {}",
+                   job_id, update.elapsed_seconds(), address);
     }
     progress.update(to_progress(update));
   });
@@ -116,7 +133,7 @@ ExploreOutcome explore_remotely(const ExploreSettings& settings, const std::stri
     agent::CoordinatorClient client(address, kConnectTimeout);
     const auto job_id = client.submit(request);
     spdlog::info("explore: job {} submitted to {}", job_id, address);
-    return follow(client, job_id);
+    return follow(client, job_id, address);
   } catch (const agent::CoordinatorError& error) {
     throw InputError(std::string("explore: ") + error.what());
   }

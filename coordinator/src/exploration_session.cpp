@@ -48,18 +48,21 @@ std::optional<Lease> ExplorationSession::next() {
   auto item = explorer_.next();
   if (!item) return std::nullopt;
   Lease lease{item->id, to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking)};
-  leased_.insert(lease.id);
+  leased_.emplace(lease.id, std::move(item->ranking));
   return lease;
 }
 
 bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
   std::lock_guard lock(mutex_);
-  if (leased_.erase(id) == 0) return false;
+  const auto leased = leased_.find(id);
+  if (leased == leased_.end()) return false;
+  const auto ranking = std::move(leased->second);
+  leased_.erase(leased);
   if (!explorer_.complete(id, to_execution(events, result))) return false;
   ++runs_;
   note_dead_letters(events, result);
   if (engine::is_bug(to_ending(result.status())) && (options_.keep_going || bugs_.empty())) {
-    record_bug(events, result);
+    record_bug(events, result, ranking);
   }
   return true;
 }
@@ -72,7 +75,8 @@ void ExplorationSession::note_dead_letters(EventSpan events, const proto::RunRes
   }
 }
 
-void ExplorationSession::record_bug(EventSpan events, const proto::RunResult& result) {
+void ExplorationSession::record_bug(EventSpan events, const proto::RunResult& result,
+                                    const std::vector<std::string>& ranking) {
   Bug bug;
   bug.number = bugs_.size() + 1;
   bug.status = result.status();
@@ -86,6 +90,7 @@ void ExplorationSession::record_bug(EventSpan events, const proto::RunResult& re
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   trace.set_heuristic(std::string(engine::name_of(options_.explorer.heuristic)));
   trace.set_step_limit(options_.step_limit);
+  for (const auto& actor : ranking) trace.add_ranking(actor);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;
   bugs_.push_back(std::move(bug));

@@ -119,6 +119,28 @@ TEST(ExplorationSession, StopsAtTheFirstBugWithAReplayableTrace) {
   EXPECT_EQ(bug.trace.result().status(), proto::RUN_ASSERTION_FAILED);
 }
 
+TEST(ExplorationSession, ABugTraceRecordsTheRankingItsRunWasGiven) {
+  auto options = options_with(engine::Reduction::kDpor);
+  options.explorer.heuristic = engine::Heuristic::kHms;
+  ExplorationSession session(options);
+  std::vector<std::string> failing_ranking;
+  while (auto lease = session.next()) {
+    EXPECT_EQ(lease->request.heuristic(), proto::RANKED);
+    const auto run = run_fake(lease->request, {.fail_when_env2_first = true});
+    if (run.result.status() == proto::RUN_ASSERTION_FAILED) {
+      failing_ranking.assign(lease->request.ranking().begin(), lease->request.ranking().end());
+    }
+    ASSERT_TRUE(session.complete(lease->id, run.events, run.result));
+  }
+  const auto bugs = session.bugs();
+  ASSERT_EQ(bugs.size(), 1u);
+  // Rankings are learnt from the runs before: the failing run (not the first) has one.
+  EXPECT_FALSE(failing_ranking.empty());
+  EXPECT_EQ(std::vector<std::string>(bugs.front().trace.ranking().begin(), bugs.front().trace.ranking().end()),
+            failing_ranking);
+  EXPECT_EQ(bugs.front().trace.heuristic(), "hms");
+}
+
 TEST(ExplorationSession, NoMoreLeasesAfterTheFirstBugUnlessKeepGoing) {
   auto options = options_with(engine::Reduction::kExhaustive);
   ExplorationSession stopping(options);

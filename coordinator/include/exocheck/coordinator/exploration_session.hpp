@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -87,13 +88,15 @@ class ExplorationSession {
   bool stopping() const;
   bool finished_locked() const;
   void note_dead_letters(EventSpan events, const proto::RunResult& result);
-  void record_bug(EventSpan events, const proto::RunResult& result);
+  void record_bug(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking);
 
   const ExplorationOptions options_;
   mutable std::mutex mutex_;
   engine::Explorer explorer_;
-  std::set<std::uint64_t> leased_;  // out for execution: not completed, not abandoned
-  std::uint64_t runs_ = 0;          // results accepted, numbering runs in warnings
+  // Out for execution (not completed, not abandoned), with the ranking each run was given (HMS
+  // and SGR): a bug's trace records it.
+  std::map<std::uint64_t, std::vector<std::string>> leased_;
+  std::uint64_t runs_ = 0;  // results accepted, numbering runs in warnings
   std::vector<Bug> bugs_;
   std::set<std::string> dead_letters_seen_;
   std::vector<std::string> warnings_;
