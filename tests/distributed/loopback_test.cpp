@@ -106,7 +106,10 @@ TEST_F(LoopbackTest, TwoAgentsFindWhatOneEmbeddedWorkerFinds) {
   cluster.start_agent("a1");
   cluster.start_agent("a2");
   cluster.wait_for_agents(2);
-  const auto request = pi_submission(pi_sha);
+  // LCA without sleep sets: enough paths that both agents get work before the end.
+  auto request = pi_submission(pi_sha);
+  request.mutable_settings()->set_heuristic("lca");
+  request.mutable_settings()->set_sleep_sets(false);
   std::uint32_t most_agents = 0;
   const auto last = explore(request, [&](const auto& update) { most_agents = std::max(most_agents, update.agents()); });
   const auto expected = embedded_outcome(request);
