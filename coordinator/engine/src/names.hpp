@@ -20,6 +20,8 @@ class Names {
     return it->second;
   }
   const std::string& name(Key key) const { return names_[key]; }
+  /// Keys run from 0 to size() - 1: tables indexed by key can be plain vectors.
+  std::size_t size() const { return names_.size(); }
 
  private:
   std::unordered_map<std::string, Key> keys_;

@@ -7,7 +7,7 @@ namespace exocheck::engine {
 
 namespace {
 
-ViewStep intern_step(const Step& step, Names& names, std::unordered_map<Key, Key>& receivers) {
+ViewStep intern_step(const Step& step, Names& names, std::vector<std::pair<Key, Key>>& receivers) {
   ViewStep view;
   if (!step.actor.empty()) view.actor = names.intern(step.actor);
   if (!step.message.empty()) view.message = names.intern(step.message);
@@ -15,7 +15,7 @@ ViewStep intern_step(const Step& step, Names& names, std::unordered_map<Key, Key
   for (const auto& sent : step.sent) {
     const Key id = names.intern(sent.id);
     view.sent.push_back(id);
-    receivers[id] = names.intern(sent.receiver);
+    receivers.emplace_back(id, names.intern(sent.receiver));
   }
   for (const auto& id : step.enabled) view.enabled.push_back(names.intern(id));
   for (const auto& id : step.dead_letters) view.dead_letters.push_back(names.intern(id));
@@ -27,9 +27,14 @@ ViewStep intern_step(const Step& step, Names& names, std::unordered_map<Key, Key
 }  // namespace
 
 TraceView::TraceView(const Execution& execution, Names& names) {
+  std::vector<std::pair<Key, Key>> receivers;
   steps_.reserve(execution.steps.size() + 1);
-  steps_.push_back(intern_step(execution.initial, names, receivers_));
-  for (const auto& step : execution.steps) steps_.push_back(intern_step(step, names, receivers_));
+  steps_.push_back(intern_step(execution.initial, names, receivers));
+  for (const auto& step : execution.steps) steps_.push_back(intern_step(step, names, receivers));
+  send_step_.assign(names.size(), 0);
+  receivers_.assign(names.size(), kNoKey);
+  coenabled_steps_of_actor_.resize(names.size());
+  for (const auto& [message, receiver] : receivers) receivers_[message] = receiver;
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     for (Key m : steps_[k].sent) send_step_[m] = k;
     if (k > 0 && !steps_[k].reply) coenabled_steps_of_actor_[steps_[k].actor].push_back(k);
@@ -37,8 +42,7 @@ TraceView::TraceView(const Execution& execution, Names& names) {
 }
 
 std::size_t TraceView::send_step(Key m) const {
-  auto it = send_step_.find(m);
-  return it == send_step_.end() ? 0 : it->second;
+  return m < send_step_.size() ? send_step_[m] : 0;
 }
 
 std::uint32_t TraceView::clock_entry(std::size_t step, Key actor) const {
@@ -61,9 +65,8 @@ bool TraceView::happens_before_message(std::size_t i, Key m) const {
 }
 
 std::size_t TraceView::latest_coenabled_step_of(Key actor, std::size_t limit) const {
-  auto it = coenabled_steps_of_actor_.find(actor);
-  if (it == coenabled_steps_of_actor_.end()) return 0;
-  const auto& steps = it->second;
+  if (actor >= coenabled_steps_of_actor_.size()) return 0;
+  const auto& steps = coenabled_steps_of_actor_[actor];
   auto after = std::upper_bound(steps.begin(), steps.end(), limit);
   return after == steps.begin() ? 0 : *(after - 1);
 }

@@ -3,7 +3,7 @@
 // (TransDPOR paper, Definitions 3 and 5), answered from the hook's vector clocks.
 
 #include <cstdint>
-#include <unordered_map>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -34,7 +34,12 @@ class TraceView {
   /// The step that sent `m` (0: main did).
   std::size_t send_step(Key m) const;
   /// The receiver of `m` in this execution.
-  Key receiver(Key m) const { return receivers_.at(m); }
+  /// Throws std::out_of_range for a message this execution did not send (a malformed trace).
+  Key receiver(Key m) const {
+    const Key r = m < receivers_.size() ? receivers_[m] : kNoKey;
+    if (r == kNoKey) throw std::out_of_range("message without a send in the execution");
+    return r;
+  }
   /// i ->_S j (Definition 3): step i happens before step j.
   bool happens_before(std::size_t i, std::size_t j) const;
   /// i ->_S m (Definition 5): step i sent m or happens before the step that did.
@@ -49,10 +54,11 @@ class TraceView {
  private:
   std::uint32_t clock_entry(std::size_t step, Key actor) const;
 
+  // Indexed by key (keys are dense): one lookup per race query, no hashing.
   std::vector<ViewStep> steps_;
-  std::unordered_map<Key, std::size_t> send_step_;
-  std::unordered_map<Key, Key> receivers_;
-  std::unordered_map<Key, std::vector<std::size_t>> coenabled_steps_of_actor_;
+  std::vector<std::size_t> send_step_;  ///< 0: not sent in this execution (or by main)
+  std::vector<Key> receivers_;          ///< kNoKey: not sent in this execution
+  std::vector<std::vector<std::size_t>> coenabled_steps_of_actor_;
 };
 
 }  // namespace exocheck::engine
