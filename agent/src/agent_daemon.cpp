@@ -13,6 +13,7 @@
 
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/wire/frame.hpp"
+#include "exocheck/wire/result_events.hpp"
 #include "proto/coordinator.grpc.pb.h"
 #include "subject_check.hpp"
 
@@ -97,7 +98,9 @@ class Connection {
       result.set_lease_id(lease_id);
       try {
         auto report = runner.run(*spec);
-        result.mutable_events()->Assign(report.events.begin(), report.events.end());
+        const auto first = wire::first_event_to_send(report.events, spec->request, report.result);
+        result.mutable_events()->Assign(report.events.begin() + static_cast<std::ptrdiff_t>(first),
+                                        report.events.end());
         *result.mutable_result() = std::move(report.result);
         result.set_hello_seen(report.hello_seen);
       } catch (const std::exception& error) {

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "exocheck/agent/runner.hpp"
+#include "exocheck/coordinator/execution_conversion.hpp"
+#include "exocheck/wire/result_events.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -73,7 +75,9 @@ bool LocalAgent::run_one() {
     session_.stop();
     session_.abandon(lease->id);
   } else {
-    session_.complete(lease->id, report.events, report.result);
+    const auto events = coordinator::pointers_to(report.events);
+    const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
+    session_.complete(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
   }
   changed_.notify_all();
   return true;

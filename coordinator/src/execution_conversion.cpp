@@ -74,6 +74,8 @@ std::vector<const proto::Event*> pointers_to(const std::vector<proto::Event>& ev
 engine::Execution to_execution(EventSpan events, const proto::RunResult& result) {
   engine::Execution execution;
   execution.steps.reserve(events.size());
+  // Without step 0, the run left out its prefix (wire/result_events.hpp).
+  if (!events.empty() && events.front()->step() > 0) execution.first_step = events.front()->step();
   for (const proto::Event* event : events) {
     if (event->step() == 0) {
       execution.initial = to_step(*event);

@@ -95,5 +95,33 @@ TEST(Differential, SimulatedParallelAgentsReachWhatExhaustiveReaches) {
   EXPECT_EQ(programs, kPrograms);
 }
 
+// Agents leave out the steps of a run's prefix (the tree holds them): the engine must explore
+// exactly as it does with whole runs, alone and with simulated parallel agents.
+TEST(Differential, RunsWithoutTheirPrefixExploreExactlyAsWholeRuns) {
+  int programs = 0;
+  for (std::uint64_t seed = 9001; programs < kPrograms / 2; ++seed) {
+    const Program program = generate_program(seed);
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    for (Reduction reduction : {Reduction::kExhaustive, Reduction::kDpor, Reduction::kTransDpor}) {
+      const ExplorerOptions options{reduction, seed % 2 == 0, kHeuristics[seed % 6]};  // not HMS, SGR
+      const std::string what = describe(seed, options);
+      const Reached whole = explore(program, options);
+      const Reached trimmed = explore(program, options, Results::kWithoutPrefix);
+      EXPECT_EQ(trimmed.classes, whole.classes) << what;
+      EXPECT_EQ(trimmed.stats.paths, whole.stats.paths) << what;
+      EXPECT_EQ(trimmed.stats.transitions, whole.stats.transitions) << what;
+      EXPECT_EQ(trimmed.stats.executed_steps, whole.stats.executed_steps) << what;
+      EXPECT_EQ(trimmed.stats.sleep_blocked, whole.stats.sleep_blocked) << what;
+      EXPECT_EQ(trimmed.stats.bugs, whole.stats.bugs) << what;
+      const Reached parallel = explore_in_parallel(program, options, 8, seed, Results::kWithoutPrefix);
+      expect_same_reach(reference, parallel, what + ", 8 agents, runs without their prefix");
+    }
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(programs, kPrograms / 2);
+}
+
 }  // namespace
 }  // namespace exocheck::engine::testing

@@ -1,5 +1,6 @@
 #include "exploration.hpp"
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -75,22 +76,37 @@ Execution run_item(const Program& program, const WorkItem& item, Heuristic heuri
   return run_program(program, spec);
 }
 
+/// What an agent sends for `execution`: the steps from the prefix's length on.
+Execution as_sent(const Execution& execution, const WorkItem& item, const ExplorerOptions& options, Results results) {
+  const bool learns = options.heuristic == Heuristic::kHms || options.heuristic == Heuristic::kSgr;
+  if (results == Results::kWhole || learns || item.prefix.empty()) return execution;
+  Execution sent;
+  sent.first_step = item.prefix.size();
+  const auto first = static_cast<std::ptrdiff_t>(std::min(item.prefix.size() - 1, execution.steps.size()));
+  sent.steps.assign(execution.steps.begin() + first, execution.steps.end());
+  sent.ending = execution.ending;
+  sent.detail = execution.detail;
+  sent.final_state = execution.final_state;
+  return sent;
+}
+
 }  // namespace
 
-Reached explore(const Program& program, ExplorerOptions options) {
+Reached explore(const Program& program, ExplorerOptions options, Results results) {
   Explorer explorer(options);
   Reached reached;
   while (auto item = explorer.next()) {
     const Execution execution = run_item(program, *item, options.heuristic);
     record(reached, execution);
-    explorer.complete(item->id, execution);
+    explorer.complete(item->id, as_sent(execution, *item, options, results));
   }
   reached.stats = explorer.stats();
   reached.classes = explorer.classes();
   return reached;
 }
 
-Reached explore_in_parallel(const Program& program, ExplorerOptions options, int workers, std::uint64_t seed) {
+Reached explore_in_parallel(const Program& program, ExplorerOptions options, int workers, std::uint64_t seed,
+                            Results results) {
   Explorer explorer(options);
   Reached reached;
   std::mt19937_64 random(seed);
@@ -112,7 +128,7 @@ Reached explore_in_parallel(const Program& program, ExplorerOptions options, int
     }
     const Execution execution = run_item(program, item, options.heuristic);
     record(reached, execution);
-    explorer.complete(item.id, execution);
+    explorer.complete(item.id, as_sent(execution, item, options, results));
   }
   reached.stats = explorer.stats();
   reached.classes = explorer.classes();

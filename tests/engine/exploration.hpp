@@ -19,10 +19,15 @@ struct Reached {
   std::set<std::string> failures;      ///< failed checks, each by the causal past of its step
 };
 
+/// How runs are handed to the engine: whole, or without the steps of their prefix (as agents
+/// send them; HMS and SGR runs stay whole).
+enum class Results { kWhole, kWithoutPrefix };
+
 /// Explores sequentially: one item out at a time, depth-first.
-Reached explore(const Program& program, ExplorerOptions options);
+Reached explore(const Program& program, ExplorerOptions options, Results results = Results::kWhole);
 
 /// Explores with `workers` simulated agents returning results in a seeded random order.
-Reached explore_in_parallel(const Program& program, ExplorerOptions options, int workers, std::uint64_t seed);
+Reached explore_in_parallel(const Program& program, ExplorerOptions options, int workers, std::uint64_t seed,
+                            Results results = Results::kWhole);
 
 }  // namespace exocheck::engine::testing

@@ -47,11 +47,12 @@ class Explorer::State {
   std::vector<Pending> sleep_after(const Node& node, Key message) const;
   std::vector<std::string> path_to(const Node& node) const;
   bool follows_schedule(const TraceView& trace, const Issued& issued) const;
-  std::vector<Node*> extend_tree(const TraceView& trace, const Issued& issued);
+  std::vector<Node*> extend_tree(TraceView& trace, const Issued& issued);
   void analyse_races(const TraceView& trace, const std::vector<Node*>& path, std::size_t first_new_step);
   void analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point);
   void list_if_open(Node& node);
-  void count_ending(const Execution& execution);
+  void count_ending(const Execution& execution, const TraceView& trace);
+  std::optional<std::vector<const ViewStep*>> stored_prefix(const Execution& execution, const Issued& issued) const;
 
   ExplorerOptions options_;
   std::unique_ptr<BacktrackPolicy> policy_;
@@ -61,7 +62,19 @@ class Explorer::State {
   std::uint64_t next_id_ = 1;
   std::unordered_map<std::uint64_t, Issued> outstanding_;
   std::deque<std::uint64_t> reissue_;
-  std::vector<Node*> open_;
+  /// Nodes that had an open choice when listed: a heap by (depth, listing order), cleaned lazily
+  /// (a node whose choices are all out leaves when it comes to the top), so that finding the
+  /// deepest open node does not cost more as the tree grows.
+  struct Listed {
+    std::uint32_t depth;
+    std::uint64_t order;
+    Node* node;
+    bool operator<(const Listed& other) const {
+      return depth != other.depth ? depth < other.depth : order < other.order;
+    }
+  };
+  std::vector<Listed> open_;
+  std::uint64_t listings_ = 0;
   Stats stats_;
   std::set<std::string> classes_;
   History history_;
@@ -88,16 +101,14 @@ std::optional<WorkItem> Explorer::State::next() {
 }
 
 Node* Explorer::State::deepest_open() {
-  std::erase_if(open_, [](Node* node) {
-    if (node->has_open_choice()) return false;
-    node->listed = false;
-    return true;
-  });
-  Node* best = nullptr;
-  for (Node* node : open_) {
-    if (best == nullptr || node->depth >= best->depth) best = node;
+  while (!open_.empty()) {
+    Node* top = open_.front().node;
+    if (top->has_open_choice()) return top;
+    top->listed = false;
+    std::pop_heap(open_.begin(), open_.end());
+    open_.pop_back();
   }
-  return best;
+  return nullptr;
 }
 
 std::vector<Pending> Explorer::State::sleep_after(const Node& node, Key message) const {
@@ -153,7 +164,7 @@ bool Explorer::State::follows_schedule(const TraceView& trace, const Issued& iss
   return true;
 }
 
-std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Issued& issued) {
+std::vector<Node*> Explorer::State::extend_tree(TraceView& trace, const Issued& issued) {
   std::vector<Node*> path(issued.node->depth + 1);
   for (Node* node = issued.node; node != nullptr; node = node->parent) path[node->depth] = node;
   for (std::size_t k = issued.node->depth + 1; k <= trace.size(); ++k) {
@@ -167,7 +178,7 @@ std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Is
       policy_->initialize(parent, step.message);
       parent.latest = step.message;
     }
-    auto& slot = parent.children[step.message];
+    auto& slot = parent.child(step.message);
     if (!slot) {
       slot = std::make_unique<Node>();
       slot->parent = &parent;
@@ -180,6 +191,8 @@ std::vector<Node*> Explorer::State::extend_tree(const TraceView& trace, const Is
           if (s.receiver != step.actor) slot->sleep.push_back(s);
         }
       }
+      trace.move_step_into(k, slot->step);  // `step` now reads from the node
+      slot->has_step = true;
     }
     path.push_back(slot.get());
   }
@@ -212,18 +225,33 @@ void Explorer::State::analyse_races(const TraceView& trace, const std::vector<No
 void Explorer::State::list_if_open(Node& node) {
   if (!node.listed && node.has_open_choice()) {
     node.listed = true;
-    open_.push_back(&node);
+    open_.push_back({node.depth, listings_++, &node});
+    std::push_heap(open_.begin(), open_.end());
   }
 }
 
-void Explorer::State::count_ending(const Execution& execution) {
+std::optional<std::vector<const ViewStep*>> Explorer::State::stored_prefix(const Execution& execution,
+                                                                           const Issued& issued) const {
+  std::vector<const ViewStep*> prefix;
+  if (execution.first_step == 0) return prefix;
+  // The run starts with the step the item asked for: steps 0..depth are the path to its node.
+  if (issued.message == kNoKey || execution.first_step != issued.node->depth + 1) return std::nullopt;
+  prefix.resize(issued.node->depth + 1);
+  for (const Node* node = issued.node; node != nullptr; node = node->parent) {
+    if (!node->has_step) return std::nullopt;
+    prefix[node->depth] = &node->step;
+  }
+  return prefix;
+}
+
+void Explorer::State::count_ending(const Execution& execution, const TraceView& trace) {
   if (execution.ending == Ending::kSleepBlocked) {
     ++stats_.sleep_blocked;
     return;
   }
   ++stats_.paths;
   if (is_bug(execution.ending)) ++stats_.bugs;
-  if (execution.ending != Ending::kDivergence) classes_.insert(canonical_form(execution));
+  if (execution.ending != Ending::kDivergence) classes_.insert(trace.canonical_form(names_));
   stats_.classes = classes_.size();
 }
 
@@ -232,10 +260,21 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   if (it == outstanding_.end()) return false;
   const Issued issued = std::move(it->second);
   outstanding_.erase(it);
-  stats_.executed_steps += execution.steps.size();
 
   if (options_.heuristic == Heuristic::kHms || options_.heuristic == Heuristic::kSgr) history_.record(execution);
-  const TraceView trace(execution, names_);
+  const auto prefix = stored_prefix(execution, issued);
+  if (!prefix) {
+    // Only a broken agent leaves out what the tree does not hold: the schedule is run again.
+    reissue_.push_back(id);
+    outstanding_.emplace(id, issued);
+    return false;
+  }
+  TraceView trace(execution, names_, *prefix);
+  if (issued.node == &root_ && !root_.has_step) {
+    root_.step = trace.step(0);
+    root_.has_step = true;
+  }
+  stats_.executed_steps += trace.size();
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
     ++stats_.paths;
     ++stats_.bugs;
@@ -246,7 +285,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   stats_.transitions += trace.size() - issued.node->depth;
   for (std::size_t k = first_new_step - 1; k < trace.size(); ++k) list_if_open(*path[k]);
   if (policy_->analyses_races()) analyse_races(trace, path, first_new_step);
-  count_ending(execution);
+  count_ending(execution, trace);
   return true;
 }
 
@@ -256,12 +295,13 @@ bool Explorer::State::finished() const {
 }
 
 bool Explorer::State::complete_exploration() const {
-  return started_ && std::none_of(open_.begin(), open_.end(), [](const Node* node) { return node->has_open_choice(); });
+  return started_ &&
+         std::none_of(open_.begin(), open_.end(), [](const Listed& listed) { return listed.node->has_open_choice(); });
 }
 
 std::size_t Explorer::State::frontier() const {
   std::size_t choices = 0;
-  for (const Node* node : open_) {
+  for (const auto& [depth, order, node] : open_) {
     for (Key m : node->backtrack) {
       if (!node->is_done(m) && !node->asleep(m)) ++choices;
     }

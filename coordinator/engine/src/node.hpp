@@ -5,10 +5,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "names.hpp"
+#include "trace_view.hpp"
 
 namespace exocheck::engine {
 
@@ -23,6 +24,8 @@ struct Pending {
 struct Node {
   Node* parent = nullptr;
   Key via = kNoKey;  ///< message delivered to reach this configuration
+  ViewStep step;     ///< the step that reached it (the root: step 0), for runs that leave out their prefix
+  bool has_step = false;
   std::uint32_t depth = 0;
   std::vector<Key> enabled;    ///< enabled here (known once an execution passed through)
   std::vector<Key> receivers;  ///< receivers[i] receives enabled[i]
@@ -32,12 +35,20 @@ struct Node {
   bool freeze = false;         ///< TransDPOR: an addition is waiting to be explored
   Key latest = kNoKey;         ///< the message handed out last from here (the first run's, at first)
   bool listed = false;         ///< on the explorer's list of nodes with open choices
-  std::unordered_map<Key, std::unique_ptr<Node>> children;
+  /// Few per node (often one): a vector searched in order beats a hash map in time and memory.
+  std::vector<std::pair<Key, std::unique_ptr<Node>>> children;
 
   static bool contains(const std::vector<Key>& set, Key key) {
     return std::find(set.begin(), set.end(), key) != set.end();
   }
   bool in_backtrack(Key m) const { return contains(backtrack, m); }
+  /// The slot of the child reached by delivering `m` (empty when there is none yet).
+  std::unique_ptr<Node>& child(Key m) {
+    for (auto& [via_key, node] : children) {
+      if (via_key == m) return node;
+    }
+    return children.emplace_back(m, nullptr).second;
+  }
   bool asleep(Key m) const {
     return std::any_of(sleep.begin(), sleep.end(), [&](const Pending& p) { return p.message == m; });
   }

@@ -1,13 +1,12 @@
 #include "trace_view.hpp"
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace exocheck::engine {
 
 namespace {
 
-ViewStep intern_step(const Step& step, Names& names, std::vector<std::pair<Key, Key>>& receivers) {
+ViewStep intern_step(const Step& step, Names& names) {
   ViewStep view;
   if (!step.actor.empty()) view.actor = names.intern(step.actor);
   if (!step.message.empty()) view.message = names.intern(step.message);
@@ -15,7 +14,7 @@ ViewStep intern_step(const Step& step, Names& names, std::vector<std::pair<Key, 
   for (const auto& sent : step.sent) {
     const Key id = names.intern(sent.id);
     view.sent.push_back(id);
-    receivers.emplace_back(id, names.intern(sent.receiver));
+    view.sent_to.push_back(names.intern(sent.receiver));
   }
   for (const auto& id : step.enabled) view.enabled.push_back(names.intern(id));
   for (const auto& id : step.dead_letters) view.dead_letters.push_back(names.intern(id));
@@ -26,18 +25,30 @@ ViewStep intern_step(const Step& step, Names& names, std::vector<std::pair<Key, 
 
 }  // namespace
 
-TraceView::TraceView(const Execution& execution, Names& names) {
-  std::vector<std::pair<Key, Key>> receivers;
-  steps_.reserve(execution.steps.size() + 1);
-  steps_.push_back(intern_step(execution.initial, names, receivers));
-  for (const auto& step : execution.steps) steps_.push_back(intern_step(step, names, receivers));
+TraceView::TraceView(const Execution& execution, Names& names, std::span<const ViewStep* const> prefix) {
+  const bool whole = execution.first_step == 0;
+  if (!whole && prefix.size() != execution.first_step) {
+    throw std::invalid_argument("an execution from step " + std::to_string(execution.first_step) + " needs " +
+                                std::to_string(execution.first_step) + " steps before it, not " +
+                                std::to_string(prefix.size()));
+  }
+  own_.reserve(execution.steps.size() + 1);
+  if (whole) own_.push_back(intern_step(execution.initial, names));
+  for (const auto& step : execution.steps) own_.push_back(intern_step(step, names));
+  steps_.reserve(prefix.size() + own_.size());
+  if (!whole) steps_.assign(prefix.begin(), prefix.end());
+  for (const auto& step : own_) steps_.push_back(&step);
+
   send_step_.assign(names.size(), 0);
   receivers_.assign(names.size(), kNoKey);
   coenabled_steps_of_actor_.resize(names.size());
-  for (const auto& [message, receiver] : receivers) receivers_[message] = receiver;
   for (std::size_t k = 0; k < steps_.size(); ++k) {
-    for (Key m : steps_[k].sent) send_step_[m] = k;
-    if (k > 0 && !steps_[k].reply) coenabled_steps_of_actor_[steps_[k].actor].push_back(k);
+    const ViewStep& step = *steps_[k];
+    for (std::size_t i = 0; i < step.sent.size(); ++i) {
+      send_step_[step.sent[i]] = k;
+      receivers_[step.sent[i]] = step.sent_to[i];
+    }
+    if (k > 0 && !step.reply) coenabled_steps_of_actor_[step.actor].push_back(k);
   }
 }
 
@@ -46,7 +57,7 @@ std::size_t TraceView::send_step(Key m) const {
 }
 
 std::uint32_t TraceView::clock_entry(std::size_t step, Key actor) const {
-  const auto& clock = steps_[step].clock;
+  const auto& clock = steps_[step]->clock;
   auto it = std::lower_bound(clock.begin(), clock.end(), std::pair<Key, std::uint32_t>{actor, 0});
   return it != clock.end() && it->first == actor ? it->second : 0;
 }
@@ -55,7 +66,7 @@ bool TraceView::happens_before(std::size_t i, std::size_t j) const {
   if (i == 0 || j == 0) return false;  // main's step is concurrent with everything
   if (i == j) return true;
   if (i > j) return false;
-  const Key actor = steps_[i].actor;
+  const Key actor = steps_[i]->actor;
   return clock_entry(i, actor) <= clock_entry(j, actor);
 }
 
@@ -71,17 +82,51 @@ std::size_t TraceView::latest_coenabled_step_of(Key actor, std::size_t limit) co
   return after == steps.begin() ? 0 : *(after - 1);
 }
 
+void TraceView::move_step_into(std::size_t k, ViewStep& home) {
+  const std::size_t borrowed = steps_.size() - own_.size();
+  if (k >= borrowed) {
+    home = std::move(own_[k - borrowed]);
+  } else {
+    home = *steps_[k];
+  }
+  steps_[k] = &home;
+}
+
 std::vector<Key> TraceView::pending_at_end() const {
-  std::unordered_set<Key> gone;
-  for (std::size_t k = 1; k < steps_.size(); ++k) gone.insert(steps_[k].message);
-  for (const auto& step : steps_) gone.insert(step.dead_letters.begin(), step.dead_letters.end());
+  std::vector<bool> gone(send_step_.size(), false);  // indexed by key, as send_step_
+  auto mark = [&](Key m) {
+    if (m < gone.size()) gone[m] = true;
+  };
+  for (std::size_t k = 1; k < steps_.size(); ++k) mark(steps_[k]->message);
+  for (const ViewStep* step : steps_) std::for_each(step->dead_letters.begin(), step->dead_letters.end(), mark);
   std::vector<Key> pending;
-  for (const auto& step : steps_) {
-    for (Key m : step.sent) {
-      if (!gone.count(m)) pending.push_back(m);
+  for (const ViewStep* step : steps_) {
+    for (Key m : step->sent) {
+      if (!gone[m]) pending.push_back(m);
     }
   }
   return pending;
+}
+
+std::string TraceView::canonical_form(const Names& names) const {
+  // As canonical_form(Execution): deliveries sorted by actor name, each actor's in order.
+  std::vector<const ViewStep*> deliveries(steps_.begin() + 1, steps_.end());
+  std::stable_sort(deliveries.begin(), deliveries.end(),
+                   [&](const ViewStep* a, const ViewStep* b) { return names.name(a->actor) < names.name(b->actor); });
+  std::string form;
+  for (std::size_t i = 0; i < deliveries.size(); ++i) {
+    const bool first_of_actor = i == 0 || deliveries[i - 1]->actor != deliveries[i]->actor;
+    if (first_of_actor) {
+      form += names.name(deliveries[i]->actor);
+      form += ':';
+    } else {
+      form += ',';
+    }
+    form += names.name(deliveries[i]->message);
+    const bool last_of_actor = i + 1 == deliveries.size() || deliveries[i + 1]->actor != deliveries[i]->actor;
+    if (last_of_actor) form += ';';
+  }
+  return form;
 }
 
 }  // namespace exocheck::engine

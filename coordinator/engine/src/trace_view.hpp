@@ -3,7 +3,9 @@
 // (TransDPOR paper, Definitions 3 and 5), answered from the hook's vector clocks.
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -17,6 +19,7 @@ struct ViewStep {
   Key message = kNoKey;
   bool reply = false;
   std::vector<Key> sent;
+  std::vector<Key> sent_to;  ///< sent_to[i] receives sent[i]
   std::vector<Key> enabled;
   std::vector<Key> dead_letters;
   std::vector<std::pair<Key, std::uint32_t>> clock;  ///< sorted by actor key
@@ -24,13 +27,20 @@ struct ViewStep {
 
 class TraceView {
  public:
-  /// Interns `execution`'s ids into `names`.
-  TraceView(const Execution& execution, Names& names);
+  /// Interns `execution`'s ids into `names`. An execution that starts at step first_step > 0
+  /// takes its steps 0..first_step-1 from `prefix` (interned from earlier executions; they must
+  /// outlive the view).
+  TraceView(const Execution& execution, Names& names, std::span<const ViewStep* const> prefix = {});
+  TraceView(const TraceView&) = delete;  // steps_ points into own_
+  TraceView& operator=(const TraceView&) = delete;
 
   /// Number of steps after step 0; steps are numbered 1..size().
   std::size_t size() const { return steps_.size() - 1; }
   /// Step k (0 = the initial step).
-  const ViewStep& step(std::size_t k) const { return steps_[k]; }
+  const ViewStep& step(std::size_t k) const { return *steps_[k]; }
+  /// Moves step k into `home` (a tree node, which outlives the view), where the view then reads
+  /// it: the tree keeps each new step without a copy. A step the view does not own is copied.
+  void move_step_into(std::size_t k, ViewStep& home);
   /// The step that sent `m` (0: main did).
   std::size_t send_step(Key m) const;
   /// The receiver of `m` in this execution.
@@ -50,12 +60,15 @@ class TraceView {
   std::size_t latest_coenabled_step_of(Key actor, std::size_t limit) const;
   /// Messages sent and neither delivered nor lost by the end.
   std::vector<Key> pending_at_end() const;
+  /// The canonical form of the execution's class: the format of canonical_form(Execution).
+  std::string canonical_form(const Names& names) const;
 
  private:
   std::uint32_t clock_entry(std::size_t step, Key actor) const;
 
   // Indexed by key (keys are dense): one lookup per race query, no hashing.
-  std::vector<ViewStep> steps_;
+  std::vector<ViewStep> own_;           ///< the execution's own steps, interned
+  std::vector<const ViewStep*> steps_;  ///< the prefix's, then own_'s
   std::vector<std::size_t> send_step_;  ///< 0: not sent in this execution (or by main)
   std::vector<Key> receivers_;          ///< kNoKey: not sent in this execution
   std::vector<std::vector<std::size_t>> coenabled_steps_of_actor_;

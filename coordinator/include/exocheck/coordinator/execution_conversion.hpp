@@ -17,7 +17,8 @@ namespace exocheck::coordinator {
 using EventSpan = std::span<const proto::Event* const>;
 std::vector<const proto::Event*> pointers_to(const std::vector<proto::Event>& events);
 
-/// The engine's view of one run. `events` start with step 0.
+/// The engine's view of one run. `events` start with step 0, or with the first step after the
+/// run's prefix when the agent left the prefix out (wire/result_events.hpp).
 engine::Execution to_execution(EventSpan events, const proto::RunResult& result);
 
 /// How a run status counts for exploration (RUN_LAUNCH_FAILED has no meaning there: kCrash).

@@ -47,6 +47,10 @@ enum class Ending {
 struct Execution {
   Step initial;
   std::vector<Step> steps;
+  /// 0: `initial` and `steps` are the whole run. Otherwise the run left out the steps of its
+  /// prefix (0 .. first_step - 1), which the engine already holds, and `steps` start at
+  /// first_step (= the prefix's length; `initial` is unused). HMS and SGR learn from whole runs.
+  std::size_t first_step = 0;
   Ending ending = Ending::kCompleted;
   std::string detail;                    ///< the verdict's text, for reports
   std::vector<std::string> final_state;  ///< per-actor summaries, sorted

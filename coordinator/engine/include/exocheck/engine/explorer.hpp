@@ -22,9 +22,9 @@ namespace exocheck::engine {
 /// One schedule to run: follow `prefix`, then never choose a message in `sleep` while it sleeps.
 struct WorkItem {
   std::uint64_t id = 0;
-  std::vector<std::string> prefix;  ///< message ids: the path to a configuration plus the message to try there
-  std::vector<std::string> sleep;   ///< messages asleep after the prefix (sleep sets)
-  std::vector<std::string> ranking; ///< HMS and SGR: actor ids by priority, learnt from earlier runs
+  std::vector<std::string> prefix;   ///< message ids: the path to a configuration plus the message to try there
+  std::vector<std::string> sleep;    ///< messages asleep after the prefix (sleep sets)
+  std::vector<std::string> ranking;  ///< HMS and SGR: actor ids by priority, learnt from earlier runs
 };
 
 class Explorer {

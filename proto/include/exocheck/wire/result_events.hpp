@@ -1,0 +1,33 @@
+#pragma once
+// Which of a run's events an agent sends back with its result. The coordinator's tree already
+// holds the steps of the run's prefix (steps 0 .. prefix length - 1: the same schedule gives the
+// same steps), so an agent leaves them out and the coordinator's work per result follows the new
+// steps only. A run is sent whole when the coordinator needs all of it: a bug (its trace must
+// replay and read on its own), a run that lost messages (warnings name them by their sends), and
+// a RANKED run (HMS and SGR learn from whole runs).
+
+#include <cstddef>
+
+#include "proto/control.pb.h"
+#include "proto/trace.pb.h"
+
+namespace exocheck::wire {
+
+/// The steps numbered below this may be left out of the run's result (0: send it whole).
+inline std::size_t first_step_to_send(const proto::RunRequest& request, const proto::RunResult& result) {
+  const bool plain_ending = result.status() == proto::RUN_COMPLETED || result.status() == proto::RUN_SLEEP_BLOCKED;
+  if (!plain_ending || result.dead_letters_size() > 0 || request.heuristic() == proto::RANKED) return 0;
+  return static_cast<std::size_t>(request.prefix_size());
+}
+
+/// The index of the first event to send among `events` (in step order, from step 0).
+template <typename Events>
+std::size_t first_event_to_send(const Events& events, const proto::RunRequest& request,
+                                const proto::RunResult& result) {
+  const std::size_t first_step = first_step_to_send(request, result);
+  std::size_t index = 0;
+  while (index < static_cast<std::size_t>(events.size()) && events[index].step() < first_step) ++index;
+  return index;
+}
+
+}  // namespace exocheck::wire
