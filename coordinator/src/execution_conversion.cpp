@@ -5,19 +5,30 @@
 namespace exocheck::coordinator {
 namespace {
 
-engine::Step to_step(const proto::Event& event) {
-  engine::Step step;
-  step.actor = event.step() == 0 ? std::string() : event.actor();
+// Assigns into `step` so that a reused step keeps its strings' and vectors' storage.
+void fill_step(const proto::Event& event, engine::Step& step) {
+  if (event.step() == 0) {
+    step.actor.clear();
+  } else {
+    step.actor = event.actor();
+  }
   step.message = event.message();
-  for (const auto& sent : event.sent()) step.sent.push_back({sent.id(), sent.receiver()});
+  step.sent.resize(static_cast<std::size_t>(event.sent_size()));
+  for (int i = 0; i < event.sent_size(); ++i) {
+    step.sent[static_cast<std::size_t>(i)].id = event.sent(i).id();
+    step.sent[static_cast<std::size_t>(i)].receiver = event.sent(i).receiver();
+  }
   step.created.assign(event.created().begin(), event.created().end());
   step.enabled.assign(event.enabled().begin(), event.enabled().end());
-  for (const auto& entry : event.clock()) step.clock.emplace_back(entry.actor(), entry.count());
+  step.clock.resize(static_cast<std::size_t>(event.clock_size()));
+  for (int i = 0; i < event.clock_size(); ++i) {
+    step.clock[static_cast<std::size_t>(i)].first = event.clock(i).actor();
+    step.clock[static_cast<std::size_t>(i)].second = event.clock(i).count();
+  }
   step.destroyed = event.destroyed();
   step.dead_letters.assign(event.dead_letters().begin(), event.dead_letters().end());
   step.reply = event.reply();
   step.failed = event.outcome() != proto::STEP_OK;
-  return step;
 }
 
 proto::Heuristic to_hook_heuristic(engine::Heuristic heuristic) {
@@ -71,21 +82,24 @@ std::vector<const proto::Event*> pointers_to(const std::vector<proto::Event>& ev
   return pointers;
 }
 
-engine::Execution to_execution(EventSpan events, const proto::RunResult& result) {
-  engine::Execution execution;
-  execution.steps.reserve(events.size());
+void to_execution(EventSpan events, const proto::RunResult& result, engine::Execution& execution) {
   // Without step 0, the run left out its prefix (wire/result_events.hpp).
-  if (!events.empty() && events.front()->step() > 0) execution.first_step = events.front()->step();
-  for (const proto::Event* event : events) {
-    if (event->step() == 0) {
-      execution.initial = to_step(*event);
-    } else {
-      execution.steps.push_back(to_step(*event));
-    }
-  }
+  execution.first_step = !events.empty() && events.front()->step() > 0 ? events.front()->step() : 0;
+  std::size_t steps = 0;
+  for (const proto::Event* event : events) steps += event->step() == 0 ? 0 : 1;
+  execution.steps.resize(steps);
+  std::size_t next = 0;
+  for (const proto::Event* event : events)
+    fill_step(*event, event->step() == 0 ? execution.initial : execution.steps[next++]);
+  if (execution.first_step != 0) execution.initial = {};
   execution.ending = to_ending(result.status());
   execution.detail = result.detail();
   execution.final_state.assign(result.final_state().begin(), result.final_state().end());
+}
+
+engine::Execution to_execution(EventSpan events, const proto::RunResult& result) {
+  engine::Execution execution;
+  to_execution(events, result, execution);
   return execution;
 }
 

@@ -58,7 +58,8 @@ bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const prot
   if (leased == leased_.end()) return false;
   const auto ranking = std::move(leased->second);
   leased_.erase(leased);
-  if (!explorer_.complete(id, to_execution(events, result))) return false;
+  to_execution(events, result, scratch_);
+  if (!explorer_.complete(id, scratch_)) return false;
   ++runs_;
   note_dead_letters(events, result);
   if (engine::is_bug(to_ending(result.status())) && (options_.keep_going || bugs_.empty())) {

@@ -56,6 +56,9 @@ class RecordedRuns {
     // As exocheck-agent does: the prefix's steps are left out unless the coordinator needs them.
     const auto first = wire::first_event_to_send(report.events, lease.request(), report.result);
     result.mutable_events()->Assign(report.events.begin() + static_cast<std::ptrdiff_t>(first), report.events.end());
+    if (wire::lean_result(lease.request(), report.result)) {
+      for (auto& event : *result.mutable_events()) wire::strip_for_exploration(event);
+    }
     *result.mutable_result() = report.result;
     result.set_hello_seen(report.hello_seen);
     std::unique_lock lock(mutex_);

@@ -20,6 +20,9 @@ std::vector<const proto::Event*> pointers_to(const std::vector<proto::Event>& ev
 /// The engine's view of one run. `events` start with step 0, or with the first step after the
 /// run's prefix when the agent left the prefix out (wire/result_events.hpp).
 engine::Execution to_execution(EventSpan events, const proto::RunResult& result);
+/// The same into `execution`, reusing its storage (one conversion per result: no allocation once
+/// the buffers are big enough).
+void to_execution(EventSpan events, const proto::RunResult& result, engine::Execution& execution);
 
 /// How a run status counts for exploration (RUN_LAUNCH_FAILED has no meaning there: kCrash).
 engine::Ending to_ending(proto::RunStatus status);

@@ -100,6 +100,7 @@ class ExplorationSession {
   std::vector<Bug> bugs_;
   std::set<std::string> dead_letters_seen_;
   std::vector<std::string> warnings_;
+  engine::Execution scratch_;  // each result's conversion, reused
   bool stopped_ = false;
 };
 

@@ -1,10 +1,11 @@
 #pragma once
-// Which of a run's events an agent sends back with its result. The coordinator's tree already
-// holds the steps of the run's prefix (steps 0 .. prefix length - 1: the same schedule gives the
-// same steps), so an agent leaves them out and the coordinator's work per result follows the new
-// steps only. A run is sent whole when the coordinator needs all of it: a bug (its trace must
-// replay and read on its own), a run that lost messages (warnings name them by their sends), and
-// a RANKED run (HMS and SGR learn from whole runs).
+// Which of a run's events an agent sends back with its result, and how much of each. The
+// coordinator's tree already holds the steps of the run's prefix (steps 0 .. prefix length - 1:
+// the same schedule gives the same steps), and exploration reads no text meant for people
+// (summaries, type names, details), so a lean result leaves both out and the coordinator's work
+// per result follows the new steps only. A run is sent whole when the coordinator needs all of
+// it: a bug (its trace must replay and read on its own), a run that lost messages (warnings name
+// them by their sends), and a RANKED run (HMS and SGR learn from whole runs).
 
 #include <cstddef>
 
@@ -13,11 +14,24 @@
 
 namespace exocheck::wire {
 
+/// True when the run's result may be lean: no prefix steps, no text for people.
+inline bool lean_result(const proto::RunRequest& request, const proto::RunResult& result) {
+  const bool plain_ending = result.status() == proto::RUN_COMPLETED || result.status() == proto::RUN_SLEEP_BLOCKED;
+  return plain_ending && result.dead_letters_size() == 0 && request.heuristic() != proto::RANKED;
+}
+
 /// The steps numbered below this may be left out of the run's result (0: send it whole).
 inline std::size_t first_step_to_send(const proto::RunRequest& request, const proto::RunResult& result) {
-  const bool plain_ending = result.status() == proto::RUN_COMPLETED || result.status() == proto::RUN_SLEEP_BLOCKED;
-  if (!plain_ending || result.dead_letters_size() > 0 || request.heuristic() == proto::RANKED) return 0;
-  return static_cast<std::size_t>(request.prefix_size());
+  return lean_result(request, result) ? static_cast<std::size_t>(request.prefix_size()) : 0;
+}
+
+/// Clears what exploration does not read from a lean result's event.
+inline void strip_for_exploration(proto::Event& event) {
+  event.clear_sender();
+  event.clear_type();
+  event.clear_summary();
+  event.clear_detail();
+  for (auto& sent : *event.mutable_sent()) sent.clear_type();
 }
 
 /// The index of the first event to send among `events` (in step order, from step 0).
