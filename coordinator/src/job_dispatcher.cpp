@@ -181,8 +181,14 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
     return work;
   }
   if (agent.accepted_job != job->id) return work;
+  // Refill in batches: each message costs the coordinator more than the lease it carries. While
+  // every slot has a run and most have one waiting, wait until half a slot-count is free.
+  const std::size_t window = agent.slots * kLeasesPerSlot;
+  const bool slot_may_idle = agent.outstanding < agent.slots;
+  const bool half_free = agent.outstanding + std::max<std::size_t>(1, agent.slots / 2) <= window;
+  if (!slot_may_idle && !half_free) return work;
   const auto deadline = Clock::now() + 2 * job->settings.run_timeout + lease_slack_;
-  while (agent.outstanding < agent.slots * kLeasesPerSlot) {
+  while (agent.outstanding < window) {
     auto next = job->session->next();
     if (!next) break;
     const auto lease_id = next_lease_id_++;

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
+#include <string_view>
 #include <vector>
 
 namespace exocheck::engine {
@@ -12,20 +12,51 @@ namespace exocheck::engine {
 using Key = std::uint32_t;
 inline constexpr Key kNoKey = ~Key{0};
 
+/// Every id of every step of every result is looked up here, so the table is an open-addressing
+/// one over short ids (FNV-1a, linear probing, at most half full) rather than a node-based map.
 class Names {
  public:
-  Key intern(const std::string& name) {
-    auto [it, inserted] = keys_.try_emplace(name, static_cast<Key>(names_.size()));
-    if (inserted) names_.push_back(name);
-    return it->second;
+  Key intern(std::string_view name) {
+    if ((names_.size() + 1) * 2 > slots_.size()) grow();
+    const std::uint64_t h = hash(name);
+    for (std::size_t i = h & mask();; i = (i + 1) & mask()) {
+      const Key key = slots_[i];
+      if (key == kNoKey) {
+        const auto added = static_cast<Key>(names_.size());
+        names_.emplace_back(name);
+        hashes_.push_back(h);
+        slots_[i] = added;
+        return added;
+      }
+      if (hashes_[key] == h && names_[key] == name) return key;
+    }
   }
   const std::string& name(Key key) const { return names_[key]; }
   /// Keys run from 0 to size() - 1: tables indexed by key can be plain vectors.
   std::size_t size() const { return names_.size(); }
 
  private:
-  std::unordered_map<std::string, Key> keys_;
+  static std::uint64_t hash(std::string_view name) {
+    std::uint64_t h = 14695981039346656037ULL;
+    for (const char c : name) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 1099511628211ULL;
+    }
+    return h;
+  }
+  std::size_t mask() const { return slots_.size() - 1; }
+  void grow() {
+    slots_.assign(slots_.empty() ? 64 : slots_.size() * 2, kNoKey);
+    for (Key key = 0; key < names_.size(); ++key) {
+      std::size_t i = hashes_[key] & mask();
+      while (slots_[i] != kNoKey) i = (i + 1) & mask();
+      slots_[i] = key;
+    }
+  }
+
+  std::vector<Key> slots_;  ///< a power of two in size; kNoKey: empty
   std::vector<std::string> names_;
+  std::vector<std::uint64_t> hashes_;
 };
 
 }  // namespace exocheck::engine

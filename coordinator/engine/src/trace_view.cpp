@@ -11,6 +11,12 @@ ViewStep intern_step(const Step& step, Names& names) {
   if (!step.actor.empty()) view.actor = names.intern(step.actor);
   if (!step.message.empty()) view.message = names.intern(step.message);
   view.reply = step.reply;
+  // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
+  view.sent.reserve(step.sent.size());
+  view.sent_to.reserve(step.sent.size());
+  view.enabled.reserve(step.enabled.size());
+  view.dead_letters.reserve(step.dead_letters.size());
+  view.clock.reserve(step.clock.size());
   for (const auto& sent : step.sent) {
     const Key id = names.intern(sent.id);
     view.sent.push_back(id);
