@@ -98,12 +98,7 @@ class Connection {
       result.set_lease_id(lease_id);
       try {
         auto report = runner.run(*spec);
-        const auto first = wire::first_event_to_send(report.events, spec->request, report.result);
-        result.mutable_events()->Assign(report.events.begin() + static_cast<std::ptrdiff_t>(first),
-                                        report.events.end());
-        if (wire::lean_result(spec->request, report.result)) {
-          for (auto& event : *result.mutable_events()) wire::strip_for_exploration(event);
-        }
+        wire::assign_events_to_send(report.events, spec->request, report.result, *result.mutable_events());
         *result.mutable_result() = std::move(report.result);
         result.set_hello_seen(report.hello_seen);
       } catch (const std::exception& error) {

@@ -54,11 +54,7 @@ class RecordedRuns {
                         std::chrono::milliseconds(job.run_timeout_ms())};
     auto report = agent::Runner().run(spec);
     // As exocheck-agent does: the prefix's steps are left out unless the coordinator needs them.
-    const auto first = wire::first_event_to_send(report.events, lease.request(), report.result);
-    result.mutable_events()->Assign(report.events.begin() + static_cast<std::ptrdiff_t>(first), report.events.end());
-    if (wire::lean_result(lease.request(), report.result)) {
-      for (auto& event : *result.mutable_events()) wire::strip_for_exploration(event);
-    }
+    wire::assign_events_to_send(report.events, lease.request(), report.result, *result.mutable_events());
     *result.mutable_result() = report.result;
     result.set_hello_seen(report.hello_seen);
     std::unique_lock lock(mutex_);

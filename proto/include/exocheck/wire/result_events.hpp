@@ -8,6 +8,7 @@
 // them by their sends), and a RANKED run (HMS and SGR learn from whole runs).
 
 #include <cstddef>
+#include <vector>
 
 #include "proto/control.pb.h"
 #include "proto/trace.pb.h"
@@ -23,6 +24,12 @@ inline bool lean_result(const proto::RunRequest& request, const proto::RunResult
 /// The steps numbered below this may be left out of the run's result (0: send it whole).
 inline std::size_t first_step_to_send(const proto::RunRequest& request, const proto::RunResult& result) {
   return lean_result(request, result) ? static_cast<std::size_t>(request.prefix_size()) : 0;
+}
+
+/// Clears what exploration does not read from a lean result: the final state's summaries (only
+/// a bug's trace shows them; a determinism check would need them kept).
+inline void strip_for_exploration(proto::RunResult& result) {
+  result.clear_final_state();
 }
 
 /// Clears what exploration does not read from a lean result's event.
@@ -42,6 +49,17 @@ std::size_t first_event_to_send(const Events& events, const proto::RunRequest& r
   std::size_t index = 0;
   while (index < static_cast<std::size_t>(events.size()) && events[index].step() < first_step) ++index;
   return index;
+}
+
+/// What an agent puts in a lease's result: the events from first_event_to_send() on, and for a
+/// lean result no text for people (in the events and in `result`).
+inline void assign_events_to_send(const std::vector<proto::Event>& events, const proto::RunRequest& request,
+                                  proto::RunResult& result, google::protobuf::RepeatedPtrField<proto::Event>& out) {
+  const auto first = static_cast<std::ptrdiff_t>(first_event_to_send(events, request, result));
+  out.Assign(events.begin() + first, events.end());
+  if (!lean_result(request, result)) return;
+  for (auto& event : out) strip_for_exploration(event);
+  strip_for_exploration(result);
 }
 
 }  // namespace exocheck::wire
