@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "backtrack_policy.hpp"
 #include "history.hpp"
@@ -28,7 +29,7 @@ class Explorer::State {
   std::size_t frontier() const;
   const Stats& stats() const { return stats_; }
   const ExplorerOptions& options() const { return options_; }
-  const std::set<std::string>& classes() const { return classes_; }
+  std::set<std::string> classes() const { return {classes_.begin(), classes_.end()}; }
 
  private:
   /// An item out for execution: from `node`, deliver `message` (kNoKey: the very first run).
@@ -76,7 +77,7 @@ class Explorer::State {
   std::vector<Listed> open_;
   std::uint64_t listings_ = 0;
   Stats stats_;
-  std::set<std::string> classes_;
+  std::unordered_set<std::string> classes_;  // one insertion per path: hashed, not sorted
   History history_;
 };
 
@@ -338,7 +339,7 @@ const Stats& Explorer::stats() const {
 const ExplorerOptions& Explorer::options() const {
   return state_->options();
 }
-const std::set<std::string>& Explorer::classes() const {
+std::set<std::string> Explorer::classes() const {
   return state_->classes();
 }
 

@@ -53,8 +53,8 @@ class Explorer {
   const Stats& stats() const;
   const ExplorerOptions& options() const;
 
-  /// Canonical forms of the classes of the explored paths (for differential testing).
-  const std::set<std::string>& classes() const;
+  /// Canonical forms of the classes of the explored paths, sorted (for differential testing).
+  std::set<std::string> classes() const;
 
  private:
   class State;
