@@ -80,6 +80,26 @@ TEST_F(ExploreFigures, PiWithFiveWorkersFifoDporExplores120Paths) {
   expect_figures({"--reduction", "dpor", "--heuristic", "fifo", "--no-sleep-sets"}, "pi", kPi5, {120, 931, 120});
 }
 
+TEST_F(ExploreFigures, PiWithFiveWorkersEcaDporExplores120Paths) {
+  expect_figures({"--reduction", "dpor", "--heuristic", "eca", "--no-sleep-sets"}, "pi", kPi5, {120, 0, 120});
+}
+
+// The largest cells: 19,845 paths each, about 15 s with 2 workers (same figures as one: DPOR's
+// additions do not depend on the order results arrive in).
+TEST_F(ExploreFigures, PiWithFiveWorkersLcaAndLifoDporExplore19845Paths) {
+  for (const char* heuristic : {"lca", "lifo"}) {
+    expect_figures({"--reduction", "dpor", "--heuristic", heuristic, "--no-sleep-sets"}, "pi", kPi5,
+                   {19'845, 156'070, 120}, "2");
+  }
+}
+
+TEST_F(ExploreFigures, PiWithFiveWorkersFifoAndEcaTransDporExplore120Paths) {
+  for (const char* heuristic : {"fifo", "eca"}) {
+    expect_figures({"--reduction", "transdpor", "--heuristic", heuristic, "--no-sleep-sets"}, "pi", kPi5,
+                   {120, 0, 120});
+  }
+}
+
 TEST_F(ExploreFigures, PiWithFiveWorkersLcaTransDporExplores945Paths) {
   expect_figures({"--reduction", "transdpor", "--heuristic", "lca", "--no-sleep-sets"}, "pi", kPi5, {945, 0, 120});
 }
