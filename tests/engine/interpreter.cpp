@@ -118,7 +118,9 @@ class Interpreter {
     if (a.destroyed) return false;
     if (!a.awaiting.empty()) return m.answers == a.awaiting;
     for (const auto& guard : program_.types[a.type].guards) {
-      if (guard.type == m.type) return a.count >= guard.min_count;
+      if (guard.type == m.type) {
+        return a.count >= guard.min_count && (guard.parity < 0 || a.count % 2 == guard.parity);
+      }
     }
     return true;
   }

@@ -39,10 +39,13 @@ struct Action {
 
 using Handler = std::vector<Action>;
 
-/// A message type is accepted only once the actor handled at least `min_count` messages.
+/// A message type is accepted only once the actor handled at least `min_count` messages and,
+/// when `parity` is 0 or 1, only while that count has this parity: a guard that closes again,
+/// as a lock's does while it is held.
 struct Guard {
   int type = 0;
   int min_count = 0;
+  int parity = -1;
 };
 
 struct ActorType {

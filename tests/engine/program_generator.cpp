@@ -43,7 +43,11 @@ class Generator {
     }
     for (int t = 0; t < kMessageTypes; ++t) type.handlers.emplace_back(t, handler(t));
     type.continuations.push_back(chance(2) ? Handler{} : Handler{send_action(2, false)});
-    if (chance(3)) type.guards.push_back({pick(kMessageTypes), 1 + pick(2)});
+    if (chance(3)) {
+      const int guarded = pick(kMessageTypes);
+      const int min_count = 1 + pick(2);
+      type.guards.push_back({guarded, min_count, chance(2) ? pick(2) : -1});
+    }
     return type;
   }
 

@@ -201,11 +201,11 @@ std::vector<Node*> Explorer::State::extend_tree(TraceView& trace, const Issued& 
 }
 
 void Explorer::State::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
-  const auto race = find_race(trace, m, trace.receiver(m), point);
-  if (!race) return;
-  Node& pre = *path[race->step - 1];
-  policy_->on_race(pre, *race);
-  list_if_open(pre);
+  for (const Race& race : find_races(trace, m, trace.receiver(m), point)) {
+    Node& pre = *path[race.step - 1];
+    policy_->on_race(pre, race);
+    list_if_open(pre);
+  }
 }
 
 void Explorer::State::analyse_races(const TraceView& trace, const std::vector<Node*>& path,

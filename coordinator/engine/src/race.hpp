@@ -20,7 +20,9 @@ struct Race {
                               ///< if enabled; kNoKey when E is empty
 };
 
-/// The race of message `m` (received by `receiver`) in the configuration after step `point`.
-std::optional<Race> find_race(const TraceView& trace, Key m, Key receiver, std::size_t point);
+/// The races of message `m` (received by `receiver`) in the configuration after step `point`:
+/// none, the race with the receiver's last step before it, and, when a guard left m disabled
+/// there, also the race with the receiver's latest earlier step at which m was enabled.
+std::vector<Race> find_races(const TraceView& trace, Key m, Key receiver, std::size_t point);
 
 }  // namespace exocheck::engine
