@@ -146,5 +146,33 @@ TEST(SubjectCommandLineRanges, RejectsOutOfRangeValuesWithExitCodeTwo) {
   EXPECT_EQ(run_subject("fib", {"--n", "0"}).exit_code, 2);
 }
 
+TEST(QuicksortUncontrolled, SortsTheFixedArray) {
+  for (int i = 0; i < kRepetitions; ++i) {
+    const auto result = run_subject("quicksort", {});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "7 35 57 61 83 89\n");
+  }
+  const auto larger = run_subject("quicksort", {"--n", "40"});
+  EXPECT_EQ(larger.exit_code, 0) << larger.out;
+}
+
+TEST(SpinsortUncontrolled, EachNodeKeepsItsValue) {
+  for (int i = 0; i < kRepetitions; ++i) {
+    const auto result = run_subject("spinsort", {"--n", "5"});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "kept: 10 20 30 40 50\n");
+  }
+}
+
+TEST(DiningPhilosophersUncontrolled, FixedTableFeedsEveryPhilosopher) {
+  for (int i = 0; i < kRepetitions; ++i) {
+    const auto result = run_subject("diningphil", {"--n", "5", "--fixed"});
+    EXPECT_EQ(result.exit_code, 0);
+    const std::regex ate("philosopher [0-4] ate\n");
+    EXPECT_EQ(std::distance(std::sregex_iterator(result.out.begin(), result.out.end(), ate), std::sregex_iterator()), 5)
+        << result.out;
+  }
+}
+
 }  // namespace
 }  // namespace exocheck::testing

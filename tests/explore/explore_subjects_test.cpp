@@ -1,0 +1,63 @@
+// The subject suite (SUBJECTS.md) through `exocheck explore`: each subject, with a small
+// parameter, explored completely, with its expected finding; correct subjects also reach the
+// same classes under TransDPOR as under exhaustive exploration (both with sleep sets).
+
+#include "exocheck/wire/trace_file.hpp"
+#include "explore_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+class ExploreSubjects : public ExploreTest {
+ protected:
+  /// Explores `subject` completely with TransDPOR and with exhaustive exploration: no bug, and
+  /// `classes` classes under both.
+  void expect_correct(const std::string& subject, const std::vector<std::string>& args, std::uint64_t classes) const {
+    if (!built(subject)) GTEST_SKIP() << subject << " not built";
+    for (const char* reduction : {"transdpor", "exhaustive"}) {
+      const auto result = figures({"--workers", "2", "--reduction", reduction}, subject, args);
+      EXPECT_EQ(result.exit_code, 0) << reduction << "\n" << result.summary.dump(2);
+      EXPECT_TRUE(result.complete) << reduction;
+      EXPECT_EQ(result.bugs, 0u) << reduction;
+      EXPECT_EQ(result.classes, classes) << reduction;
+    }
+  }
+};
+
+TEST_F(ExploreSubjects, QuicksortOutputIsSortedOnEveryPath) {
+  // 6 values, 4 sorters that split: the order of the two answers at each is free, 2^4 classes.
+  expect_correct("quicksort", {"--n", "6"}, 16);
+}
+
+TEST_F(ExploreSubjects, SpinsortNodesKeepTheirValueInOrderOnEveryPath) {
+  expect_correct("spinsort", {"--n", "3"}, 72);
+}
+
+TEST_F(ExploreSubjects, FixedDiningPhilosophersNeverDeadlock) {
+  // Which philosopher gets each contended fork first: 6 classes with 3 philosophers.
+  expect_correct("diningphil", {"--n", "3", "--fixed"}, 6);
+}
+
+TEST_F(ExploreSubjects, DiningPhilosophersDeadlockAndTheTraceReplays) {
+  if (!built("diningphil")) GTEST_SKIP() << "diningphil not built";
+  for (const char* reduction : {"dpor", "transdpor"}) {
+    const auto result =
+        figures({"--workers", "2", "--reduction", reduction, "--no-sleep-sets"}, "diningphil", {"--n", "3"});
+    ASSERT_EQ(result.exit_code, 1) << reduction << "\n" << result.summary.dump(2);
+    const auto& bug = result.summary.at("bugs").at(0);
+    EXPECT_EQ(bug.at("status"), "RUN_DEADLOCK") << reduction;
+    // Every philosopher holds its left fork and waits for the right one.
+    const auto detail = bug.at("detail").get<std::string>();
+    for (const char* waiting : {"actor 0.4 waits", "actor 0.5 waits", "actor 0.6 waits"}) {
+      EXPECT_NE(detail.find(waiting), std::string::npos) << detail;
+    }
+    const auto trace_path = dir() / bug.at("trace").get<std::string>();
+    EXPECT_EQ(wire::read_trace_file(trace_path).result().status(), proto::RUN_DEADLOCK);
+    const auto replay = exocheck({"replay", trace_path.string()});
+    EXPECT_EQ(replay.exit_code, 1) << replay.err;
+    EXPECT_NE(replay.out.find("Replay: reproduced"), std::string::npos) << replay.out;
+  }
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test
