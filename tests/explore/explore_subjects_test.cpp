@@ -38,6 +38,27 @@ TEST_F(ExploreSubjects, FixedDiningPhilosophersNeverDeadlock) {
   expect_correct("diningphil", {"--n", "3", "--fixed"}, 6);
 }
 
+TEST_F(ExploreSubjects, FixedFuturesTakeTheLocksInOneOrderAndNeverDeadlock) {
+  expect_correct("futures-deadlock", {"--fixed"}, 2);
+}
+
+TEST_F(ExploreSubjects, FuturesTakingLocksInOppositeOrdersDeadlock) {
+  if (!built("futures-deadlock")) GTEST_SKIP() << "futures-deadlock not built";
+  for (const char* reduction : {"exhaustive", "dpor", "transdpor"}) {
+    const auto result = figures({"--workers", "2", "--reduction", reduction, "--keep-going"}, "futures-deadlock");
+    EXPECT_EQ(result.exit_code, 1) << reduction << "\n" << result.summary.dump(2);
+    EXPECT_TRUE(result.complete) << reduction;
+    EXPECT_EQ(result.classes, 3u) << reduction;
+    ASSERT_EQ(result.bugs, 1u) << reduction;
+    const auto& bug = result.summary.at("bugs").at(0);
+    EXPECT_EQ(bug.at("status"), "RUN_DEADLOCK") << reduction;
+    EXPECT_NE(bug.at("detail").get<std::string>().find("pending, none enabled: 0.3#3 (Acquire to 0.1), 0.4#2 "
+                                                       "(Acquire to 0.2)"),
+              std::string::npos)
+        << bug.at("detail");
+  }
+}
+
 TEST_F(ExploreSubjects, DiningPhilosophersDeadlockAndTheTraceReplays) {
   if (!built("diningphil")) GTEST_SKIP() << "diningphil not built";
   for (const char* reduction : {"dpor", "transdpor"}) {

@@ -164,6 +164,14 @@ TEST(SpinsortUncontrolled, EachNodeKeepsItsValue) {
   }
 }
 
+TEST(FuturesDeadlockUncontrolled, FixedWorkerGetsTheFuturesValue) {
+  for (int i = 0; i < kRepetitions; ++i) {
+    const auto result = run_subject("futures-deadlock", {"--fixed"});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "value 42\n");
+  }
+}
+
 TEST(DiningPhilosophersUncontrolled, FixedTableFeedsEveryPhilosopher) {
   for (int i = 0; i < kRepetitions; ++i) {
     const auto result = run_subject("diningphil", {"--n", "5", "--fixed"});
