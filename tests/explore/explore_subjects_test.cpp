@@ -33,6 +33,10 @@ TEST_F(ExploreSubjects, SpinsortNodesKeepTheirValueInOrderOnEveryPath) {
   expect_correct("spinsort", {"--n", "3"}, 72);
 }
 
+TEST_F(ExploreSubjects, ChameneosMeetingsAddUpOnEveryPath) {
+  expect_correct("chameneos", {"--creatures", "2", "--meetings", "2"}, 24);
+}
+
 TEST_F(ExploreSubjects, FixedDiningPhilosophersNeverDeadlock) {
   // Which philosopher gets each contended fork first: 6 classes with 3 philosophers.
   expect_correct("diningphil", {"--n", "3", "--fixed"}, 6);

@@ -172,6 +172,14 @@ TEST(FuturesDeadlockUncontrolled, FixedWorkerGetsTheFuturesValue) {
   }
 }
 
+TEST(ChameneosUncontrolled, CreaturesReportTwiceTheMeetings) {
+  for (int i = 0; i < kRepetitions; ++i) {
+    const auto result = run_subject("chameneos", {"--creatures", "5", "--meetings", "50"});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "100 meetings\n");
+  }
+}
+
 TEST(DiningPhilosophersUncontrolled, FixedTableFeedsEveryPhilosopher) {
   for (int i = 0; i < kRepetitions; ++i) {
     const auto result = run_subject("diningphil", {"--n", "5", "--fixed"});
