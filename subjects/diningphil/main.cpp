@@ -31,7 +31,8 @@ class Philosopher : public exocheck::Actor {
     call<exocheck::Done>(first_, exocheck::Acquire{}, [this](exocheck::Done) {
       call<exocheck::Done>(second_, exocheck::Acquire{}, [this](exocheck::Done) {
         ++meals_;
-        std::cout << "philosopher " << index_ << " ate" << std::endl;
+        // One write: philosophers print from several threads.
+        std::cout << "philosopher " + std::to_string(index_) + " ate\n" << std::flush;
         send(second_, exocheck::Release{});
         send(first_, exocheck::Release{});
       });

@@ -37,6 +37,10 @@ TEST_F(ExploreSubjects, ChameneosMeetingsAddUpOnEveryPath) {
   expect_correct("chameneos", {"--creatures", "2", "--meetings", "2"}, 24);
 }
 
+TEST_F(ExploreSubjects, ShortpathDistancesEqualDijkstrasOnEveryPath) {
+  expect_correct("shortpath", {"--nodes", "4"}, 76);
+}
+
 TEST_F(ExploreSubjects, FixedDiningPhilosophersNeverDeadlock) {
   // Which philosopher gets each contended fork first: 6 classes with 3 philosophers.
   expect_correct("diningphil", {"--n", "3", "--fixed"}, 6);

@@ -7,6 +7,7 @@
 #include <numbers>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "subject_process.hpp"
@@ -177,6 +178,18 @@ TEST(ChameneosUncontrolled, CreaturesReportTwiceTheMeetings) {
     const auto result = run_subject("chameneos", {"--creatures", "5", "--meetings", "50"});
     EXPECT_EQ(result.exit_code, 0);
     EXPECT_EQ(result.out, "100 meetings\n");
+  }
+}
+
+TEST(ShortpathUncontrolled, EveryNodeEndsAtItsShortestDistance) {
+  for (int i = 0; i < kRepetitions; ++i) {
+    const auto result = run_subject("shortpath", {"--nodes", "5"});
+    EXPECT_EQ(result.exit_code, 0);
+    std::set<std::string> lines;
+    std::istringstream in(result.out);
+    for (std::string line; std::getline(in, line);) lines.insert(line);
+    EXPECT_EQ(lines, (std::set<std::string>{"node 0 at 0", "node 1 at 3", "node 2 at 1", "node 3 at 4", "node 4 at 5"}))
+        << result.out;
   }
 }
 
