@@ -193,7 +193,6 @@ std::vector<Node*> Explorer::State::extend_tree(TraceView& trace, const Issued& 
         }
       }
       trace.move_step_into(k, slot->step);  // `step` now reads from the node
-      slot->has_step = true;
     }
     path.push_back(slot.get());
   }
@@ -236,12 +235,11 @@ std::optional<std::vector<const ViewStep*>> Explorer::State::stored_prefix(const
   std::vector<const ViewStep*> prefix;
   if (execution.first_step == 0) return prefix;
   // The run starts with the step the item asked for: steps 0..depth are the path to its node.
+  // Every node but the root got its step when it was created; the root gets step 0 from the
+  // first run, which has no prefix to leave out.
   if (issued.message == kNoKey || execution.first_step != issued.node->depth + 1) return std::nullopt;
   prefix.resize(issued.node->depth + 1);
-  for (const Node* node = issued.node; node != nullptr; node = node->parent) {
-    if (!node->has_step) return std::nullopt;
-    prefix[node->depth] = &node->step;
-  }
+  for (const Node* node = issued.node; node != nullptr; node = node->parent) prefix[node->depth] = &node->step;
   return prefix;
 }
 
@@ -271,10 +269,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
     return false;
   }
   TraceView trace(execution, names_, *prefix);
-  if (issued.node == &root_ && !root_.has_step) {
-    root_.step = trace.step(0);
-    root_.has_step = true;
-  }
+  if (issued.message == kNoKey) root_.step = trace.step(0);  // the first run
   stats_.executed_steps += trace.size();
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
     ++stats_.paths;

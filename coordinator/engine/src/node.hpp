@@ -25,7 +25,6 @@ struct Node {
   Node* parent = nullptr;
   Key via = kNoKey;  ///< message delivered to reach this configuration
   ViewStep step;     ///< the step that reached it (the root: step 0), for runs that leave out their prefix
-  bool has_step = false;
   std::uint32_t depth = 0;
   std::vector<Key> enabled;    ///< enabled here (known once an execution passed through)
   std::vector<Key> receivers;  ///< receivers[i] receives enabled[i]
