@@ -89,6 +89,11 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   app_->add_option("--time-limit", time_limit_seconds_, "Stop handing out runs after this many seconds")
       ->check(CLI::PositiveNumber);
   app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
+  app_->add_option("--check", check_,
+                   "Also check a property of whole paths. determinism: every completed path must end in the same "
+                   "final state (the actors' final_state summaries); each other final state is a bug, reported with "
+                   "the trace of the first completed path. Results are then sent whole, which costs speed")
+      ->check(CLI::IsMember({"determinism"}));
   app_->add_option("--run-timeout", run_timeout_seconds_, "Wall-clock limit for each run, in seconds")
       ->check(timeout_range())
       ->capture_default_str();
@@ -115,6 +120,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.explorer.max_paths = max_paths_;
   session.step_limit = step_limit_;
   session.keep_going = keep_going_;
+  session.check_determinism = check_ == "determinism";
   session.subject = subject.words.front();
   session.args.assign(subject.words.begin() + 1, subject.words.end());
   settings.workers = workers_;

@@ -35,6 +35,7 @@ class ExploreCommand {
   std::uint64_t max_paths_ = 0;
   double time_limit_seconds_ = 0;
   bool keep_going_ = false;
+  std::string check_;
   double run_timeout_seconds_ = 10;
   std::uint64_t step_limit_ = 100'000;
   std::string out_ = "exocheck-explore";

@@ -51,6 +51,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["max_paths"] = explorer.max_paths;
   options["time_limit"] = settings.time_limit_seconds;
   options["keep_going"] = settings.session.keep_going;
+  options["check"] = settings.session.check_determinism ? nlohmann::ordered_json("determinism") : nullptr;
   options["run_timeout"] = settings.run_timeout_seconds;
   options["step_limit"] = settings.session.step_limit;
   return options;
@@ -71,8 +72,12 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   return json;
 }
 
-std::string trace_path_of(const ExploreOutcome& outcome, std::size_t index) {
-  return index < outcome.trace_paths.size() ? outcome.trace_paths[index] : std::string();
+std::string path_at(const std::vector<std::string>& paths, std::size_t index) {
+  return index < paths.size() ? paths[index] : std::string();
+}
+
+nlohmann::ordered_json path_or_null(const std::string& path) {
+  return path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(path);
 }
 
 std::string options_text(const ExploreSettings& settings) {
@@ -82,13 +87,13 @@ std::string options_text(const ExploreSettings& settings) {
   return fmt::format(
       "Exploring: {}\n"
       "Options: reduction {}, sleep sets {}, heuristic {}, workers {}, max paths {}, time limit {}, {}, "
-      "run timeout {} s, step limit {}\n",
+      "run timeout {} s, step limit {}{}\n",
       subject, engine::name_of(explorer.reduction), explorer.sleep_sets ? "on" : "off",
       engine::name_of(explorer.heuristic), settings.workers,
       explorer.max_paths == 0 ? std::string("none") : std::to_string(explorer.max_paths),
       settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
       settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
-      settings.session.step_limit);
+      settings.session.step_limit, settings.session.check_determinism ? ", check determinism" : "");
 }
 
 std::string figures_text(const ExploreOutcome& outcome) {
@@ -115,8 +120,10 @@ std::string bugs_text(const ExploreOutcome& outcome) {
   for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
     const auto& bug = outcome.bugs[i];
     text += fmt::format("  bug {}: {}: {}\n", bug.number, agent::status_in_words(bug.status), bug.detail);
-    const auto path = trace_path_of(outcome, i);
+    const auto path = path_at(outcome.trace_paths, i);
     if (!path.empty()) text += fmt::format("    trace: {}\n", path);
+    const auto reference = path_at(outcome.reference_paths, i);
+    if (!reference.empty()) text += fmt::format("    reference trace (the first completed path): {}\n", reference);
   }
   return text;
 }
@@ -133,6 +140,19 @@ void write_text_file(const std::filesystem::path& path, const std::string& text)
   out << text;
   out.flush();
   if (!out) throw InputError("cannot write " + path.string());
+}
+
+// Writes NAME.trace and its timeline NAME.txt into `built`; returns where the trace will be once
+// `built` is moved to `dir`.
+std::string write_trace(const std::filesystem::path& built, const std::filesystem::path& dir, const std::string& name,
+                        const proto::TraceFile& trace) {
+  try {
+    wire::write_trace_file(built / (name + ".trace"), trace);
+  } catch (const wire::TraceFileError& failure) {
+    throw InputError(failure.what());
+  }
+  write_text_file(built / (name + ".txt"), agent::format_timeline(trace));
+  return (dir / (name + ".trace")).string();
 }
 
 // Moves the finished `built` folder to `dir`, replacing an older one.
@@ -159,11 +179,11 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
   auto& bugs = summary["bugs"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
     const auto& bug = outcome.bugs[i];
-    const auto path = trace_path_of(outcome, i);
     bugs.push_back({{"number", bug.number},
                     {"status", proto::RunStatus_Name(bug.status)},
                     {"detail", bug.detail},
-                    {"trace", path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(path)}});
+                    {"trace", path_or_null(path_at(outcome.trace_paths, i))},
+                    {"reference_trace", path_or_null(path_at(outcome.reference_paths, i))}});
   }
   summary["warnings"] = outcome.warnings;
   summary["summary"] = summary_line(outcome);
@@ -189,15 +209,12 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
   std::filesystem::create_directories(built, error);
   if (error) throw InputError("cannot create " + built.string() + ": " + error.message());
   outcome.trace_paths.clear();
+  outcome.reference_paths.clear();
   for (const auto& bug : outcome.bugs) {
     const auto name = "bug-" + std::to_string(bug.number);
-    try {
-      wire::write_trace_file(built / (name + ".trace"), bug.trace);
-    } catch (const wire::TraceFileError& failure) {
-      throw InputError(failure.what());
-    }
-    write_text_file(built / (name + ".txt"), agent::format_timeline(bug.trace));
-    outcome.trace_paths.push_back((dir / (name + ".trace")).string());
+    outcome.trace_paths.push_back(write_trace(built, dir, name, bug.trace));
+    outcome.reference_paths.push_back(bug.reference ? write_trace(built, dir, name + "-reference", *bug.reference)
+                                                    : std::string());
   }
   write_text_file(built / "summary.json", summary_json(settings, outcome).dump(2) + "\n");
   move_into_place(built, dir);

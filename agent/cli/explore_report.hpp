@@ -29,7 +29,8 @@ struct ExploreOutcome {
   std::vector<coordinator::Bug> bugs;
   std::vector<std::string> warnings;
   double wall_seconds = 0;
-  std::vector<std::string> trace_paths;  ///< per bug, where its trace was saved (empty when not saved)
+  std::vector<std::string> trace_paths;      ///< per bug, where its trace was saved (empty when not saved)
+  std::vector<std::string> reference_paths;  ///< per bug, where its reference trace was saved (empty: none)
 };
 
 /// The summary as JSON: options, verdict, figures, bugs (with their trace paths), warnings.
@@ -41,7 +42,8 @@ std::string summary_text(const ExploreSettings& settings, const ExploreOutcome& 
 /// The stable last line: "Summary: complete, 10 paths, 29 transitions, 6 classes, 0 bugs".
 std::string summary_line(const ExploreOutcome& outcome);
 
-/// Writes summary.json and bug-N.trace + bug-N.txt per bug into `dir`, built as "<dir>.tmp-<pid>"
+/// Writes summary.json and bug-N.trace + bug-N.txt per bug (and bug-N-reference.trace + .txt for
+/// a determinism finding) into `dir`, built as "<dir>.tmp-<pid>"
 /// and renamed into place when complete (an older `dir` is replaced). Fills outcome.trace_paths
 /// first, so that summary.json names them. Throws InputError when the folder cannot be written.
 void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& settings, ExploreOutcome& outcome);

@@ -42,6 +42,7 @@ proto::SubmitRequest submission_of(const ExploreSettings& settings) {
   options.set_max_paths(session.explorer.max_paths);
   options.set_time_limit_ms(to_milliseconds(settings.time_limit_seconds));
   options.set_keep_going(session.keep_going);
+  options.set_check_determinism(session.check_determinism);
   options.set_run_timeout_ms(to_milliseconds(settings.run_timeout_seconds));
   options.set_step_limit(session.step_limit);
   return request;
@@ -86,6 +87,7 @@ std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::
     bug.status = summary.status();
     bug.detail = summary.detail();
     bug.trace = client.trace(job_id, summary.number());
+    if (summary.has_reference()) bug.reference = client.trace(job_id, summary.number(), true);
   }
   return bugs;
 }

@@ -70,11 +70,12 @@ std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {
   return {list.bugs().begin(), list.bugs().end()};
 }
 
-proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bug_number) {
+proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bug_number, bool reference) {
   grpc::ClientContext context;
   proto::BugRef ref;
   ref.set_job_id(job_id);
   ref.set_number(bug_number);
+  ref.set_reference(reference);
   proto::TraceFile trace;
   impl_->check(impl_->stub->GetBugTrace(&context, ref, &trace), "fetching bug " + std::to_string(bug_number));
   return trace;

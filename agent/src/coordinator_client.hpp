@@ -36,8 +36,9 @@ class CoordinatorClient {
   proto::JobProgress watch(std::uint64_t job_id, const std::function<void(const proto::JobProgress&)>& on_update);
   /// The job's bugs, in the order found.
   std::vector<proto::BugSummary> bugs(std::uint64_t job_id);
-  /// One bug's replayable trace.
-  proto::TraceFile trace(std::uint64_t job_id, std::uint64_t bug_number);
+  /// One bug's replayable trace; with `reference`, that of the earlier path a RUN_NONDETERMINISTIC
+  /// bug differs from.
+  proto::TraceFile trace(std::uint64_t job_id, std::uint64_t bug_number, bool reference = false);
   /// Stops the job; false when it was unknown or already over.
   bool cancel(std::uint64_t job_id);
 

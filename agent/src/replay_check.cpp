@@ -103,6 +103,12 @@ std::optional<std::string> first_difference(const proto::TraceFile& recorded, co
     return "result: recorded " + proto::RunStatus_Name(recorded.result().status()) + ", replay " +
            proto::RunStatus_Name(replayed.result().status());
   }
+  // Same schedule, same final state: what a determinism finding's trace must show again.
+  const auto& before = recorded.result().final_state();
+  const auto& after = replayed.result().final_state();
+  if (!std::equal(before.begin(), before.end(), after.begin(), after.end())) {
+    return "final state: recorded " + listed(before, as_is) + ", replay " + listed(after, as_is);
+  }
   return std::nullopt;
 }
 

@@ -219,6 +219,8 @@ std::string status_in_words(proto::RunStatus status) {
       return "launch failed";
     case proto::RUN_SLEEP_BLOCKED:
       return "sleep-blocked (redundant path)";
+    case proto::RUN_NONDETERMINISTIC:
+      return "final state not unique";
     default:
       return "status " + std::to_string(status);
   }

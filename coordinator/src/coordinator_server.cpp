@@ -142,18 +142,20 @@ class ClientServiceImpl final : public proto::ClientService::Service {
       summary.set_number(bug.number);
       summary.set_status(bug.status);
       summary.set_detail(bug.detail);
+      summary.set_has_reference(bug.reference.has_value());
     }
     return grpc::Status::OK;
   }
 
   grpc::Status GetBugTrace(grpc::ServerContext*, const proto::BugRef* ref, proto::TraceFile* trace) override {
     for (const auto& bug : dispatcher_.bugs(ref->job_id())) {
-      if (bug.number != ref->number()) continue;
-      *trace = bug.trace;
+      if (bug.number != ref->number() || (ref->reference() && !bug.reference)) continue;
+      *trace = ref->reference() ? *bug.reference : bug.trace;
       return grpc::Status::OK;
     }
-    return {grpc::StatusCode::NOT_FOUND,
-            "no bug " + std::to_string(ref->number()) + " in job " + std::to_string(ref->job_id())};
+    return {grpc::StatusCode::NOT_FOUND, std::string(ref->reference() ? "no reference trace for bug " : "no bug ") +
+                                             std::to_string(ref->number()) + " in job " +
+                                             std::to_string(ref->job_id())};
   }
 
   grpc::Status Cancel(grpc::ServerContext*, const proto::JobRef* job, proto::CancelReply* reply) override {

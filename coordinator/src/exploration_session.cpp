@@ -48,6 +48,7 @@ std::optional<Lease> ExplorationSession::next() {
   auto item = explorer_.next();
   if (!item) return std::nullopt;
   Lease lease{item->id, to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking)};
+  lease.request.set_whole_result(options_.check_determinism);
   leased_.emplace(lease.id, std::move(item->ranking));
   return lease;
 }
@@ -62,8 +63,11 @@ bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const prot
   if (!explorer_.complete(id, scratch_)) return false;
   ++runs_;
   note_dead_letters(events, result);
-  if (engine::is_bug(to_ending(result.status())) && (options_.keep_going || bugs_.empty())) {
-    record_bug(events, result, ranking);
+  const bool recording = options_.keep_going || bugs_.empty();
+  if (engine::is_bug(to_ending(result.status())) && recording) {
+    bugs_.push_back({bugs_.size() + 1, result.status(), result.detail(), trace_of(events, result, ranking), {}});
+  } else if (options_.check_determinism && result.status() == proto::RUN_COMPLETED && recording) {
+    check_final_state(events, result, ranking);
   }
   return true;
 }
@@ -76,13 +80,19 @@ void ExplorationSession::note_dead_letters(EventSpan events, const proto::RunRes
   }
 }
 
-void ExplorationSession::record_bug(EventSpan events, const proto::RunResult& result,
-                                    const std::vector<std::string>& ranking) {
-  Bug bug;
-  bug.number = bugs_.size() + 1;
-  bug.status = result.status();
-  bug.detail = result.detail();
-  auto& trace = bug.trace;
+void ExplorationSession::check_final_state(EventSpan events, const proto::RunResult& result,
+                                           const std::vector<std::string>& ranking) {
+  const bool first = !determinism_.has_reference();
+  const auto difference = determinism_.observe({result.final_state().begin(), result.final_state().end()});
+  if (first) reference_ = trace_of(events, result, ranking);
+  if (!difference) return;
+  bugs_.push_back({bugs_.size() + 1, proto::RUN_NONDETERMINISTIC, "against the first completed path: " + *difference,
+                   trace_of(events, result, ranking), reference_});
+}
+
+proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,
+                                              const std::vector<std::string>& ranking) const {
+  proto::TraceFile trace;
   trace.set_format_version(wire::kTraceFormatVersion);
   trace.set_tool_version(EXOCHECK_VERSION);
   trace.set_protocol_version(wire::kProtocolVersion);
@@ -94,7 +104,7 @@ void ExplorationSession::record_bug(EventSpan events, const proto::RunResult& re
   for (const auto& actor : ranking) trace.add_ranking(actor);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;
-  bugs_.push_back(std::move(bug));
+  return trace;
 }
 
 void ExplorationSession::abandon(std::uint64_t id) {

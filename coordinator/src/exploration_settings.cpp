@@ -36,6 +36,7 @@ JobSettings to_job_settings(const proto::SubmitRequest& request) {
   JobSettings job;
   job.exploration.explorer = to_explorer_options(settings);
   job.exploration.keep_going = settings.keep_going();
+  job.exploration.check_determinism = settings.check_determinism();
   job.exploration.step_limit = settings.step_limit() == 0 ? kDefaultStepLimit : settings.step_limit();
   job.exploration.subject = request.subject();
   job.exploration.args.assign(request.args().begin(), request.args().end());

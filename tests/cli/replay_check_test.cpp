@@ -100,7 +100,9 @@ INSTANTIATE_TEST_SUITE_P(
                   },
                   "step 4: replay delivered message 0#2 at actor 0.1, recorded run ended after 4 events"},
         FieldCase{"result_status", [](auto& t) { t.mutable_result()->set_status(proto::RUN_DEADLOCK); },
-                  "result: recorded RUN_COMPLETED, replay RUN_DEADLOCK"}),
+                  "result: recorded RUN_COMPLETED, replay RUN_DEADLOCK"},
+        FieldCase{"final_state", [](auto& t) { t.mutable_result()->set_final_state(0, "0.1: nobody"); },
+                  "final state: recorded [0.1: registered], replay [0.1: nobody]"}),
     [](const testing::TestParamInfo<FieldCase>& info) { return std::string(info.param.name); });
 
 TEST(ReplayCheck, ResultDetailAloneIsNoDifference) {

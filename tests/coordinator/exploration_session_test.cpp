@@ -1,5 +1,6 @@
 // The exploration session against the fake two-message program: leases, results accepted once,
-// abandoned leases issued again, bugs with replayable traces, dead-letter warnings, verdicts.
+// abandoned leases issued again, bugs with replayable traces, dead-letter warnings, verdicts, and
+// determinism checking.
 
 #include <gtest/gtest.h>
 
@@ -190,6 +191,61 @@ TEST(ExplorationSession, MaxPathsIsALimit) {
   EXPECT_EQ(drain(session), 1u);
   EXPECT_TRUE(session.finished());
   EXPECT_EQ(session.verdict(), Verdict::kLimitReached);
+}
+
+TEST(ExplorationSession, DeterminismCheckReportsTheSecondFinalStateWithBothTraces) {
+  auto options = options_with(engine::Reduction::kDpor);
+  options.check_determinism = true;
+  ExplorationSession session(options);
+  std::size_t runs = 0;
+  while (auto lease = session.next()) {
+    EXPECT_TRUE(lease->request.whole_result());  // final states and traces are kept
+    const auto run = run_fake(lease->request, {.remember_last = true});
+    ASSERT_TRUE(session.complete(lease->id, run.events, run.result));
+    ++runs;
+  }
+  EXPECT_EQ(runs, 2u);
+  EXPECT_EQ(session.verdict(), Verdict::kBugFound);
+  const auto bugs = session.bugs();
+  ASSERT_EQ(bugs.size(), 1u);
+  const auto& bug = bugs.front();
+  EXPECT_EQ(bug.status, proto::RUN_NONDETERMINISTIC);
+  EXPECT_EQ(bug.detail, "against the first completed path: -0: last env#2, +0: last env#1");
+  EXPECT_EQ(bug.trace.result().status(), proto::RUN_COMPLETED);
+  EXPECT_EQ(std::vector<std::string>(bug.trace.prefix().begin(), bug.trace.prefix().end()),
+            (std::vector<std::string>{"env#2", "env#1"}));
+  ASSERT_TRUE(bug.reference);
+  EXPECT_EQ(std::vector<std::string>(bug.reference->prefix().begin(), bug.reference->prefix().end()),
+            (std::vector<std::string>{"env#1", "env#2"}));
+  EXPECT_EQ(bug.reference->result().final_state(0), "0: last env#2");
+}
+
+TEST(ExplorationSession, WithoutTheCheckDifferentFinalStatesAreNoBug) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  EXPECT_EQ(drain(session, {.remember_last = true}), 2u);
+  EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
+}
+
+TEST(ExplorationSession, DeterminismCheckAcceptsOneFinalStateOnEveryPath) {
+  auto options = options_with(engine::Reduction::kExhaustive);
+  options.check_determinism = true;
+  ExplorationSession session(options);
+  EXPECT_EQ(drain(session), 2u);  // the fake program's final state is empty on both paths
+  EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
+}
+
+TEST(DeterminismCheck, ReportsEachDistinctFinalStateOnce) {
+  DeterminismCheck check;
+  EXPECT_FALSE(check.observe({"a: 1", "b: 2"}));  // the reference
+  EXPECT_FALSE(check.observe({"a: 1", "b: 2"}));
+  EXPECT_EQ(check.observe({"a: 1", "b: 3"}), "-b: 2, +b: 3");
+  EXPECT_FALSE(check.observe({"a: 1", "b: 3"}));
+  EXPECT_EQ(check.observe({"a: 1"}), "-b: 2");
+}
+
+TEST(DeterminismCheck, DiffIsCutShortAfterTheGivenNumberOfLines) {
+  EXPECT_EQ(final_state_diff({"a", "b", "c"}, {"d"}, 2), "-a, -b, and 2 more");
+  EXPECT_EQ(final_state_diff({"a", "a"}, {"a"}), "-a");  // a repeated line counts
 }
 
 }  // namespace

@@ -64,6 +64,7 @@ FakeRun run_fake(const proto::RunRequest& request, FakeBehaviour behaviour) {
   run.result.set_status(failed ? proto::RUN_ASSERTION_FAILED : proto::RUN_COMPLETED);
   run.result.set_detail(failed ? "check failed in 0: env#2 overtook env#1" : "completed");
   run.result.set_steps(static_cast<std::uint32_t>(run.events.size() - 1));
+  if (behaviour.remember_last) run.result.add_final_state("0: last " + run.events.back().message());
   return run;
 }
 

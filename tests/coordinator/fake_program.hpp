@@ -20,6 +20,7 @@ struct FakeRun {
 struct FakeBehaviour {
   bool fail_when_env2_first = false;  ///< a check fails when env#2 is delivered before env#1
   bool destroy_after_first = false;   ///< "0" destroys itself on its first message: the other is a dead letter
+  bool remember_last = false;         ///< "0" ends in state "0: last <message delivered last>"
 };
 
 /// Runs the request's prefix, then FIFO order (sleep sets are not modelled: they never block here).

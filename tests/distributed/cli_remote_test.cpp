@@ -2,7 +2,10 @@
 // summary line and exit code as the embedded explorer.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -27,9 +30,10 @@ CommandResult run_command(const std::string& command) {
   return result;
 }
 
-std::string explore_command(const std::string& address, const std::string& options) {
+std::string explore_command(const std::string& address, const std::string& options,
+                            const std::string& subject = "registry") {
   return (bin_dir() / "exocheck").string() + " explore --coordinator " + address + " " + options + " -- " +
-         (bin_dir() / "registry").string() + " 2>/dev/null";
+         (bin_dir() / subject).string() + " 2>/dev/null";
 }
 
 TEST(RemoteExplore, RegistryThroughTwoAgentsGivesThePapersFigures) {
@@ -53,6 +57,24 @@ TEST(RemoteExplore, TextReportEndsWithTheStableSummaryLine) {
   ASSERT_EQ(result.exit_code, 0) << result.out << cluster.coordinator_log();
   EXPECT_NE(result.out.find("Summary: complete, "), std::string::npos) << result.out;
   EXPECT_NE(result.out.find(" 6 classes, 0 bugs"), std::string::npos) << result.out;
+}
+
+TEST(RemoteExplore, DeterminismFindingComesWithBothTraces) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1", 2);
+  cluster.wait_for_agents(1);
+  const auto out =
+      std::filesystem::temp_directory_path() / ("exocheck-remote-determinism-" + std::to_string(::getpid()));
+  const auto result = run_command(
+      explore_command(cluster.address(), "--check determinism --json --out " + out.string(), "futures-datarace"));
+  ASSERT_EQ(result.exit_code, 1) << result.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(result.out);
+  ASSERT_EQ(summary["bugs"].size(), 1u);
+  const auto& bug = summary["bugs"][0];
+  EXPECT_EQ(bug["status"], "RUN_NONDETERMINISTIC");
+  EXPECT_TRUE(std::filesystem::exists(bug["trace"].get<std::string>()));
+  EXPECT_TRUE(std::filesystem::exists(bug["reference_trace"].get<std::string>()));
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace

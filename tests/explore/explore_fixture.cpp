@@ -37,4 +37,16 @@ Figures ExploreTest::figures(const std::vector<std::string>& options, const std:
   return figures;
 }
 
+void ExploreTest::expect_correct(const std::string& subject, const std::vector<std::string>& args,
+                                 std::uint64_t classes) const {
+  if (!built(subject)) GTEST_SKIP() << subject << " not built";
+  for (const char* reduction : {"transdpor", "exhaustive"}) {
+    const auto result = figures({"--workers", "2", "--reduction", reduction}, subject, args);
+    EXPECT_EQ(result.exit_code, 0) << reduction << "\n" << result.summary.dump(2);
+    EXPECT_TRUE(result.complete) << reduction;
+    EXPECT_EQ(result.bugs, 0u) << reduction;
+    EXPECT_EQ(result.classes, classes) << reduction;
+  }
+}
+
 }  // namespace exocheck::explore_test

@@ -44,6 +44,10 @@ class ExploreTest : public testing::Test {
     return cli_test::run_exocheck(args, dir_.path());
   }
 
+  /// Explores `subject` completely with TransDPOR and with exhaustive exploration (both with sleep
+  /// sets, 2 workers): no bug, and `classes` classes under both. Skips when it was not built.
+  void expect_correct(const std::string& subject, const std::vector<std::string>& args, std::uint64_t classes) const;
+
   const cli_test::ScratchDir& dir() const { return dir_; }
 
  private:

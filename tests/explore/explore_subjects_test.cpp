@@ -8,21 +8,12 @@
 namespace exocheck::explore_test {
 namespace {
 
-class ExploreSubjects : public ExploreTest {
- protected:
-  /// Explores `subject` completely with TransDPOR and with exhaustive exploration: no bug, and
-  /// `classes` classes under both.
-  void expect_correct(const std::string& subject, const std::vector<std::string>& args, std::uint64_t classes) const {
-    if (!built(subject)) GTEST_SKIP() << subject << " not built";
-    for (const char* reduction : {"transdpor", "exhaustive"}) {
-      const auto result = figures({"--workers", "2", "--reduction", reduction}, subject, args);
-      EXPECT_EQ(result.exit_code, 0) << reduction << "\n" << result.summary.dump(2);
-      EXPECT_TRUE(result.complete) << reduction;
-      EXPECT_EQ(result.bugs, 0u) << reduction;
-      EXPECT_EQ(result.classes, classes) << reduction;
-    }
-  }
-};
+using ExploreSubjects = ExploreTest;
+
+TEST_F(ExploreSubjects, FibComputesFibOfFiveOnEveryPath) {
+  // fib(5): 4 actors sum two answers each, in either order: 2^4 classes.
+  expect_correct("fib", {"--n", "5"}, 16);
+}
 
 TEST_F(ExploreSubjects, QuicksortOutputIsSortedOnEveryPath) {
   // 6 values, 4 sorters that split: the order of the two answers at each is free, 2^4 classes.

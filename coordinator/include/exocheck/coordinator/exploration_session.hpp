@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/coordinator/determinism_check.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/engine/explorer.hpp"
 #include "proto/control.pb.h"
@@ -24,6 +25,7 @@ struct ExplorationOptions {
   engine::ExplorerOptions explorer;    ///< reduction, sleep sets, heuristic, max paths
   std::uint64_t step_limit = 100'000;  ///< per run
   bool keep_going = false;             ///< false: stop at the first bug
+  bool check_determinism = false;      ///< every completed path must end in the same final state
   std::string subject;                 ///< subject path as agents see it (recorded in bug traces)
   std::vector<std::string> args;       ///< its arguments
 };
@@ -40,6 +42,8 @@ struct Bug {
   proto::RunStatus status = proto::RUN_UNKNOWN;
   std::string detail;
   proto::TraceFile trace;
+  /// RUN_NONDETERMINISTIC: the earlier completed path whose final state `trace`'s differs from.
+  std::optional<proto::TraceFile> reference;
 };
 
 /// Why the exploration ended (or that it has not).
@@ -88,7 +92,9 @@ class ExplorationSession {
   bool stopping() const;
   bool finished_locked() const;
   void note_dead_letters(EventSpan events, const proto::RunResult& result);
-  void record_bug(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking);
+  proto::TraceFile trace_of(EventSpan events, const proto::RunResult& result,
+                            const std::vector<std::string>& ranking) const;
+  void check_final_state(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking);
 
   const ExplorationOptions options_;
   mutable std::mutex mutex_;
@@ -98,6 +104,8 @@ class ExplorationSession {
   std::map<std::uint64_t, std::vector<std::string>> leased_;
   std::uint64_t runs_ = 0;  // results accepted, numbering runs in warnings
   std::vector<Bug> bugs_;
+  DeterminismCheck determinism_;
+  std::optional<proto::TraceFile> reference_;  // the first completed path's, with a determinism check
   std::set<std::string> dead_letters_seen_;
   std::vector<std::string> warnings_;
   engine::Execution scratch_;  // each result's conversion, reused

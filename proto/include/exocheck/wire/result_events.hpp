@@ -5,7 +5,8 @@
 // (summaries, type names, details), so a lean result leaves both out and the coordinator's work
 // per result follows the new steps only. A run is sent whole when the coordinator needs all of
 // it: a bug (its trace must replay and read on its own), a run that lost messages (warnings name
-// them by their sends), and a RANKED run (HMS and SGR learn from whole runs).
+// them by their sends), a RANKED run (HMS and SGR learn from whole runs), and every run of a
+// determinism check (RunRequest.whole_result: final states are compared, traces kept).
 
 #include <cstddef>
 #include <vector>
@@ -18,7 +19,8 @@ namespace exocheck::wire {
 /// True when the run's result may be lean: no prefix steps, no text for people.
 inline bool lean_result(const proto::RunRequest& request, const proto::RunResult& result) {
   const bool plain_ending = result.status() == proto::RUN_COMPLETED || result.status() == proto::RUN_SLEEP_BLOCKED;
-  return plain_ending && result.dead_letters_size() == 0 && request.heuristic() != proto::RANKED;
+  return plain_ending && result.dead_letters_size() == 0 && request.heuristic() != proto::RANKED &&
+         !request.whole_result();
 }
 
 /// The steps numbered below this may be left out of the run's result (0: send it whole).
@@ -27,7 +29,7 @@ inline std::size_t first_step_to_send(const proto::RunRequest& request, const pr
 }
 
 /// Clears what exploration does not read from a lean result: the final state's summaries (only
-/// a bug's trace shows them; a determinism check would need them kept).
+/// a bug's trace shows them; a determinism check asks for whole results).
 inline void strip_for_exploration(proto::RunResult& result) {
   result.clear_final_state();
 }
