@@ -139,7 +139,9 @@ TEST_P(SubjectCommandLine, PrintsHelpAndExitsZero) {
   EXPECT_NE(result.out.find("Usage:"), std::string::npos) << result.out;
 }
 
-INSTANTIATE_TEST_SUITE_P(Subjects, SubjectCommandLine, ::testing::Values("registry", "pi", "fib", "clientserver"));
+INSTANTIATE_TEST_SUITE_P(Subjects, SubjectCommandLine,
+                         ::testing::Values("registry", "pi", "fib", "clientserver", "pipesort", "leader", "regsim",
+                                           "regsim-2-level"));
 
 TEST(SubjectCommandLineRanges, RejectsOutOfRangeValuesWithExitCodeTwo) {
   EXPECT_EQ(run_subject("registry", {"--workers", "0"}).exit_code, 2);
