@@ -141,7 +141,8 @@ TEST_P(SubjectCommandLine, PrintsHelpAndExitsZero) {
 
 INSTANTIATE_TEST_SUITE_P(Subjects, SubjectCommandLine,
                          ::testing::Values("registry", "pi", "fib", "clientserver", "pipesort", "leader", "regsim",
-                                           "regsim-2-level"));
+                                           "regsim-2-level", "serverreal", "minesweeper", "le-erlang",
+                                           "futures-dataproc"));
 
 TEST(SubjectCommandLineRanges, RejectsOutOfRangeValuesWithExitCodeTwo) {
   EXPECT_EQ(run_subject("registry", {"--workers", "0"}).exit_code, 2);

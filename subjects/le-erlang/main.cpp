@@ -1,0 +1,452 @@
+// le-erlang: the fault-tolerant leader election that Arts, Claessen and Svensson (FATES 2004)
+// found buggy, as re-implemented for the TransDPOR evaluation (Section 6, "le-erlang"). This is
+// a port of the capture protocol of leader3.erl (T. Arts, 2002), the algorithm of the original
+// gen_leader: every node tries to capture the others; a node accepts the stronger of itself and
+// a capturer (more captured nodes first, then the earlier place in the candidate list), and
+// hands over the nodes it had captured; a node accepted by a majority, or by every node that is
+// not down, is elected and tells everyone (elect), and a node told so surrenders. Nodes monitor
+// each other as Erlang processes do; a DOWN makes a node drop the dead one and re-examine.
+//
+// Erlang's runtime is modelled in the node actors: a monitor is a Monitor message answered by a
+// Down when the node is, or later becomes, dead (the first processes' monitors are in place from
+// the start); --fifo delivers the messages between two nodes in sending order, as Erlang does.
+// Failures come from a FailureInjector that crashes each newly elected leader (up to --failures
+// times); a crashed node restarts (a fresh process) unless --no-recovery.
+//
+// Properties: two leaders at once (an elected node told by another node that it is elected, unless
+// it knew that node had crashed when it was itself elected) fails a check; and the last node never
+// learning a leader leaves the environment's WhoIsLeader question pending: a deadlock ("no leader
+// elected").
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "exocheck/exocheck.hpp"
+
+namespace {
+
+/// An Erlang process: a node and the incarnation running there (0, then 1 after a restart ...).
+struct Pid {
+  int node = -1;
+  int inc = 0;
+  bool valid() const { return node >= 0; }
+  friend bool operator==(const Pid&, const Pid&) = default;
+  friend std::ostream& operator<<(std::ostream& out, const Pid& p) {
+    if (!p.valid()) return out << "none";
+    return p.inc == 0 ? out << 'n' << p.node : out << 'n' << p.node << '(' << p.inc << ')';
+  }
+};
+
+/// Carried by every node-to-node message: FIFO order per pair of nodes, and (a ghost, read by
+/// the safety check only) which processes the sender knows to have crashed.
+struct Link {
+  int from = 0;
+  int seq = 0;
+  std::vector<Pid> crashes;
+};
+
+struct Capture {
+  static constexpr const char* type_name = "Capture";
+  Link link;
+  Pid candidate;
+  std::vector<int> captured;
+  int pos = 0;
+  void describe(exocheck::Describer& d) const { d("candidate", candidate)("captured", captured); }
+};
+/// Sent to a process (`to`); forwarded by a captured node to its capturer unchanged.
+struct Accept {
+  static constexpr const char* type_name = "Accept";
+  Link link;
+  Pid to;
+  Pid candidate;
+  std::vector<int> captured;
+  int pos = 0;
+  void describe(exocheck::Describer& d) const { d("to", to)("candidate", candidate)("captured", captured); }
+};
+/// To a node by name (`to` = none) when broadcast, to a process when answered by a leader.
+struct Elect {
+  static constexpr const char* type_name = "Elect";
+  Link link;
+  Pid to;
+  Pid leader;
+  void describe(exocheck::Describer& d) const { d("leader", leader); }
+};
+struct Monitor {
+  static constexpr const char* type_name = "Monitor";
+  Link link;
+  Pid watcher;
+  int ref = 0;
+  void describe(exocheck::Describer& d) const { d("watcher", watcher)("ref", ref); }
+};
+struct Down {
+  static constexpr const char* type_name = "Down";
+  Link link;
+  Pid to;
+  int ref = 0;
+  void describe(exocheck::Describer& d) const { d("to", to)("ref", ref); }
+};
+struct Start {
+  static constexpr const char* type_name = "Start";
+};
+/// To the failure injector: a process was elected.
+struct Elected {
+  static constexpr const char* type_name = "Elected";
+  Pid leader;
+  void describe(exocheck::Describer& d) const { d("leader", leader); }
+};
+/// Ends the process `inc` of a node (if it still runs).
+struct Crash {
+  static constexpr const char* type_name = "Crash";
+  int inc = 0;
+  void describe(exocheck::Describer& d) const { d("inc", inc); }
+};
+/// Sent by a crashed node to itself when it recovers: its supervisor starts a fresh process.
+struct Restart {
+  static constexpr const char* type_name = "Restart";
+};
+/// The environment's gen_leader:leader() question; answered once the node knows a leader.
+struct WhoIsLeader {
+  static constexpr const char* type_name = "WhoIsLeader";
+};
+
+enum class Role { kIdle, kCandidate, kCaptured, kSurrendered, kElected, kDead };
+
+void remove_one(std::vector<int>& list, int value) {  // Erlang's List -- [Value]
+  const auto it = std::find(list.begin(), list.end(), value);
+  if (it != list.end()) list.erase(it);
+}
+
+/// What every node knows: filled in by main once everything is spawned, read-only afterwards.
+struct Cluster {
+  std::vector<exocheck::ActorRef> nodes;
+  exocheck::ActorRef injector;  // none without failures
+  bool buggy_broadcast = true;
+  bool fifo = false;
+  bool recovery = true;
+};
+
+/// One candidate node: the Erlang process of leader3.erl plus the runtime's part (mailbox order,
+/// monitors) for that node.
+class Node : public exocheck::Actor {
+ public:
+  Node(int index, int n, std::shared_ptr<const Cluster> cluster)
+      : index_(index),
+        n_(n),
+        cluster_(std::move(cluster)),
+        next_to_(static_cast<std::size_t>(n), 0),
+        next_from_(static_cast<std::size_t>(n), 0) {
+    // leader3 monitors every other node when it starts; the first processes' monitors are in
+    // place from the beginning (a message to a node waits until it has started).
+    for (int other = 0; other < n; ++other) {
+      if (other != index_) watchers_.push_back({Pid{other, 0}, initial_ref(index_)});
+    }
+    on([this](const Start&) { init(); });
+    on([this](const Crash& m) {
+      if (!alive() || m.inc != inc_) return;
+      crash();
+      if (cluster_->recovery) send(self(), Restart{});
+    });
+    on([this](const Restart&) {
+      ++inc_;
+      init();
+    });
+    on([this](const WhoIsLeader&) {
+      const std::string answer = alive() ? "leader n" + std::to_string(leadernode_) : "crashed";
+      std::cout << "node " + std::to_string(index_) + ": " + answer + "\n" << std::flush;
+    });
+    guard<WhoIsLeader>([this](const WhoIsLeader&) {
+      return alive() ? leadernode_ >= 0 : role_ == Role::kDead && !cluster_->recovery;
+    });
+    on_signal<Capture>([this](const Capture& m) { capture(m); });
+    on_signal<Accept>([this](const Accept& m) {
+      if (m.to.inc == inc_) accept(m);
+    });
+    on_signal<Elect>([this](const Elect& m) {
+      if (!m.to.valid() || m.to.inc == inc_) elect(m);
+    });
+    on_signal<Monitor>([this](const Monitor& m) {
+      if (alive()) {
+        watchers_.push_back({m.watcher, m.ref});
+      } else {
+        signal(m.watcher.node, Down{{}, m.watcher, m.ref});  // a monitor of no process: DOWN at once
+      }
+    });
+    on_signal<Down>([this](const Down& m) {
+      if (m.to.inc == inc_) down(m.ref);
+    });
+  }
+
+  std::string final_state() const override {
+    switch (role_) {
+      case Role::kIdle:
+        return "idle";
+      case Role::kCandidate:
+        return "candidate";
+      case Role::kCaptured:
+        return "captured by n" + std::to_string(leader_.node);
+      case Role::kSurrendered:
+        return "surrendered to n" + std::to_string(leadernode_);
+      case Role::kElected:
+        return "elected";
+      case Role::kDead:
+        return "dead";
+    }
+    return "?";
+  }
+
+ private:
+  int n() const { return n_; }
+  static int initial_ref(int node) { return node + 1; }
+  Pid self_pid() const { return {index_, inc_}; }
+  bool alive() const { return role_ != Role::kIdle && role_ != Role::kDead; }
+  int pos() const { return n() - index_; }  // leader3's position, counted from the end
+
+  /// Registers `handler` for node-to-node messages of type M: delivered in sending order, and
+  /// (but for monitors) dropped while no process runs on this node.
+  template <typename M, typename F>
+  void on_signal(F handler) {
+    guard<M>([this](const M& m) {
+      return role_ != Role::kIdle &&
+             (!cluster_->fifo || m.link.seq == next_from_[static_cast<std::size_t>(m.link.from)]);
+    });
+    on<M>([this, handler](const M& m) {
+      ++next_from_[static_cast<std::size_t>(m.link.from)];
+      for (const Pid& p : m.link.crashes) learn_crash(p);
+      if (alive() || std::is_same_v<M, Monitor>) handler(m);
+    });
+  }
+
+  template <typename M>
+  void signal(int to, M message) {
+    message.link = {index_, next_to_[static_cast<std::size_t>(to)]++, crashes_};
+    send(cluster_->nodes[static_cast<std::size_t>(to)], std::move(message));
+  }
+
+  void learn_crash(const Pid& p) {
+    if (std::find(crashes_.begin(), crashes_.end(), p) == crashes_.end()) crashes_.push_back(p);
+  }
+
+  void init() {
+    role_ = Role::kCandidate;
+    leader_ = {};
+    leadernode_ = -1;
+    captured_.clear();
+    down_.clear();
+    monitored_.clear();
+    if (inc_ == 0) {
+      for (int other = 0; other < n(); ++other) {
+        if (other != index_) monitored_.push_back({initial_ref(other), other});
+      }
+    }
+    broadcast_capture();
+  }
+
+  void crash() {
+    learn_crash(self_pid());  // first, so that the DOWN messages carry it
+    for (const auto& [watcher, ref] : watchers_) signal(watcher.node, Down{{}, watcher, ref});
+    watchers_.clear();
+    role_ = Role::kDead;
+    leader_ = {};
+    leadernode_ = -1;
+  }
+
+  void capture(const Capture& m) {
+    nodeup(m.candidate.node);
+    if (role_ == Role::kCandidate) {
+      if (weaker_than(m)) {
+        signal(m.candidate.node, Accept{{}, m.candidate, self_pid(), captured_, pos()});
+        role_ = Role::kCaptured;
+        leader_ = m.candidate;
+      }
+    } else if (role_ == Role::kElected) {
+      signal(m.candidate.node, Elect{{}, m.candidate, self_pid()});
+    }
+  }
+
+  /// leader3's lexcompare: fewer captured nodes, then a later place in the candidate list.
+  bool weaker_than(const Capture& m) const {
+    if (captured_.size() != m.captured.size()) return captured_.size() < m.captured.size();
+    return pos() < m.pos;
+  }
+
+  void accept(const Accept& m) {
+    nodeup(m.candidate.node);
+    if (role_ == Role::kCandidate) {
+      add_captured(m.candidate.node);
+      for (int c : m.captured) add_captured(c);
+      check_majority();
+    } else if (role_ == Role::kCaptured) {
+      signal(leader_.node, Accept{{}, leader_, m.candidate, m.captured, m.pos});  // forward to the capturer
+    } else if (role_ == Role::kElected) {
+      signal(m.candidate.node, Elect{{}, m.candidate, self_pid()});
+    }
+  }
+
+  void add_captured(int node) {
+    remove_one(captured_, node);
+    captured_.insert(captured_.begin(), node);
+  }
+
+  void elect(const Elect& m) {
+    if (role_ == Role::kElected) {
+      const bool stale =
+          std::find(crashes_at_election_.begin(), crashes_at_election_.end(), m.leader) != crashes_at_election_.end();
+      std::ostringstream what;
+      what << "two leaders: n" << index_ << " is elected and " << m.leader << " says it is elected too";
+      exocheck::check(stale, what.str());
+    }
+    leader_ = m.leader;
+    leadernode_ = m.leader.node;
+    captured_.clear();
+    role_ = Role::kSurrendered;
+    nodeup(m.leader.node);
+  }
+
+  void down(int ref) {
+    nodedown(ref);
+    if (role_ == Role::kCandidate) {
+      check_majority();
+    } else if ((role_ == Role::kCaptured || role_ == Role::kSurrendered) && !leader_.valid()) {
+      broadcast_capture();
+      check_majority();
+    }
+  }
+
+  void check_majority() {
+    const int accepted = static_cast<int>(captured_.size()) + 1;  // including this node
+    if (2 * accepted > n() || accepted + static_cast<int>(down_.size()) == n()) {
+      for (int other = 0; other < n(); ++other) {
+        if (other != index_) signal(other, Elect{{}, Pid{}, self_pid()});
+      }
+      leader_ = self_pid();
+      leadernode_ = index_;
+      role_ = Role::kElected;
+      crashes_at_election_ = crashes_;
+      if (cluster_->injector.valid()) send(cluster_->injector, Elected{self_pid()});
+    } else {
+      role_ = Role::kCandidate;
+    }
+  }
+
+  /// Monitors every node not monitored yet, then sends every node a Capture. leader3 marked its
+  /// update of the down list "buggy": it starts from the list before the loop each time, so
+  /// only the last newly monitored node leaves it.
+  void broadcast_capture() {
+    const std::vector<int> down_before = down_;
+    for (int other = 0; other < n(); ++other) {
+      if (other == index_ || monitoring(other)) continue;
+      down_ = cluster_->buggy_broadcast ? down_before : down_;
+      remove_one(down_, other);
+      monitored_.push_back({monitor(other), other});
+    }
+    for (int other = 0; other < n(); ++other) {
+      if (other != index_) signal(other, Capture{{}, self_pid(), captured_, pos()});
+    }
+  }
+
+  bool monitoring(int node) const {
+    return std::any_of(monitored_.begin(), monitored_.end(), [node](const auto& m) { return m.second == node; });
+  }
+
+  int monitor(int node) {
+    signal(node, Monitor{{}, self_pid(), ++next_ref_});
+    return next_ref_;
+  }
+
+  void nodeup(int node) {
+    if (monitoring(node)) return;
+    remove_one(down_, node);
+    monitored_.push_back({monitor(node), node});
+  }
+
+  void nodedown(int ref) {
+    const auto it = std::find_if(monitored_.begin(), monitored_.end(), [ref](const auto& m) { return m.first == ref; });
+    if (it == monitored_.end()) throw std::logic_error("DOWN for an unknown monitor");
+    const int node = it->second;
+    monitored_.erase(it);
+    remove_one(captured_, node);
+    if (node == leadernode_) {
+      leader_ = {};
+      leadernode_ = -1;
+    }
+    down_.insert(down_.begin(), node);
+  }
+
+  int index_;
+  int n_;
+  std::shared_ptr<const Cluster> cluster_;
+  int inc_ = 0;
+  Role role_ = Role::kIdle;
+  Pid leader_;
+  int leadernode_ = -1;
+  std::vector<int> captured_;
+  std::vector<int> down_;
+  std::vector<std::pair<int, int>> monitored_;  // ref, node
+  int next_ref_ = n_;                           // refs 1..n are the initial monitors
+  std::vector<std::pair<Pid, int>> watchers_;   // the runtime's monitors of this process
+  std::vector<int> next_to_;
+  std::vector<int> next_from_;
+  std::vector<Pid> crashes_;              // ghost: crashes this node knows of
+  std::vector<Pid> crashes_at_election_;  // ghost: ... when it was last elected
+};
+
+/// The test's failure scenario: crash each newly elected leader, until `failures` crashes.
+class FailureInjector : public exocheck::Actor {
+ public:
+  FailureInjector(int failures, std::shared_ptr<const Cluster> cluster)
+      : failures_(failures), cluster_(std::move(cluster)) {
+    on([this](const Elected& m) {
+      if (crashed_ == failures_) return;
+      ++crashed_;
+      send(cluster_->nodes[static_cast<std::size_t>(m.leader.node)], Crash{m.leader.inc});
+    });
+  }
+
+  std::string final_state() const override { return std::to_string(crashed_) + " crashes"; }
+
+ private:
+  int failures_;
+  std::shared_ptr<const Cluster> cluster_;
+  int crashed_ = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"le-erlang: Arts et al.'s fault-tolerant leader election (leader3.erl), with node failures"};
+  int nodes = 4;
+  int failures = 1;
+  bool no_recovery = false;
+  bool fixed = false;
+  bool fifo = false;
+  app.add_option("-n,--nodes", nodes, "candidate nodes")->check(CLI::Range(2, 6));
+  app.add_option("--failures", failures, "leaders that crash: each newly elected leader, until this many")
+      ->check(CLI::Range(0, 5));
+  app.add_flag("--no-recovery", no_recovery, "crashed nodes stay down (default: each restarts)");
+  app.add_flag("--fifo", fifo, "deliver the messages between two nodes in order, as Erlang does");
+  app.add_flag("--fixed", fixed, "leader3's own correction of its down-list update");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 2;
+  }
+  exocheck::System system;
+  auto cluster = std::make_shared<Cluster>();
+  cluster->buggy_broadcast = !fixed;
+  cluster->fifo = fifo;
+  cluster->recovery = !no_recovery;
+  for (int i = 0; i < nodes; ++i) cluster->nodes.push_back(system.spawn<Node>(i, nodes, cluster));
+  if (failures > 0) cluster->injector = system.spawn<FailureInjector>(failures, cluster);
+  for (const auto& node : cluster->nodes) system.send(node, Start{});
+  system.send(cluster->nodes.back(), WhoIsLeader{});
+  return system.run();
+}

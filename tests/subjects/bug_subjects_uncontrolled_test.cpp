@@ -1,0 +1,75 @@
+// serverreal, minesweeper, le-erlang and futures-dataproc started by hand (thread-pool runtime,
+// no control channel).
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "subject_process.hpp"
+
+namespace exocheck::testing {
+namespace {
+
+constexpr int kRepetitions = 20;
+
+TEST(ServerrealUncontrolled, FixedVariantPrintsTwoInventoriesAndTheOrder) {
+  const std::regex output(R"((<inventory value="[0-9.]+">(<item [^>]*/>)*</inventory>\n){2}<order>.*</order>\n)");
+  for (int run = 0; run < kRepetitions; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const auto result = run_subject("serverreal", {"--fixed"});
+    ASSERT_FALSE(result.timed_out);
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_TRUE(std::regex_match(result.out, output)) << result.out;
+  }
+}
+
+TEST(ServerrealUncontrolled, BuggyVariantEndsCleanlyOrWithTheInconsistency) {
+  const auto result = run_subject("serverreal", {});
+  ASSERT_FALSE(result.timed_out);
+  EXPECT_TRUE(result.exit_code == 0 || result.exit_code == 1) << "exit code " << result.exit_code;
+}
+
+TEST(FuturesDataprocUncontrolled, EveryRunWritesTheSameArray) {
+  for (int run = 0; run < kRepetitions; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const auto result = run_subject("futures-dataproc", {});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "array: 5 25 61 91\n");
+  }
+  const auto larger = run_subject("futures-dataproc", {"--futures", "4", "--chunk", "3"});
+  EXPECT_EQ(larger.exit_code, 0);
+  EXPECT_EQ(larger.out, "array: 14 77 194 365 650\n");
+}
+
+TEST(MinesweeperUncontrolled, FixedCellsRevealTheSequentialFloodFill) {
+  for (int run = 0; run < kRepetitions; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const auto result = run_subject("minesweeper", {"--fixed"});
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "000/011/01.\n");
+  }
+  const auto larger = run_subject("minesweeper", {"--rows", "4", "--cols", "5", "--mines", "3", "--fixed"});
+  EXPECT_EQ(larger.exit_code, 0);
+  EXPECT_EQ(larger.out, "00000/00000/01232/01...\n");
+}
+
+TEST(LeErlangUncontrolled, ThreeNodesWithoutFailuresAgreeOnALeader) {
+  for (int run = 0; run < kRepetitions; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const auto result = run_subject("le-erlang", {"--nodes", "3", "--failures", "0", "--fifo"});
+    ASSERT_FALSE(result.timed_out);
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_TRUE(std::regex_match(result.out, std::regex("node 2: leader n[0-2]\n"))) << result.out;
+  }
+}
+
+TEST(BugSubjectsCommandLine, RejectsBadValuesWithExitCodeTwo) {
+  EXPECT_EQ(run_subject("minesweeper", {"--mines", "9"}).exit_code, 2);  // a 3x3 board
+  EXPECT_EQ(run_subject("minesweeper", {"--rows", "0"}).exit_code, 2);
+  EXPECT_EQ(run_subject("le-erlang", {"--nodes", "1"}).exit_code, 2);
+  EXPECT_EQ(run_subject("futures-dataproc", {"--futures", "0"}).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace exocheck::testing
