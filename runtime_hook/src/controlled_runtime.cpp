@@ -227,7 +227,9 @@ void ControlledRuntime::report(proto::RunResult result) {
 }
 
 proto::RunResult ControlledRuntime::with_first_failure(proto::RunResult result) const {
-  if (first_failure_.status() != proto::RUN_UNKNOWN) {
+  // A sleep-blocked run is redundant: an explored path of the same class runs the failing step
+  // too and reports it. Reported here, its cut-short trace would count as a class of its own.
+  if (first_failure_.status() != proto::RUN_UNKNOWN && result.status() != proto::RUN_SLEEP_BLOCKED) {
     result.set_status(first_failure_.status());
     result.set_detail(first_failure_.detail());
   }

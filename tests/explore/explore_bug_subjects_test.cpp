@@ -41,11 +41,15 @@ TEST_F(ExploreBugSubjects, ServerrealInventoryIsInconsistentOnSomePathAndTheTrac
 
 TEST_F(ExploreBugSubjects, ServerrealHasFortyThreeInconsistentClassesOutOf579) {
   if (!built("serverreal")) GTEST_SKIP() << "serverreal not built";
-  const auto result = figures({"--workers", "2", "--reduction", "transdpor", "--keep-going"}, "serverreal");
-  EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(result.complete);
-  EXPECT_EQ(result.classes, 579u);
-  EXPECT_EQ(result.bugs, 43u);
+  // Exhaustive exploration once counted 602: runs cut short by sleep sets after a failed check
+  // were reported as bugs with a truncated trace (a class of their own).
+  for (const char* reduction : {"exhaustive", "transdpor"}) {
+    const auto result = figures({"--workers", "2", "--reduction", reduction, "--keep-going"}, "serverreal");
+    EXPECT_EQ(result.exit_code, 1) << reduction;
+    EXPECT_TRUE(result.complete) << reduction;
+    EXPECT_EQ(result.classes, 579u) << reduction;
+    EXPECT_EQ(result.bugs, 43u) << reduction;
+  }
 }
 
 TEST_F(ExploreBugSubjects, FixedServerrealInventoryIsConsistentOnEveryPath) {

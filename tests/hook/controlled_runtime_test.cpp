@@ -351,6 +351,20 @@ TEST(ControlledRuntime, AFailedCheckEndsItsActorButNotTheRun) {
   EXPECT_NE(run.result.detail().find("at step 1"), std::string::npos);
 }
 
+TEST(ControlledRuntime, ASleepBlockedRunIsRedundantEvenAfterAFailedCheck) {
+  // The explored path of the same class fails the same check and reports it; this cut-short
+  // run must not count as a class of its own.
+  auto run = run_controlled(with_sleep(request(), {"env#2"}), [](System& system) {
+    auto checker = system.spawn<Checker>();
+    auto gate = system.spawn<Gate>();
+    system.send(checker, Fail{});
+    system.send(gate, Ready{});
+  });
+  EXPECT_EQ(schedule_of(run), (Ids{"env#1"}));
+  EXPECT_EQ(run.events[1].outcome(), proto::STEP_ASSERTION_FAILED);
+  EXPECT_EQ(run.result.status(), proto::RUN_SLEEP_BLOCKED);
+}
+
 TEST(ControlledRuntime, AnUncaughtExceptionEndsTheRun) {
   auto run = run_controlled(request(), [](System& system) { system.send(system.spawn<Checker>(), Throw{}); });
   EXPECT_EQ(run.result.status(), proto::RUN_EXCEPTION);
