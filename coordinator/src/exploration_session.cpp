@@ -82,9 +82,8 @@ void ExplorationSession::note_dead_letters(EventSpan events, const proto::RunRes
 
 void ExplorationSession::check_final_state(EventSpan events, const proto::RunResult& result,
                                            const std::vector<std::string>& ranking) {
-  const bool first = !determinism_.has_reference();
+  if (!reference_) reference_ = trace_of(events, result, ranking);
   const auto difference = determinism_.observe({result.final_state().begin(), result.final_state().end()});
-  if (first) reference_ = trace_of(events, result, ranking);
   if (!difference) return;
   bugs_.push_back({bugs_.size() + 1, proto::RUN_NONDETERMINISTIC, "against the first completed path: " + *difference,
                    trace_of(events, result, ranking), reference_});

@@ -17,8 +17,6 @@ class DeterminismCheck {
   /// it and from every state reported before, so that each distinct final state is one finding.
   std::optional<std::string> observe(const std::vector<std::string>& state);
 
-  bool has_reference() const { return reference_.has_value(); }
-
  private:
   std::optional<std::vector<std::string>> reference_;
   std::set<std::vector<std::string>> reported_;
