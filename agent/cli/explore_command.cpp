@@ -43,8 +43,10 @@ engine::Heuristic heuristic_named(const std::string& name) {
 ExploreOutcome explore_embedded(const ExploreSettings& settings) {
   coordinator::ExplorationSession session(settings.session);
   ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
+  agent::LocalAgentStats stats;
   {
-    agent::LocalAgent agent(session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds)});
+    agent::LocalAgent agent(
+        session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds), settings.fork_server});
     while (!agent.wait_for(kPollPeriod)) {
       progress.update(session.progress());
       if (Interruption::requested()) session.stop();
@@ -56,8 +58,10 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
     if (const auto error = agent.launch_error()) {
       throw InputError("explore: cannot run '" + settings.session.subject + "': " + *error);
     }
+    stats = agent.stats();
   }
   ExploreOutcome outcome;
+  outcome.runs = ExploreOutcome::RunModes{stats.runs.forked_runs, stats.runs.process_runs};
   outcome.verdict = session.verdict();
   outcome.progress = session.progress();
   outcome.bugs = session.bugs();
@@ -102,8 +106,14 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       ->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
   app_->add_flag("--json", json_, "Print the summary as JSON instead of the report");
-  app_->add_option("--coordinator", coordinator_, "Submit to a running exocheck-coordinator at ADDR")
-      ->excludes(workers);
+  auto* coordinator_option =
+      app_->add_option("--coordinator", coordinator_, "Submit to a running exocheck-coordinator at ADDR")
+          ->excludes(workers);
+  app_->add_flag("--no-fork-server", no_fork_server_,
+                 "Start the subject anew for every run instead of forking each run from one copy of it started "
+                 "once (the fork server, the default; subjects with threads running at System::run() get one "
+                 "process per run anyway)")
+      ->excludes(coordinator_option);
   app_->allow_extras();
   app_->footer(
       "The subject and its arguments follow '--': exocheck explore [OPTIONS] -- ./subject [ARGS...]\n"
@@ -126,6 +136,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   settings.workers = workers_;
   settings.time_limit_seconds = time_limit_seconds_;
   settings.run_timeout_seconds = run_timeout_seconds_;
+  settings.fork_server = !no_fork_server_;
   settings.out_dir = out_;
   return settings;
 }

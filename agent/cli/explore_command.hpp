@@ -40,6 +40,7 @@ class ExploreCommand {
   std::uint64_t step_limit_ = 100'000;
   std::string out_ = "exocheck-explore";
   bool json_ = false;
+  bool no_fork_server_ = false;
   std::string coordinator_;
 };
 

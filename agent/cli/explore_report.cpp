@@ -53,6 +53,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["keep_going"] = settings.session.keep_going;
   options["check"] = settings.session.check_determinism ? nlohmann::ordered_json("determinism") : nullptr;
   options["run_timeout"] = settings.run_timeout_seconds;
+  options["fork_server"] = settings.fork_server;
   options["step_limit"] = settings.session.step_limit;
   return options;
 }
@@ -69,6 +70,10 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["bugs"] = outcome.bugs.size();
   json["wall_seconds"] = outcome.wall_seconds;
   json["paths_per_second"] = paths_per_second(outcome);
+  if (outcome.runs) {
+    json["forked_runs"] = outcome.runs->forked;
+    json["process_runs"] = outcome.runs->own_process;
+  }
   return json;
 }
 
@@ -87,13 +92,14 @@ std::string options_text(const ExploreSettings& settings) {
   return fmt::format(
       "Exploring: {}\n"
       "Options: reduction {}, sleep sets {}, heuristic {}, workers {}, max paths {}, time limit {}, {}, "
-      "run timeout {} s, step limit {}{}\n",
+      "run timeout {} s, step limit {}{}{}\n",
       subject, engine::name_of(explorer.reduction), explorer.sleep_sets ? "on" : "off",
       engine::name_of(explorer.heuristic), settings.workers,
       explorer.max_paths == 0 ? std::string("none") : std::to_string(explorer.max_paths),
       settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
       settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
-      settings.session.step_limit, settings.session.check_determinism ? ", check determinism" : "");
+      settings.session.step_limit, settings.session.check_determinism ? ", check determinism" : "",
+      settings.fork_server ? "" : ", one process per run");
 }
 
 std::string figures_text(const ExploreOutcome& outcome) {

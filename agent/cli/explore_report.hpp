@@ -3,7 +3,9 @@
 // text for people or JSON for programs, and the crash-safe --out directory.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,8 @@ struct ExploreSettings {
   std::size_t workers = 1;
   double time_limit_seconds = 0;  ///< 0: none
   double run_timeout_seconds = 10;
-  std::string out_dir;  ///< where summary.json and the bugs go
+  bool fork_server = true;  ///< false: each run execs the subject anew (--no-fork-server)
+  std::string out_dir;      ///< where summary.json and the bugs go
 };
 
 /// How the exploration ended, collected from the session once it is finished.
@@ -29,6 +32,11 @@ struct ExploreOutcome {
   std::vector<coordinator::Bug> bugs;
   std::vector<std::string> warnings;
   double wall_seconds = 0;
+  /// Embedded mode: how many runs were forked from a fork server, and how many had a process of their own.
+  struct RunModes {
+    std::uint64_t forked = 0, own_process = 0;
+  };
+  std::optional<RunModes> runs;
   std::vector<std::string> trace_paths;      ///< per bug, where its trace was saved (empty when not saved)
   std::vector<std::string> reference_paths;  ///< per bug, where its reference trace was saved (empty: none)
 };

@@ -38,7 +38,8 @@ proto::TraceFile describe(const RunSettings& settings) {
 }  // namespace
 
 proto::TraceFile record_run(const RunSettings& settings) {
-  auto report = agent::Runner{}.run(spec_of(settings));
+  // One run: a fork server would only add its start-up.
+  auto report = agent::Runner(agent::RunnerOptions{.fork_server = false}).run(spec_of(settings));
   if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
     throw InputError("cannot run '" + settings.subject + "': " + report.result.detail());
   }

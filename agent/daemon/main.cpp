@@ -30,6 +30,9 @@ int main(int argc, char** argv) {
   app.add_option("--coordinator", options.coordinator, "coordinator address, host:port")->required();
   app.add_option("--slots", options.slots, "runs at once (default: the number of cores)")->check(CLI::Range(1u, 4096u));
   app.add_option("--name", options.name, "name shown by the coordinator (default: host:pid)");
+  bool no_fork_server = false;
+  app.add_flag("--no-fork-server", no_fork_server,
+               "start the subject anew for every run instead of forking each run from one copy started once");
   options.slots = std::max(1u, std::thread::hardware_concurrency());
   try {
     app.parse(argc, argv);
@@ -37,6 +40,7 @@ int main(int argc, char** argv) {
     // DESIGN.md: usage errors exit 2 (CLI11's own codes are not ours); --help exits 0.
     return app.exit(error) == 0 ? 0 : 2;
   }
+  options.fork_server = !no_fork_server;
 
   // Signals are taken by one thread with sigwait: the daemon stops cleanly on SIGINT or SIGTERM.
   sigset_t signals;

@@ -27,7 +27,8 @@ using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorM
 /// coordinator issues them again).
 class Connection {
  public:
-  Connection(Stream& stream, std::uint32_t slots) : stream_(stream), slots_(slots) {}
+  Connection(Stream& stream, std::uint32_t slots, bool fork_server)
+      : stream_(stream), slots_(slots), fork_server_(fork_server) {}
 
   /// Serves until the stream breaks. True when the coordinator answered at all.
   bool serve() {
@@ -91,7 +92,7 @@ class Connection {
   }
 
   void run_leases() {
-    Runner runner;
+    Runner runner(RunnerOptions{.fork_server = fork_server_});
     std::uint64_t lease_id = 0;
     while (auto spec = take_lease(lease_id)) {
       proto::LeaseResult result;
@@ -140,6 +141,7 @@ class Connection {
 
   Stream& stream_;
   const std::uint32_t slots_;
+  const bool fork_server_;
   std::mutex write_mutex_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
@@ -169,7 +171,7 @@ struct AgentDaemon::Impl {
     hello.mutable_hello()->set_slots(options.slots);
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     bool answered = false;
-    if (stream->Write(hello)) answered = Connection(*stream, options.slots).serve();
+    if (stream->Write(hello)) answered = Connection(*stream, options.slots, options.fork_server).serve();
     const auto status = stream->Finish();
     {
       std::lock_guard lock(mutex);

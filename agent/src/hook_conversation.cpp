@@ -80,6 +80,10 @@ void HookConversation::handle(std::string_view payload) {
     case proto::HookMessage::kResult:
       handle_result(*message_.mutable_result());
       return;
+    case proto::HookMessage::kReady:
+    case proto::HookMessage::kEnd:
+      fail(fmt::format("fork-server frame of {} bytes in a run's conversation", payload.size()));
+      return;
     case proto::HookMessage::BODY_NOT_SET:
       fail(fmt::format("frame of {} bytes with neither hello, event nor result", payload.size()));
       return;

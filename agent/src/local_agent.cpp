@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <time.h>
+
 #include <algorithm>
 
 #include "exocheck/agent/runner.hpp"
@@ -14,6 +16,13 @@ namespace {
 // How long an idle worker waits before asking again when no result wakes it (a stop() from
 // outside does not notify the agent).
 constexpr std::chrono::milliseconds kIdlePoll{20};
+
+/// CPU seconds of the calling thread so far.
+double thread_cpu_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
 
 }  // namespace
 
@@ -40,10 +49,18 @@ std::optional<std::string> LocalAgent::launch_error() const {
   return launch_error_;
 }
 
+LocalAgentStats LocalAgent::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
 void LocalAgent::work() {
+  // One runner per worker for the whole session: it keeps its fork server between runs.
+  Runner runner(RunnerOptions{.fork_server = options_.fork_server});
+  LocalAgentStats stats;
   try {
     while (!session_.finished()) {
-      if (run_one()) continue;
+      if (run_one(runner, stats)) continue;
       std::unique_lock lock(mutex_);
       changed_.wait_for(lock, kIdlePoll);
     }
@@ -52,20 +69,25 @@ void LocalAgent::work() {
     spdlog::critical("local agent worker: {}", error.what());
     session_.stop();
   }
-  worker_ended();
+  stats.runs = runner.counters();
+  worker_ended(stats);
 }
 
 // Runs one lease if one is ready; false when there was none.
-bool LocalAgent::run_one() {
+bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
+  const double asked = thread_cpu_seconds();
   auto lease = session_.next();
+  const double leased = thread_cpu_seconds();
+  stats.session_cpu_seconds += leased - asked;
   if (!lease) return false;
   RunSpec spec;
   spec.binary = session_.options().subject;
   spec.args = session_.options().args;
   spec.request = std::move(lease->request);
   spec.timeout = options_.run_timeout;
-  Runner runner;
   auto report = runner.run(spec);
+  const double ran = thread_cpu_seconds();
+  stats.runner_cpu_seconds += ran - leased;
   if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
     // Every other run would fail the same way: stop, and leave the lease unexplored.
     {
@@ -79,13 +101,19 @@ bool LocalAgent::run_one() {
     const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
     session_.complete(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
   }
+  stats.session_cpu_seconds += thread_cpu_seconds() - ran;
   changed_.notify_all();
   return true;
 }
 
-void LocalAgent::worker_ended() {
+void LocalAgent::worker_ended(const LocalAgentStats& stats) {
   {
     std::lock_guard lock(mutex_);
+    stats_.runs.forked_runs += stats.runs.forked_runs;
+    stats_.runs.process_runs += stats.runs.process_runs;
+    stats_.runs.server_starts += stats.runs.server_starts;
+    stats_.session_cpu_seconds += stats.session_cpu_seconds;
+    stats_.runner_cpu_seconds += stats.runner_cpu_seconds;
     --running_workers_;
   }
   changed_.notify_all();

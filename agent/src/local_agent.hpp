@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "exocheck/agent/runner.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
 
 namespace exocheck::agent {
@@ -18,6 +19,14 @@ namespace exocheck::agent {
 struct LocalAgentOptions {
   std::size_t workers = 1;                        ///< runs at a time, one thread each
   std::chrono::milliseconds run_timeout{10'000};  ///< per-run wall-clock limit
+  bool fork_server = true;                        ///< runs fork from a server (Runner); false: exec per run
+};
+
+/// Where the workers' time went, summed over the workers that have ended.
+struct LocalAgentStats {
+  RunnerCounters runs;
+  double session_cpu_seconds = 0;  ///< CPU of the workers inside the session (leases, results: the coordinator's work)
+  double runner_cpu_seconds = 0;   ///< CPU of the workers inside the runner (the agent's work, subjects excluded)
 };
 
 /// Starts its workers on construction; they stop when the session is finished. A run that cannot
@@ -34,11 +43,13 @@ class LocalAgent {
   bool wait_for(std::chrono::milliseconds timeout);
   /// Why the subject could not be launched, once a launch failed.
   std::optional<std::string> launch_error() const;
+  /// The figures of the workers that have ended (all of them once wait_for() returned true).
+  LocalAgentStats stats() const;
 
  private:
   void work();
-  bool run_one();
-  void worker_ended();
+  bool run_one(Runner& runner, LocalAgentStats& stats);
+  void worker_ended(const LocalAgentStats& stats);
 
   coordinator::ExplorationSession& session_;
   const LocalAgentOptions options_;
@@ -46,6 +57,7 @@ class LocalAgent {
   std::condition_variable changed_;  // a result arrived or a worker ended
   std::size_t running_workers_ = 0;
   std::optional<std::string> launch_error_;
+  LocalAgentStats stats_;
   std::vector<std::thread> threads_;
 };
 

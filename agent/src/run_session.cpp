@@ -13,7 +13,6 @@
 #include <spdlog/spdlog.h>
 
 #include "exocheck/wire/frame.hpp"
-#include "run_details.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -63,7 +62,7 @@ void RunSession::run() {
     case Ending::protocol_error:
       kill_and_reap();
       break;
-    case Ending::channel_closed:
+    case Ending::exited:
       wait_for_exit(deadline_);
       if (!process_.exited()) {
         ending = Ending::timeout;
@@ -83,7 +82,7 @@ RunSession::Ending RunSession::converse() {
   while (true) {
     if (conversation_.finished()) return Ending::result;
     if (conversation_.failed()) return Ending::protocol_error;
-    if (process_.control_fd() < 0) return Ending::channel_closed;
+    if (process_.control_fd() < 0) return Ending::exited;
     if (Clock::now() >= deadline_) return Ending::timeout;
     pump(deadline_);
   }
@@ -207,48 +206,9 @@ void RunSession::kill_and_reap() {
 }
 
 proto::RunResult RunSession::verdict(Ending ending) const {
-  const RunContext run{spec_.binary, static_cast<std::size_t>(spec_.request.prefix_size()), report_.events};
-  proto::RunResult result;
-  switch (ending) {
-    case Ending::result:
-      result = conversation_.result();
-      break;
-    case Ending::protocol_error:
-      result.set_status(proto::RUN_PROTOCOL_ERROR);
-      result.set_detail(protocol_error_detail(run, conversation_.problem()));
-      break;
-    case Ending::timeout:
-      result.set_status(proto::RUN_HANG);
-      result.set_detail(hang_detail(run, spec_.timeout));
-      break;
-    case Ending::channel_closed:
-      result = exit_verdict();
-      break;
-  }
-  if (ending != Ending::result) result.set_steps(report_.events.empty() ? 0 : report_.events.back().step());
-  const int status = process_.wait_status();
-  if (WIFEXITED(status)) result.set_exit_code(WEXITSTATUS(status));
-  if (WIFSIGNALED(status) && !killed_by_runner_) result.set_signal(WTERMSIG(status));
-  result.set_stderr_tail(stderr_.text());
-  return result;
-}
-
-// The channel closed without a result and the process exited by itself: how it exited says why.
-proto::RunResult RunSession::exit_verdict() const {
-  const RunContext run{spec_.binary, static_cast<std::size_t>(spec_.request.prefix_size()), report_.events};
-  const int status = process_.wait_status();
-  proto::RunResult result;
-  if (WIFSIGNALED(status)) {
-    result.set_status(proto::RUN_CRASH);
-    result.set_detail(crash_detail(run, WTERMSIG(status)));
-  } else if (!report_.hello_seen) {
-    result.set_status(proto::RUN_LAUNCH_FAILED);
-    result.set_detail(not_linked_detail(spec_.binary, WEXITSTATUS(status)));
-  } else {
-    result.set_status(proto::RUN_EXIT_WITHOUT_RESULT);
-    result.set_detail(exit_without_result_detail(run, WEXITSTATUS(status)));
-  }
-  return result;
+  return run_verdict(
+      spec_, conversation_, report_,
+      RunEnd{ending, process_.wait_status(), killed_by_runner_, conversation_.problem(), stderr_.text()});
 }
 
 }  // namespace exocheck::agent

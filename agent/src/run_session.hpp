@@ -8,6 +8,7 @@
 
 #include "exocheck/agent/runner.hpp"
 #include "hook_conversation.hpp"
+#include "run_verdict.hpp"
 #include "stderr_tail.hpp"
 #include "subject_process.hpp"
 
@@ -24,7 +25,7 @@ class RunSession {
   void run();
 
  private:
-  enum class Ending { result, protocol_error, channel_closed, timeout };
+  using Ending = RunEnding;
 
   Ending converse();
   void pump(Clock::time_point until);
@@ -36,7 +37,6 @@ class RunSession {
   void stop_after_timeout();
   void kill_and_reap();
   proto::RunResult verdict(Ending ending) const;
-  proto::RunResult exit_verdict() const;
 
   const RunSpec& spec_;
   SubjectProcess process_;

@@ -1,15 +1,24 @@
 #include "exocheck/agent/runner.hpp"
 
+#include <map>
+#include <optional>
 #include <variant>
 
+#include <spdlog/spdlog.h>
+
+#include "event_buffer.hpp"
 #include "run_session.hpp"
 #include "subject_process.hpp"
+#include "subject_server.hpp"
 
 namespace exocheck::agent {
+namespace {
 
-RunReport Runner::run(const RunSpec& spec) {
+using Clock = std::chrono::steady_clock;
+
+RunReport run_in_own_process(const RunSpec& spec) {
   // The timeout covers the launch too: a slow exec is part of the run.
-  const auto deadline = RunSession::Clock::now() + spec.timeout;
+  const auto deadline = Clock::now() + spec.timeout;
   RunReport report;
   auto launched = SubjectProcess::launch(spec.binary, spec.args);
   if (auto* failure = std::get_if<LaunchFailure>(&launched)) {
@@ -19,6 +28,79 @@ RunReport Runner::run(const RunSpec& spec) {
   }
   RunSession(spec, std::move(std::get<SubjectProcess>(launched)), deadline, report).run();
   return report;
+}
+
+std::string invocation(const RunSpec& spec) {
+  std::string text = spec.binary;
+  for (const auto& arg : spec.args) text += " " + arg;
+  return text;
+}
+
+}  // namespace
+
+/// The runner's fork server and what it learnt about subjects that cannot have one.
+class Runner::ForkServing {
+ public:
+  /// The run's report through a fork server, or nullopt when it must run in a process of its own.
+  std::optional<RunReport> run(const RunSpec& spec, RunnerCounters& counters) {
+    if (!ensure_buffer()) return std::nullopt;
+    const std::string key = invocation(spec);
+    if (refused_.contains(key)) return std::nullopt;
+    if (!server_ || !server_->usable() || !server_->serves(spec.binary, spec.args)) {
+      server_.reset();
+      ++counters.server_starts;
+      auto started = SubjectServer::start(spec.binary, spec.args, *buffer_, Clock::now() + spec.timeout);
+      if (auto* refusal = std::get_if<SubjectServer::Refusal>(&started)) {
+        if (!refusal->not_started) {
+          spdlog::warn("{}: no fork server ({}); running one process per run", key, refusal->reason);
+        }
+        refused_.emplace(key, refusal->reason);
+        return std::nullopt;
+      }
+      server_.emplace(std::move(std::get<SubjectServer>(started)));
+    }
+    RunReport report;
+    const auto served = server_->run(spec, Clock::now() + spec.timeout, report);
+    if (!server_->usable()) server_.reset();
+    if (served == SubjectServer::Served::lost) return std::nullopt;
+    ++counters.forked_runs;
+    return report;
+  }
+
+ private:
+  bool ensure_buffer() {
+    if (buffer_) return true;
+    if (buffer_error_) return false;
+    auto created = EventBuffer::create();
+    if (auto* error = std::get_if<std::string>(&created)) {
+      spdlog::warn("{}; running one process per run", *error);
+      buffer_error_ = true;
+      return false;
+    }
+    buffer_.emplace(std::move(std::get<EventBuffer>(created)));
+    return true;
+  }
+
+  std::optional<EventBuffer> buffer_;
+  bool buffer_error_ = false;
+  std::optional<SubjectServer> server_;         // declared after buffer_: destroyed before it
+  std::map<std::string, std::string> refused_;  // invocation -> why it has no fork server
+};
+
+Runner::Runner(RunnerOptions options) : options_(options) {
+  if (options_.fork_server) serving_ = std::make_unique<ForkServing>();
+}
+
+Runner::~Runner() = default;
+Runner::Runner(Runner&&) noexcept = default;
+Runner& Runner::operator=(Runner&&) noexcept = default;
+
+RunReport Runner::run(const RunSpec& spec) {
+  if (serving_) {
+    if (auto report = serving_->run(spec, counters_)) return std::move(*report);
+  }
+  ++counters_.process_runs;
+  return run_in_own_process(spec);
 }
 
 }  // namespace exocheck::agent

@@ -28,6 +28,7 @@
 #include <boost/process/posix.hpp>
 #include <boost/process/search_path.hpp>
 
+#include "exocheck/wire/event_buffer.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::agent {
@@ -36,6 +37,7 @@ namespace {
 namespace bp = boost::process;
 
 constexpr int kControlFdInChild = 3;
+constexpr int kEventBufferFdInChild = 4;
 
 std::string error_text(int error) {
   return std::error_code(error, std::system_category()).message();
@@ -50,11 +52,12 @@ struct ChildDescriptors {
   UniqueFd null_device;
 };
 
-// Moves a descriptor to a number >= 3: the child's stdio set-up must not overwrite it.
+// Moves a descriptor to a number above those the child's set-up assigns (0 to 4), so that
+// placing one never overwrites another.
 UniqueFd above_stdio(int fd) {
   UniqueFd owned(fd);
-  if (fd < 0 || fd > STDERR_FILENO) return owned;
-  return UniqueFd(::fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1));
+  if (fd < 0 || fd > kEventBufferFdInChild) return owned;
+  return UniqueFd(::fcntl(fd, F_DUPFD_CLOEXEC, kEventBufferFdInChild + 1));
 }
 
 std::variant<ChildDescriptors, LaunchFailure> open_descriptors() {
@@ -108,9 +111,15 @@ void close_on_exec_from(int first) noexcept {
   for (int fd = first; fd < last; ++fd) ::fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
+// Puts `fd` at `target` in the child, inherited across exec.
+bool place(int fd, int target) noexcept {
+  return fd == target ? ::fcntl(fd, F_SETFD, 0) == 0 : ::dup2(fd, target) >= 0;
+}
+
 // The child's side between fork and exec: own process group, default signal state, stdio,
-// the control socket on fd 3, and nothing else inherited. Only async-signal-safe calls.
-void prepare_child(int control, int stderr_write, int null_device) noexcept {
+// the control socket on fd 3, the event buffer (if any) on fd 4, and nothing else inherited.
+// Only async-signal-safe calls.
+void prepare_child(int control, int stderr_write, int null_device, int event_buffer) noexcept {
   ::setpgid(0, 0);
   sigset_t none;
   ::sigemptyset(&none);
@@ -118,12 +127,13 @@ void prepare_child(int control, int stderr_write, int null_device) noexcept {
   struct ::sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   ::sigaction(SIGPIPE, &default_action, nullptr);
-  const bool placed =
-      ::dup2(null_device, STDIN_FILENO) >= 0 && ::dup2(null_device, STDOUT_FILENO) >= 0 &&
-      ::dup2(stderr_write, STDERR_FILENO) >= 0 &&
-      (control == kControlFdInChild ? ::fcntl(control, F_SETFD, 0) == 0 : ::dup2(control, kControlFdInChild) >= 0);
+  // Every source descriptor is above 4 (above_stdio): no placement overwrites another.
+  const bool placed = ::dup2(null_device, STDIN_FILENO) >= 0 && ::dup2(null_device, STDOUT_FILENO) >= 0 &&
+                      ::dup2(stderr_write, STDERR_FILENO) >= 0 &&
+                      (event_buffer < 0 || place(event_buffer, kEventBufferFdInChild)) &&
+                      place(control, kControlFdInChild);
   if (!placed) ::_exit(127);
-  close_on_exec_from(kControlFdInChild + 1);
+  close_on_exec_from(event_buffer < 0 ? kControlFdInChild + 1 : kEventBufferFdInChild + 1);
 }
 
 // A descriptor that becomes readable when `pid` exits, or -1 before Linux 5.3. Through syscall():
@@ -135,27 +145,39 @@ int open_exit_descriptor(pid_t pid) {
 }  // namespace
 
 std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::string& binary,
-                                                                   const std::vector<std::string>& args) {
+                                                                   const std::vector<std::string>& args,
+                                                                   int event_buffer_fd) {
   auto path = resolve_binary(binary);
   if (auto* failure = std::get_if<LaunchFailure>(&path)) return std::move(*failure);
   auto opened = open_descriptors();
   if (auto* failure = std::get_if<LaunchFailure>(&opened)) return std::move(*failure);
   auto& d = std::get<ChildDescriptors>(opened);
+  UniqueFd event_buffer;
+  if (event_buffer_fd >= 0) {
+    event_buffer = UniqueFd(::fcntl(event_buffer_fd, F_DUPFD_CLOEXEC, kEventBufferFdInChild + 1));
+    if (!event_buffer) return LaunchFailure{"cannot hand the event buffer to the subject: " + error_text(errno)};
+  }
 
-  const int control = d.control_child.get(), stderr_write = d.stderr_write.get(), null_device = d.null_device.get();
+  const int control = d.control_child.get(), stderr_write = d.stderr_write.get(), null_device = d.null_device.get(),
+            buffer = event_buffer.get();
   std::error_code error;
+  // vfork, not fork: fork copies the page tables of the whole runner, and in `exocheck explore`
+  // that process also holds the exploration tree, so each launch would cost more as it grows.
+  // The child only runs prepare_child (async-signal-safe system calls) before execve.
+  const auto start = [&](auto&&... environment) {
+    return bp::child(
+        bp::posix::use_vfork, bp::exe = std::get<std::string>(path), bp::args = args,
+        bp::env[wire::kControlFdVariable] = std::to_string(kControlFdInChild), environment...,
+        bp::extend::on_exec_setup([=](auto&) { prepare_child(control, stderr_write, null_device, buffer); }),
+        // Boost leaves a child whose exec failed unreaped: reap it here.
+        bp::extend::on_error([](auto& exec, const std::error_code&) {
+          if (exec.pid > 0) ::waitpid(exec.pid, nullptr, 0);
+        }),
+        error);
+  };
   try {
-    // vfork, not fork: fork copies the page tables of the whole runner, and in `exocheck explore`
-    // that process also holds the exploration tree, so each launch would cost more as it grows.
-    // The child only runs prepare_child (async-signal-safe system calls) before execve.
-    bp::child child(bp::posix::use_vfork, bp::exe = std::get<std::string>(path), bp::args = args,
-                    bp::env[wire::kControlFdVariable] = std::to_string(kControlFdInChild),
-                    bp::extend::on_exec_setup([=](auto&) { prepare_child(control, stderr_write, null_device); }),
-                    // Boost leaves a child whose exec failed unreaped: reap it here.
-                    bp::extend::on_error([](auto& exec, const std::error_code&) {
-                      if (exec.pid > 0) ::waitpid(exec.pid, nullptr, 0);
-                    }),
-                    error);
+    bp::child child =
+        buffer < 0 ? start() : start(bp::env[wire::kEventBufferFdVariable] = std::to_string(kEventBufferFdInChild));
     if (error) return LaunchFailure{fmt::format("cannot start subject {}: {}", binary, error.message())};
     const pid_t pid = child.id();
     child.detach();  // this class waits for and kills the process itself

@@ -1,6 +1,7 @@
 #pragma once
-// One subject process: started in its own process group with the control socket as fd 3,
-// stdin and stdout on /dev/null and stderr on a pipe. Owns every descriptor it opened and the
+// One subject process: started in its own process group with the control socket as fd 3 (and,
+// in fork-server mode, the event buffer as fd 4), stdin and stdout on /dev/null and stderr on a
+// pipe. Owns every descriptor it opened and the
 // child itself: destroying it kills the group and reaps the child, so nothing leaks.
 
 #include <sys/types.h>
@@ -21,9 +22,13 @@ struct LaunchFailure {
 
 class SubjectProcess {
  public:
-  /// Starts `binary` (searched in PATH when it has no '/') with `args`.
+  /// Starts `binary` (searched in PATH when it has no '/') with `args`. With an event buffer
+  /// (a memfd, wire/event_buffer.hpp), the subject gets it as fd 4 and starts as a fork server.
   static std::variant<SubjectProcess, LaunchFailure> launch(const std::string& binary,
-                                                            const std::vector<std::string>& args);
+                                                            const std::vector<std::string>& args,
+                                                            int event_buffer_fd = -1);
+  /// The process id (also its process group's).
+  pid_t pid() const { return pid_; }
 
   SubjectProcess(SubjectProcess&& other) noexcept;
   SubjectProcess& operator=(SubjectProcess&&) = delete;

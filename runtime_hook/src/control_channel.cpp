@@ -8,6 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "exocheck/wire/event_buffer.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::detail {
@@ -45,7 +46,12 @@ void install_handlers() {
 
 }  // namespace
 
-ControlChannel::ControlChannel(int fd) : fd_(fd), buffer_(new char[kBufferBytes]) {
+ControlChannel::ControlChannel(int fd)
+    : fd_(fd),
+      own_buffer_(new char[kBufferBytes]),
+      buffer_(own_buffer_.get()),
+      capacity_(kBufferBytes),
+      committed_(&own_committed_) {
   active_channel.store(this);
   install_handlers();
 }
@@ -62,45 +68,68 @@ ControlChannel::~ControlChannel() {
 void ControlChannel::write(const proto::HookMessage& message) {
   scratch_.clear();
   wire::append_frame(scratch_, message);
-  std::size_t used = committed_.load(std::memory_order_relaxed);
-  if (used + scratch_.size() > kBufferBytes) {
+  std::size_t used = committed_->load(std::memory_order_relaxed);
+  if (overflowed_ != nullptr) {
+    // The shared buffer cannot be emptied: a frame that does not fit ends the record, and the
+    // agent, seeing the flag, reports the run as a protocol error rather than a short trace.
+    if (overflowed_->load(std::memory_order_relaxed) != 0 || used + scratch_.size() > capacity_) {
+      overflowed_->store(1, std::memory_order_release);
+      return;
+    }
+  } else if (used + scratch_.size() > capacity_) {
     flush();
     used = 0;
   }
-  if (scratch_.size() > kBufferBytes) {
+  if (scratch_.size() > capacity_) {
     write_all(scratch_.data(), scratch_.size());
     return;
   }
-  std::memcpy(buffer_.get() + used, scratch_.data(), scratch_.size());
+  std::memcpy(buffer_ + used, scratch_.data(), scratch_.size());
   std::atomic_signal_fence(std::memory_order_seq_cst);
-  committed_.store(used + scratch_.size(), std::memory_order_relaxed);
+  committed_->store(used + scratch_.size(), std::memory_order_release);
 }
 
 void ControlChannel::flush() {
-  const std::size_t size = committed_.load();
+  if (overflowed_ != nullptr) return;  // the agent reads the shared buffer itself
+  const std::size_t size = committed_->load();
   if (size == 0) return;
   flushing_.store(true);
   try {
-    write_all(buffer_.get(), size);
+    write_all(buffer_, size);
   } catch (...) {
     flushing_.store(false);
     throw;
   }
-  committed_.store(0);
+  committed_->store(0);
   flushing_.store(false);
 }
 
 void ControlChannel::flush_from_signal() noexcept {
-  if (flushing_.load()) return;
-  const std::size_t size = committed_.load();
+  if (flushing_.load() || overflowed_ != nullptr) return;
+  const std::size_t size = committed_->load();
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n = ::write(fd_, buffer_.get() + done, size - done);
+    const ssize_t n = ::write(fd_, buffer_ + done, size - done);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
     done += static_cast<std::size_t>(n);
   }
-  committed_.store(0);
+  committed_->store(0);
+}
+
+void ControlChannel::write_to_socket(const proto::HookMessage& message) {
+  scratch_.clear();
+  wire::append_frame(scratch_, message);
+  write_all(scratch_.data(), scratch_.size());
+}
+
+void ControlChannel::use_event_buffer(char* mapping, std::size_t bytes) {
+  auto* header = reinterpret_cast<wire::EventBufferHeader*>(mapping);
+  buffer_ = mapping + wire::kEventBufferHeaderBytes;
+  capacity_ = bytes - wire::kEventBufferHeaderBytes;
+  committed_ = &header->committed;
+  overflowed_ = &header->overflowed;
+  // own_buffer_ is kept: freeing it would unmap it, a system call the run does not need.
 }
 
 void ControlChannel::write_all(const char* data, std::size_t size) {

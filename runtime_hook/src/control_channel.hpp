@@ -4,6 +4,10 @@
 // than the step. Nothing recorded is lost when the process dies: the buffer is flushed when it
 // fills, when the run ends, at exit(), and from the handlers of fatal signals and of SIGTERM
 // (which the runner sends before SIGKILL when a run hangs). Only _exit() and SIGKILL bypass it.
+//
+// In a child of the fork server (wire/event_buffer.hpp) the frames go into the shared event
+// buffer instead: each is visible to the agent as soon as it is written, so nothing needs
+// flushing and even _exit() and SIGKILL lose nothing.
 
 #include <atomic>
 #include <cstddef>
@@ -32,13 +36,24 @@ class ControlChannel {
   /// Writes what is queued, from a signal handler (async-signal-safe; skipped mid-flush).
   void flush_from_signal() noexcept;
 
+  /// Writes a frame straight to the socket, bypassing the event buffer (the fork server's
+  /// ServerReady and RunEnd, which the server sends while the buffer belongs to a child).
+  void write_to_socket(const proto::HookMessage& message);
+  /// From now on, frames go to the shared event buffer `mapping` of `bytes` bytes (a child of
+  /// the fork server). Whatever was queued for the socket must have been flushed.
+  void use_event_buffer(char* mapping, std::size_t bytes);
+
  private:
   void write_all(const char* data, std::size_t size);
   void read_exactly(char* data, std::size_t size);
 
   int fd_;
-  std::unique_ptr<char[]> buffer_;
-  std::atomic<std::size_t> committed_{0};  ///< bytes of complete frames in the buffer
+  std::unique_ptr<char[]> own_buffer_;
+  char* buffer_;
+  std::size_t capacity_;
+  std::atomic<std::uint64_t> own_committed_{0};
+  std::atomic<std::uint64_t>* committed_;             ///< bytes of complete frames in the buffer
+  std::atomic<std::uint32_t>* overflowed_ = nullptr;  ///< set: the shared buffer is in use
   std::atomic<bool> flushing_{false};
   std::string scratch_;  ///< one serialized frame
 };

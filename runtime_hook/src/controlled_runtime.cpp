@@ -10,7 +10,8 @@
 
 namespace exocheck::detail {
 
-ControlledRuntime::ControlledRuntime(ControlChannel& channel) : channel_(channel), event_(frame_.mutable_event()) {
+ControlledRuntime::ControlledRuntime(ControlChannel& channel, ForkServer* fork_server)
+    : channel_(channel), fork_server_(fork_server), event_(frame_.mutable_event()) {
   begin_step(0);
   event_->set_actor(kEnvironment);
 }
@@ -289,11 +290,16 @@ proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, 
 
 int ControlledRuntime::run() {
   proto::RunRequest request;
-  try {
-    request = channel_.read_request();
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "%s\n", error.what());
-    return 3;
+  if (fork_server_ != nullptr) {
+    // Everything main did is already recorded in this process's step 0: each child starts from it.
+    request = fork_server_->serve();
+  } else {
+    try {
+      request = channel_.read_request();
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "%s\n", error.what());
+      return 3;
+    }
   }
   std::vector<std::string> ranking(request.ranking().begin(), request.ranking().end());
   const SchedulingOrder order(request.heuristic(), ranking);

@@ -10,6 +10,7 @@
 #include "control_channel.hpp"
 #include "exocheck/detail/actor_cell.hpp"
 #include "exocheck/detail/runtime.hpp"
+#include "fork_server.hpp"
 #include "proto/control.pb.h"
 #include "scheduling_order.hpp"
 #include "vector_clock.hpp"
@@ -18,7 +19,8 @@ namespace exocheck::detail {
 
 class ControlledRuntime : public Runtime {
  public:
-  explicit ControlledRuntime(ControlChannel& channel);
+  /// With a fork server, run() serves forks and performs the run in each child.
+  ControlledRuntime(ControlChannel& channel, ForkServer* fork_server);
   ~ControlledRuntime() override;
 
   ActorCell* create_cell(ActorCell* parent) override;
@@ -27,6 +29,7 @@ class ControlledRuntime : public Runtime {
   void destroy(ActorCell* cell) override;
 
   /// Reads the run request, performs the run, reports its result. Returns the exit code (0).
+  /// With a fork server, returns only in the child that performed a run.
   int run();
 
  private:
@@ -54,6 +57,7 @@ class ControlledRuntime : public Runtime {
   void add_final_state(proto::RunResult& result) const;
 
   ControlChannel& channel_;
+  ForkServer* fork_server_;
   std::vector<std::unique_ptr<ActorCell>> cells_;
   std::vector<std::unique_ptr<Envelope>> pending_;  ///< undelivered messages, in send order
   std::vector<std::size_t> enabled_;                ///< indices into pending_, in send order

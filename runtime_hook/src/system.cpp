@@ -10,7 +10,9 @@
 
 #include "control_channel.hpp"
 #include "controlled_runtime.hpp"
+#include "exocheck/wire/event_buffer.hpp"
 #include "exocheck/wire/frame.hpp"
+#include "fork_server.hpp"
 #include "identity.hpp"
 #include "thread_pool_runtime.hpp"
 
@@ -18,17 +20,19 @@ namespace exocheck {
 
 namespace {
 
-/// The control socket named by EXOCHECK_CONTROL_FD, or -1 when the variable is unset.
-int control_fd_from_environment() {
-  const char* value = std::getenv(wire::kControlFdVariable);
+/// The descriptor named by the environment variable `name`, or -1 when it is unset. The
+/// variable is removed: it must not leak into processes the subject starts itself.
+int fd_from_environment(const char* name) {
+  const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return -1;
   char* end = nullptr;
   errno = 0;
   const long fd = std::strtol(value, &end, 10);
   if (errno != 0 || *end != '\0' || fd < 0 || fd > 65535) {
-    std::fprintf(stderr, "exocheck: %s=%s is not a file descriptor number\n", wire::kControlFdVariable, value);
+    std::fprintf(stderr, "exocheck: %s=%s is not a file descriptor number\n", name, value);
     std::exit(2);
   }
+  ::unsetenv(name);
   return static_cast<int>(fd);
 }
 
@@ -38,19 +42,27 @@ int control_fd_from_environment() {
 class System::Mode {
  public:
   Mode() {
-    const int fd = control_fd_from_environment();
+    const int fd = fd_from_environment(wire::kControlFdVariable);
+    const int event_buffer_fd = fd_from_environment(wire::kEventBufferFdVariable);
     if (fd < 0) {
       pool_ = std::make_unique<detail::ThreadPoolRuntime>();
       return;
     }
-    // The variable must not leak into processes the subject starts itself.
-    ::unsetenv(wire::kControlFdVariable);
     channel_ = std::make_unique<detail::ControlChannel>(fd);
-    controlled_ = std::make_unique<detail::ControlledRuntime>(*channel_);
+    if (event_buffer_fd >= 0) {
+      try {
+        fork_server_ = std::make_unique<detail::ForkServer>(*channel_, event_buffer_fd);
+      } catch (const std::exception& error) {
+        std::fprintf(stderr, "exocheck: %s\n", error.what());
+        std::exit(2);
+      }
+    }
+    controlled_ = std::make_unique<detail::ControlledRuntime>(*channel_, fork_server_.get());
     proto::HookMessage hello;
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     hello.mutable_hello()->set_pid(static_cast<int>(::getpid()));
     hello.mutable_hello()->set_program(program_invocation_name);
+    hello.mutable_hello()->set_fork_server(fork_server_ != nullptr);
     channel_->write(hello);
     try {
       channel_->flush();
@@ -70,6 +82,7 @@ class System::Mode {
 
  private:
   std::unique_ptr<detail::ControlChannel> channel_;
+  std::unique_ptr<detail::ForkServer> fork_server_;
   std::unique_ptr<detail::ControlledRuntime> controlled_;
   std::unique_ptr<detail::ThreadPoolRuntime> pool_;
   std::uint64_t sent_ = 0;

@@ -1,120 +1,192 @@
-// exocheck-bench: prints what controlled execution costs. Never a pass/fail test: the figures
-// depend on the machine. Targets from issue 2: >= 300 runs/s of registry on one core, <= 2 us
-// per macro-step.
+// exocheck-bench: prints what exploration costs. Never a pass/fail test: the figures depend on
+// the machine. Issue 5's targets: >= 10,000 executions per second on one core for registry with
+// K = 2 to 5 workers, and a run on every core at least 1.8 times the one-core rate. Issue 2's:
+// <= 2 us per macro-step.
+//
+// Each exploration figure is measured in a process of its own (this program, with --measure).
 
 #include <unistd.h>
 
-#include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include <fmt/format.h>
+
+#include "exploration_bench.hpp"
 #include "measurements.hpp"
 
 namespace {
 
-using exocheck::bench::StepCost;
-using exocheck::bench::Throughput;
+using exocheck::bench::ExplorationCase;
+using exocheck::bench::ExplorationSetup;
+using nlohmann::json;
 
 struct Options {
-  std::uint64_t runs = 2000;
+  double seconds = 3;
   std::uint64_t steps = 100000;
   int repeat = 3;
   bool json = false;
   std::string bin_dir;
-  std::string subject = "registry";
+  std::vector<std::string> only;  // case labels' subjects to keep; empty: all
+  // --measure: one exploration, printed as JSON (used by this program on itself).
+  std::string measure;
+  std::vector<std::string> measure_args;
+  std::size_t cores = 1;
+  std::string mode = "fork";
 };
 
-// Subjects are built next to the benchmark (${CMAKE_BINARY_DIR}/bin).
-std::string own_directory() {
+std::string own_path() {
   std::error_code error;
   const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? "." : self.parent_path().string();
+  return error ? "exocheck-bench" : self.string();
 }
 
-nlohmann::json step_cost_json(const StepCost& cost) {
-  return {{"seconds", cost.seconds},
-          {"ns_per_step", cost.nanoseconds_per_step()},
-          {"runner_cpu_ns_per_step", cost.runner_cpu_ns_per_step()},
-          {"subject_cpu_ns_per_step", cost.subject_cpu_ns_per_step()},
-          {"outcome", cost.outcome}};
+std::string quoted(const std::string& word) {
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
-nlohmann::json as_json(const Options& options, const Throughput& runs, const StepCost& controlled,
-                       const StepCost& uncontrolled) {
-  return {
-      {"runs",
-       {{"subject", options.subject},
-        {"runs", runs.runs},
-        {"not_completed", runs.not_completed},
-        {"seconds", runs.seconds},
-        {"runs_per_second", runs.runs_per_second()},
-        {"mean_ms", runs.mean_ms},
-        {"p50_ms", runs.p50_ms},
-        {"p99_ms", runs.p99_ms},
-        {"target_runs_per_second", 300}}},
-      {"pingpong",
-       {{"steps", options.steps},
-        {"repeat", options.repeat},
-        {"controlled", step_cost_json(controlled)},
-        {"uncontrolled", step_cost_json(uncontrolled)},
-        {"target_ns_per_step", 2000}}},
-  };
+std::vector<ExplorationCase> cases(const Options& options) {
+  std::vector<ExplorationCase> all;
+  for (int k = 2; k <= 7; ++k)
+    all.push_back({fmt::format("registry K={}", k), "registry", {"--workers", std::to_string(k)}});
+  all.push_back({"pi --workers 5", "pi", {"--workers", "5"}});
+  all.push_back({"regsim", "regsim", {}});
+  std::vector<ExplorationCase> kept;
+  for (auto& c : all) {
+    if (options.only.empty() || std::find(options.only.begin(), options.only.end(), c.subject) != options.only.end()) {
+      c.subject = options.bin_dir + "/" + c.subject;
+      kept.push_back(std::move(c));
+    }
+  }
+  return kept;
 }
 
-void print_text(const Options& options, const Throughput& runs, const StepCost& controlled,
-                const StepCost& uncontrolled) {
-  std::cout << fmt::format(
-      "{} through the runner: {} runs in {:.3f} s = {:.0f} runs/s (target >= 300); per run mean {:.2f} ms, "
-      "p50 {:.2f} ms, p99 {:.2f} ms; {} not completed\n",
-      options.subject, runs.runs, runs.seconds, runs.runs_per_second(), runs.mean_ms, runs.p50_ms, runs.p99_ms,
-      runs.not_completed);
-  std::cout << fmt::format(
-      "pingpong --steps {} through the runner: {:.3f} s = {:.0f} ns per macro-step (target <= 2000), best of {}; "
-      "CPU per step: runner {:.0f} ns, subject {:.0f} ns; {}\n",
-      options.steps, controlled.seconds, controlled.nanoseconds_per_step(), options.repeat,
-      controlled.runner_cpu_ns_per_step(), controlled.subject_cpu_ns_per_step(), controlled.outcome);
-  std::cout << fmt::format(
-      "pingpong --steps {} by hand (uncontrolled): {:.3f} s = {:.0f} ns per macro-step, best of {}; CPU per step: "
-      "subject {:.0f} ns; {}\n",
-      options.steps, uncontrolled.seconds, uncontrolled.nanoseconds_per_step(), options.repeat,
-      uncontrolled.subject_cpu_ns_per_step(), uncontrolled.outcome);
+// Runs one measurement in a child process of this program and returns its JSON.
+json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, bool fork_server) {
+  std::string command = quoted(own_path()) + " --measure " + quoted(c.subject) + " --cores " + std::to_string(cores) +
+                        " --mode " + (fork_server ? "fork" : "process") + " --seconds " +
+                        std::to_string(options.seconds) + " --";
+  for (const auto& arg : c.args) command += " " + quoted(arg);
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return {{"error", "cannot start " + command}};
+  std::string output;
+  char chunk[4096];
+  while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, pipe)) output.append(chunk, got);
+  const int status = ::pclose(pipe);
+  const auto parsed = json::parse(output, nullptr, false);
+  if (status != 0 || parsed.is_discarded()) return {{"error", "measurement failed: " + command}};
+  return parsed;
+}
+
+std::string row(const std::string& label, const json& m) {
+  if (m.contains("error")) return fmt::format("{:<16} {}\n", label, m["error"].get<std::string>());
+  const auto& cpu = m["cpu_us_per_execution"];
+  return fmt::format(
+      "{:<16} {:>5} {:<8} {:>9.0f} {:>8.1f} | {:>7.1f} {:>7.1f} {:>9.1f} {:>6.1f} | {:>9} {:>8} | {:>8} {}\n", label,
+      m["cores"].get<int>(), m["fork_server"].get<bool>() ? "fork" : "process",
+      m["executions_per_second"].get<double>(), m["us_per_execution"].get<double>(), cpu["coordinator"].get<double>(),
+      cpu["agent"].get<double>(), cpu["subject_and_hook"].get<double>(), cpu["other"].get<double>(),
+      m["peak_rss_kib"]["explorer"].get<long>(), m["peak_rss_kib"]["largest_subject_process"].get<long>(),
+      m["executions"].get<long>(), m["complete"].get<bool>() ? "complete" : "time limit");
+}
+
+double rate_of(const json& m) {
+  return m.contains("executions_per_second") ? m["executions_per_second"].get<double>() : 0;
+}
+
+int run_benchmark(const Options& options) {
+  const std::size_t all_cores = std::max(1u, std::thread::hardware_concurrency());
+  json results = json::array();
+  if (!options.json) {
+    std::cout << fmt::format(
+        "Explorations: TransDPOR + sleep sets, FIFO, {} s each (or to completion); CPU in us per execution\n"
+        "{:<16} {:>5} {:<8} {:>9} {:>8} | {:>7} {:>7} {:>9} {:>6} | {:>9} {:>8} | {:>8}\n",
+        options.seconds, "case", "cores", "runs", "exec/s", "us/exec", "coord", "agent", "subj+hook", "other",
+        "peak KiB", "subj KiB", "execs");
+  }
+  for (const auto& c : cases(options)) {
+    json entry{{"case", c.label}, {"subject", c.subject}, {"args", c.args}};
+    for (const bool fork_server : {true, false}) {
+      const json one = measure_in_child(options, c, 1, fork_server);
+      const json all = all_cores > 1 ? measure_in_child(options, c, all_cores, fork_server) : one;
+      const double speedup = rate_of(one) > 0 ? rate_of(all) / rate_of(one) : 0;
+      entry[fork_server ? "fork_server" : "process_per_run"] = {
+          {"one_core", one}, {"all_cores", all}, {"speedup", speedup}};
+      if (!options.json) {
+        std::cout << row(c.label, one) << row(c.label, all)
+                  << fmt::format("{:<16} {} cores / 1 core: {:.2f}x\n", "", all_cores, speedup);
+      }
+    }
+    results.push_back(entry);
+  }
+  const std::string pingpong = options.bin_dir + "/pingpong";
+  const auto controlled = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat);
+  const auto uncontrolled = exocheck::bench::measure_uncontrolled_steps(pingpong, options.steps, options.repeat);
+  if (options.json) {
+    std::cout << json{{"explorations", results},
+                      {"pingpong",
+                       {{"steps", options.steps},
+                        {"controlled_ns_per_step", controlled.nanoseconds_per_step()},
+                        {"uncontrolled_ns_per_step", uncontrolled.nanoseconds_per_step()},
+                        {"controlled_subject_cpu_ns_per_step", controlled.subject_cpu_ns_per_step()},
+                        {"target_ns_per_step", 2000}}}}
+                     .dump(2)
+              << std::endl;
+  } else {
+    std::cout << fmt::format(
+        "pingpong --steps {}: {:.0f} ns per macro-step controlled (subject process CPU {:.0f} ns), {:.0f} ns by hand "
+        "(target <= 2000), best of {}\n",
+        options.steps, controlled.nanoseconds_per_step(), controlled.subject_cpu_ns_per_step(),
+        uncontrolled.nanoseconds_per_step(), options.repeat);
+  }
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"exocheck-bench: controlled runs per second and nanoseconds per macro-step"};
+  CLI::App app{"exocheck-bench: executions per second of explorations, per core and on every core"};
   Options options;
-  options.bin_dir = own_directory();
-  app.add_option("--runs", options.runs, "controlled runs of the subject")->check(CLI::Range(1ULL, 1ULL << 32));
+  options.bin_dir = std::filesystem::path(own_path()).parent_path().string();
+  app.add_option("--seconds", options.seconds, "time limit of each exploration")->check(CLI::Range(0.1, 3600.0));
+  app.add_option("--only", options.only, "subjects to measure (registry, pi, regsim); default: all");
   app.add_option("--steps", options.steps, "macro-steps of the pingpong run")->check(CLI::Range(1ULL, 1ULL << 32));
   app.add_option("--repeat", options.repeat, "pingpong runs per mode; the fastest counts")->check(CLI::Range(1, 100));
-  app.add_option("--subject", options.subject, "the subject of the runs-per-second figure (in --bin-dir)");
-  app.add_option("--bin-dir", options.bin_dir, "where the subject and pingpong are")->check(CLI::ExistingDirectory);
+  app.add_option("--bin-dir", options.bin_dir, "where the subjects are")->check(CLI::ExistingDirectory);
   app.add_flag("--json", options.json, "print one JSON object instead of text");
+  app.add_option("--measure", options.measure, "(internal) measure one exploration of this subject, print JSON");
+  app.add_option("--cores", options.cores, "(with --measure) CPUs and workers")->check(CLI::Range(1, 1024));
+  app.add_option("--mode", options.mode, "(with --measure) fork or process")->check(CLI::IsMember({"fork", "process"}));
+  app.add_option("args", options.measure_args, "(with --measure) the subject's arguments, after --");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : 2;
   }
-  const std::string subject = options.bin_dir + "/" + options.subject, pingpong = options.bin_dir + "/pingpong";
-  for (const auto& binary : {subject, pingpong}) {
-    if (::access(binary.c_str(), X_OK) != 0) {
-      std::cerr << "exocheck-bench: " << binary << " is missing; build it or pass --bin-dir" << std::endl;
-      return 2;
+  try {
+    if (!options.measure.empty()) {
+      ExplorationSetup setup{options.cores, options.mode == "fork", options.seconds};
+      std::cout << exocheck::bench::measure_exploration(options.measure, options.measure_args, setup).dump()
+                << std::endl;
+      return 0;
     }
+    for (const auto& c : cases(options)) {
+      if (::access(c.subject.c_str(), X_OK) != 0) {
+        std::cerr << "exocheck-bench: " << c.subject << " is missing; build it or pass --bin-dir" << std::endl;
+        return 2;
+      }
+    }
+    return run_benchmark(options);
+  } catch (const std::exception& error) {
+    std::cerr << "exocheck-bench: " << error.what() << std::endl;
+    return 1;
   }
-
-  const auto runs = exocheck::bench::measure_runner_throughput(subject, options.runs);
-  const auto controlled = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat);
-  const auto uncontrolled = exocheck::bench::measure_uncontrolled_steps(pingpong, options.steps, options.repeat);
-  if (options.json) {
-    std::cout << as_json(options, runs, controlled, uncontrolled).dump(2) << std::endl;
-  } else {
-    print_text(options, runs, controlled, uncontrolled);
-  }
-  return 0;
 }

@@ -59,17 +59,6 @@ StepCost fastest_of(int repeat, std::uint64_t steps, Body&& body, Untimed&& unti
   return best;
 }
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-double percentile_ms(std::vector<double> seconds, double fraction) {
-  if (seconds.empty()) return 0;
-  const auto index = static_cast<std::size_t>(fraction * static_cast<double>(seconds.size() - 1));
-  std::nth_element(seconds.begin(), seconds.begin() + static_cast<std::ptrdiff_t>(index), seconds.end());
-  return seconds[index] * 1e3;
-}
-
 agent::RunSpec pingpong_spec(const std::string& pingpong, std::uint64_t steps) {
   agent::RunSpec spec;
   spec.binary = pingpong;
@@ -79,28 +68,6 @@ agent::RunSpec pingpong_spec(const std::string& pingpong, std::uint64_t steps) {
 }
 
 }  // namespace
-
-Throughput measure_runner_throughput(const std::string& binary, std::uint64_t runs) {
-  agent::Runner runner;
-  agent::RunSpec spec;
-  spec.binary = binary;
-  Throughput result;
-  std::vector<double> each;
-  each.reserve(runs);
-  const auto start = Clock::now();
-  for (std::uint64_t i = 0; i < runs; ++i) {
-    const auto run_start = Clock::now();
-    const auto report = runner.run(spec);
-    each.push_back(seconds_since(run_start));
-    result.not_completed += report.result.status() != proto::RUN_COMPLETED;
-  }
-  result.seconds = seconds_since(start);
-  result.runs = runs;
-  if (runs > 0) result.mean_ms = result.seconds * 1e3 / static_cast<double>(runs);
-  result.p50_ms = percentile_ms(each, 0.5);
-  result.p99_ms = percentile_ms(each, 0.99);
-  return result;
-}
 
 StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat) {
   agent::Runner runner;

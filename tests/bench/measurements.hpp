@@ -1,20 +1,10 @@
 #pragma once
-// The figures the benchmark prints: process-per-run throughput of the runner, and the cost of
-// one macro-step under the runner and by hand.
+// The cost of one macro-step under the runner and by hand.
 
 #include <cstdint>
 #include <string>
 
 namespace exocheck::bench {
-
-/// Controlled runs of one subject, one after another on one thread.
-struct Throughput {
-  std::uint64_t runs = 0;
-  std::uint64_t not_completed = 0;  ///< runs whose status was not RUN_COMPLETED
-  double seconds = 0;               ///< wall-clock time of all runs
-  double mean_ms = 0, p50_ms = 0, p99_ms = 0;
-  double runs_per_second() const { return seconds > 0 ? static_cast<double>(runs) / seconds : 0; }
-};
 
 /// One long run of a subject that makes `steps` macro-steps; the best of several repetitions.
 struct StepCost {
@@ -30,9 +20,6 @@ struct StepCost {
  private:
   double per_step(double total) const { return steps > 0 ? total * 1e9 / static_cast<double>(steps) : 0; }
 };
-
-/// Runs `binary` (no arguments) `runs` times through the runner.
-Throughput measure_runner_throughput(const std::string& binary, std::uint64_t runs);
 
 /// Runs `pingpong --steps N` through the runner `repeat` times; keeps the fastest.
 StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat);

@@ -14,16 +14,23 @@ inline std::string bin(const std::string& name) {
   return std::string(EXOCHECK_BIN_DIR) + "/" + name;
 }
 
-/// Runs `binary` with `args` and an empty prefix (FIFO, no step limit).
-inline RunReport run(const std::string& binary, const std::vector<std::string>& args = {},
-                     std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
-                     const proto::RunRequest& request = {}) {
+/// The spec of a run of `binary` with `args`.
+inline RunSpec spec_of(const std::string& binary, const std::vector<std::string>& args = {},
+                       std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
+                       const proto::RunRequest& request = {}) {
   RunSpec spec;
   spec.binary = binary;
   spec.args = args;
   spec.request = request;
   spec.timeout = timeout;
-  return Runner().run(spec);
+  return spec;
+}
+
+/// Runs `binary` with `args` and an empty prefix (FIFO, no step limit), in a process of its own.
+inline RunReport run(const std::string& binary, const std::vector<std::string>& args = {},
+                     std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
+                     const proto::RunRequest& request = {}) {
+  return Runner(RunnerOptions{.fork_server = false}).run(spec_of(binary, args, timeout, request));
 }
 
 /// Runs scripted_hook with the given actions (see scripted_hook.cpp).

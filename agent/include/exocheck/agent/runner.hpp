@@ -2,9 +2,15 @@
 // One controlled execution of a subject process: launch, hand over the run request, collect
 // events and the result, and turn every misbehaviour of the subject into a precise report.
 // The runner never crashes and never hangs because of what the subject does.
+//
+// By default a runner keeps a fork server of the subject it last ran (control.proto): the
+// subject starts once, and each run is a fork of it that writes its events into shared memory.
+// A subject that cannot serve forks (threads already running at System::run(), say) is run one
+// process per run instead, after a warning; so is a run whose server died under it.
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,7 +24,7 @@ struct RunSpec {
   std::string binary;             ///< path of the subject binary (searched in PATH if it has no '/')
   std::vector<std::string> args;  ///< its arguments
   proto::RunRequest request;      ///< prefix, heuristic, step limit, ranking (protocol_version is filled in)
-  std::chrono::milliseconds timeout{10'000};  ///< per-run wall-clock limit; then the process group is killed
+  std::chrono::milliseconds timeout{10'000};  ///< per-run wall-clock limit; then the run is killed
 };
 
 /// Everything one run produced. `result.status` is always set (never RUN_UNKNOWN).
@@ -28,12 +34,37 @@ struct RunReport {
   bool hello_seen = false;           ///< the subject announced itself: it is linked with the hook
 };
 
-/// Runs one controlled execution per call. Stateless between calls; safe to use from one thread
-/// at a time per instance (use one instance per slot).
+struct RunnerOptions {
+  bool fork_server = true;  ///< false: every run is a process of its own (exec per run)
+};
+
+/// How the runs of one runner were performed.
+struct RunnerCounters {
+  std::uint64_t forked_runs = 0;    ///< runs performed by a fork of a fork server
+  std::uint64_t process_runs = 0;   ///< runs performed by a process of their own
+  std::uint64_t server_starts = 0;  ///< fork servers started (ready or not)
+};
+
+/// Runs one controlled execution per call; safe to use from one thread at a time per instance
+/// (use one instance per slot). Between calls it keeps only its fork server.
 class Runner {
  public:
+  explicit Runner(RunnerOptions options = {});
+  ~Runner();
+  Runner(Runner&&) noexcept;
+  Runner& operator=(Runner&&) noexcept;
+
   /// Runs `spec` to its end and reports. Never throws because of the subject's behaviour.
   RunReport run(const RunSpec& spec);
+
+  const RunnerCounters& counters() const { return counters_; }
+
+ private:
+  class ForkServing;
+
+  RunnerOptions options_;
+  RunnerCounters counters_;
+  std::unique_ptr<ForkServing> serving_;
 };
 
 }  // namespace exocheck::agent

@@ -1,0 +1,55 @@
+#include "run_verdict.hpp"
+
+#include <sys/wait.h>
+
+#include "run_details.hpp"
+
+namespace exocheck::agent {
+namespace {
+
+// The process ended by itself without a result: how it ended says why.
+proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const RunReport& report, int status) {
+  proto::RunResult result;
+  if (WIFSIGNALED(status)) {
+    result.set_status(proto::RUN_CRASH);
+    result.set_detail(crash_detail(run, WTERMSIG(status)));
+  } else if (!report.hello_seen) {
+    result.set_status(proto::RUN_LAUNCH_FAILED);
+    result.set_detail(not_linked_detail(spec.binary, WEXITSTATUS(status)));
+  } else {
+    result.set_status(proto::RUN_EXIT_WITHOUT_RESULT);
+    result.set_detail(exit_without_result_detail(run, WEXITSTATUS(status)));
+  }
+  return result;
+}
+
+}  // namespace
+
+proto::RunResult run_verdict(const RunSpec& spec, const HookConversation& conversation, const RunReport& report,
+                             const RunEnd& end) {
+  const RunContext run{spec.binary, static_cast<std::size_t>(spec.request.prefix_size()), report.events};
+  proto::RunResult result;
+  switch (end.ending) {
+    case RunEnding::result:
+      result = conversation.result();
+      break;
+    case RunEnding::protocol_error:
+      result.set_status(proto::RUN_PROTOCOL_ERROR);
+      result.set_detail(protocol_error_detail(run, end.problem));
+      break;
+    case RunEnding::timeout:
+      result.set_status(proto::RUN_HANG);
+      result.set_detail(hang_detail(run, spec.timeout));
+      break;
+    case RunEnding::exited:
+      result = exit_verdict(spec, run, report, end.wait_status);
+      break;
+  }
+  if (end.ending != RunEnding::result) result.set_steps(report.events.empty() ? 0 : report.events.back().step());
+  if (WIFEXITED(end.wait_status)) result.set_exit_code(WEXITSTATUS(end.wait_status));
+  if (WIFSIGNALED(end.wait_status) && !end.killed_by_runner) result.set_signal(WTERMSIG(end.wait_status));
+  result.set_stderr_tail(end.stderr_tail);
+  return result;
+}
+
+}  // namespace exocheck::agent

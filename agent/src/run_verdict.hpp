@@ -1,0 +1,34 @@
+#pragma once
+// The verdict on one run, from how it ended: the hook's own result when it sent one, otherwise
+// the runner's account of the misbehaviour (protocol error, hang, crash, exit without result,
+// program not linked with the hook). Shared by one-process-per-run and fork-server runs, so that
+// both report every fault in the same words.
+
+#include <string>
+
+#include "exocheck/agent/runner.hpp"
+#include "hook_conversation.hpp"
+
+namespace exocheck::agent {
+
+/// How the run's conversation ended.
+enum class RunEnding {
+  result,          ///< the hook sent its result
+  protocol_error,  ///< the hook (or the subject) broke the protocol: conversation.problem() says how
+  exited,          ///< the process ended without a result
+  timeout,         ///< the per-run timeout passed
+};
+
+struct RunEnd {
+  RunEnding ending;
+  int wait_status;        ///< as waitpid() reported it
+  bool killed_by_runner;  ///< a signal in wait_status came from the runner, not the subject
+  std::string problem;    ///< protocol_error: what went wrong
+  std::string stderr_tail;
+};
+
+/// The run's result; report.events and report.hello_seen must be complete.
+proto::RunResult run_verdict(const RunSpec& spec, const HookConversation& conversation, const RunReport& report,
+                             const RunEnd& end);
+
+}  // namespace exocheck::agent

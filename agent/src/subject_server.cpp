@@ -1,0 +1,254 @@
+#include "subject_server.hpp"
+
+#include <poll.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "exocheck/wire/frame.hpp"
+
+namespace exocheck::agent {
+namespace {
+
+using std::chrono::milliseconds;
+
+/// How long the server gets to report the end of a run the runner killed.
+constexpr milliseconds kKillGrace{1000};
+/// Without a pidfd, how often to look whether the server exited.
+constexpr milliseconds kExitPollInterval{2};
+constexpr std::size_t kReadChunk = 64 * 1024;
+
+int milliseconds_until(SubjectServer::Clock::time_point until) {
+  const auto left = std::chrono::ceil<milliseconds>(until - SubjectServer::Clock::now());
+  return static_cast<int>(std::clamp<milliseconds::rep>(left.count(), 0, 60'000));
+}
+
+bool would_block(int error) {
+  return error == EAGAIN || error == EWOULDBLOCK;
+}
+
+/// The wait status of a process killed by SIGKILL.
+constexpr int kKilledStatus = SIGKILL;
+
+}  // namespace
+
+std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const std::string& binary,
+                                                                         const std::vector<std::string>& args,
+                                                                         EventBuffer& buffer,
+                                                                         Clock::time_point deadline) {
+  auto launched = SubjectProcess::launch(binary, args, buffer.fd());
+  if (auto* failure = std::get_if<LaunchFailure>(&launched)) return Refusal{failure->detail, true};
+  SubjectServer server(binary, args, std::move(std::get<SubjectProcess>(launched)), buffer);
+  StderrTail errors;
+  bool hello_seen = false;
+  for (;;) {
+    switch (server.next_frame(deadline, errors)) {
+      case Heard::frame:
+        break;
+      case Heard::garbage:
+        return Refusal{"its start-up wrote " + server.problem_ + " on the control channel"};
+      case Heard::gone:
+        if (!hello_seen) return Refusal{"it exited without a hello (not linked with the hook?)", true};
+        return Refusal{"it exited before System::run()"};
+      case Heard::timeout:
+        return Refusal{"it was not ready within the run timeout"};
+    }
+    const auto& message = server.message_;
+    if (message.has_hello() && !hello_seen) {
+      if (message.hello().protocol_version() != wire::kProtocolVersion) {
+        return Refusal{fmt::format("its hook speaks protocol version {}, the runner {}",
+                                   message.hello().protocol_version(), wire::kProtocolVersion)};
+      }
+      // A hook that does not know fork-server mode would wait for a run request forever.
+      if (!message.hello().fork_server()) return Refusal{"its hook does not serve forks (linked with an older hook?)"};
+      hello_seen = true;
+    } else if (message.has_ready() && hello_seen) {
+      if (!message.ready().forkable()) return Refusal{message.ready().reason()};
+      return server;
+    } else {
+      return Refusal{"its start-up sent an unexpected frame on the control channel"};
+    }
+  }
+}
+
+SubjectServer::SubjectServer(std::string binary, std::vector<std::string> args, SubjectProcess process,
+                             EventBuffer& buffer)
+    : binary_(std::move(binary)), args_(std::move(args)), process_(std::move(process)), buffer_(&buffer) {}
+
+// Waits for the next complete frame from the server, reading stderr into `errors` meanwhile.
+SubjectServer::Heard SubjectServer::next_frame(Clock::time_point until, StderrTail& errors) {
+  for (;;) {
+    std::string_view payload;
+    switch (decoder_.next(payload)) {
+      case FrameDecoder::Status::frame:
+        message_.Clear();
+        if (!message_.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+          problem_ = fmt::format("unparseable frame of {} bytes", payload.size());
+          return Heard::garbage;
+        }
+        return Heard::frame;
+      case FrameDecoder::Status::oversized:
+        problem_ = fmt::format("oversized frame of {} bytes", decoder_.oversized_length());
+        return Heard::garbage;
+      case FrameDecoder::Status::incomplete:
+        break;
+    }
+    if (process_.control_fd() < 0) return Heard::gone;
+    if (Clock::now() >= until) return Heard::timeout;
+    pump(until, errors);
+  }
+}
+
+// One poll round over the control socket, stderr and the server's exit.
+void SubjectServer::pump(Clock::time_point until, StderrTail& errors) {
+  std::array<pollfd, 3> fds{};
+  nfds_t count = 0;
+  fds[count++] = {process_.control_fd(), POLLIN, 0};
+  int stderr_index = -1, exit_index = -1;
+  if (process_.stderr_fd() >= 0) {
+    stderr_index = static_cast<int>(count);
+    fds[count++] = {process_.stderr_fd(), POLLIN, 0};
+  }
+  if (process_.exit_fd() >= 0) {
+    exit_index = static_cast<int>(count);
+    fds[count++] = {process_.exit_fd(), POLLIN, 0};
+  }
+  int wait = milliseconds_until(until);
+  if (exit_index < 0) wait = std::min(wait, static_cast<int>(kExitPollInterval.count()));
+  if (::poll(fds.data(), count, wait) < 0) return;  // EINTR: the caller looks again
+  if (stderr_index >= 0 && fds[stderr_index].revents != 0) drain_stderr(errors);
+  const bool exited = (exit_index < 0 || fds[exit_index].revents != 0) && process_.poll_exit();
+  if (fds[0].revents == 0 && !exited) return;
+  const ssize_t got = ::read(process_.control_fd(), decoder_.prepare(kReadChunk), kReadChunk);
+  if (got > 0) {
+    decoder_.commit(static_cast<std::size_t>(got));
+  } else if (got == 0 || !(would_block(errno) || errno == EINTR) || exited) {
+    // End of file, or the server is gone and everything it wrote has been read (a run's child
+    // may still hold the socket open, so end of file need not come).
+    process_.close_control();
+  }
+}
+
+void SubjectServer::drain_stderr(StderrTail& errors) {
+  char chunk[4096];
+  for (int reads = 0; reads < 64 && process_.stderr_fd() >= 0; ++reads) {
+    const ssize_t got = ::read(process_.stderr_fd(), chunk, sizeof chunk);
+    if (got > 0) {
+      errors.append({chunk, static_cast<std::size_t>(got)});
+    } else if (got < 0 && errno == EINTR) {
+      continue;
+    } else {
+      if (got == 0 || !would_block(errno)) process_.close_stderr();
+      return;
+    }
+  }
+}
+
+bool SubjectServer::send_request(const RunSpec& spec, Clock::time_point deadline) {
+  proto::RunRequest request = spec.request;
+  request.set_protocol_version(wire::kProtocolVersion);
+  request_.clear();
+  wire::append_frame(request_, request);
+  std::size_t sent = 0;
+  while (sent < request_.size()) {
+    const ssize_t n = ::send(process_.control_fd(), request_.data() + sent, request_.size() - sent, MSG_NOSIGNAL);
+    if (n > 0) {
+      sent += static_cast<std::size_t>(n);
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && would_block(errno) && Clock::now() < deadline) {
+      pollfd fd{process_.control_fd(), POLLOUT, 0};
+      ::poll(&fd, 1, milliseconds_until(deadline));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+void SubjectServer::kill_run() {
+  const pid_t pid = buffer_->run_pid();
+  // The child publishes its pid only once it leads a group of its own: never the server's.
+  if (pid > 0 && pid != process_.pid()) ::kill(-pid, SIGKILL);
+}
+
+SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point deadline, RunReport& report) {
+  buffer_->reset();
+  if (!send_request(spec, deadline)) {
+    usable_ = false;
+    return Served::lost;
+  }
+  StderrTail errors;
+  Heard heard = next_frame(deadline, errors);
+  if (heard == Heard::frame && !message_.has_end()) {
+    // The server sends nothing else during a run: the run itself wrote on the control socket.
+    problem_ =
+        fmt::format("unexpected frame on the control channel (field {})", static_cast<int>(message_.body_case()));
+    heard = Heard::garbage;
+  }
+  switch (heard) {
+    case Heard::frame:
+      if (!message_.end().fork_error().empty()) {
+        spdlog::warn("{}: fork server cannot start a run: {}", binary_, message_.end().fork_error());
+        usable_ = false;
+        return Served::lost;
+      }
+      return verdict(spec, RunEnding::exited, message_.end().wait_status(), false, errors, report);
+    case Heard::garbage:
+      // The stream is out of step: this server is done. The run dies with it.
+      kill_run();
+      usable_ = false;
+      return verdict(spec, RunEnding::protocol_error, kKilledStatus, true, errors, report);
+    case Heard::gone:
+      kill_run();
+      usable_ = false;
+      return Served::lost;
+    case Heard::timeout:
+      break;
+  }
+  kill_run();
+  int status = kKilledStatus;
+  if (next_frame(Clock::now() + kKillGrace, errors) == Heard::frame && message_.has_end()) {
+    status = message_.end().wait_status();
+  } else {
+    usable_ = false;
+  }
+  return verdict(spec, RunEnding::timeout, status, true, errors, report);
+}
+
+SubjectServer::Served SubjectServer::verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed,
+                                             StderrTail& errors, RunReport& report) {
+  // The run has ended, so all it wrote to stderr is in the pipe.
+  drain_stderr(errors);
+  report.hello_seen = true;  // the server said hello for every run it forks
+  HookConversation conversation(report);
+  const std::string_view frames = buffer_->frames();
+  std::memcpy(conversation.prepare(frames.size()), frames.data(), frames.size());
+  conversation.received(frames.size());
+  std::string problem = problem_;
+  if (ending != RunEnding::protocol_error) {
+    if (conversation.finished()) {
+      // Also after a timeout: like a process that hangs after its result, the result stands.
+      if (ending == RunEnding::timeout) spdlog::warn("{}: a run did not end after its result; killed", binary_);
+      ending = RunEnding::result;
+    } else if (conversation.failed()) {
+      ending = RunEnding::protocol_error;
+      problem = conversation.problem() + " in the event buffer";
+    } else if (buffer_->overflowed()) {
+      ending = RunEnding::protocol_error;
+      problem = fmt::format("events beyond the {} bytes of the event buffer", buffer_->capacity());
+    }
+  }
+  report.result = run_verdict(spec, conversation, report, RunEnd{ending, wait_status, killed, problem, errors.text()});
+  return Served::complete;
+}
+
+}  // namespace exocheck::agent

@@ -1,0 +1,80 @@
+#pragma once
+// A subject started once in fork-server mode (control.proto): its main runs up to
+// System::run(), then each run is a fork of it, writing its events into the shared event buffer.
+// The runner's side of that conversation: start-up, one run at a time, and the same precise
+// verdicts as one process per run for every fault of a run (crash, hang, garbage, early exit).
+// The server only ever waits; a run that breaks it (garbage on the channel, killing it) breaks
+// only this server, and the runner starts another.
+
+#include <chrono>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "event_buffer.hpp"
+#include "exocheck/agent/runner.hpp"
+#include "frame_decoder.hpp"
+#include "proto/control.pb.h"
+#include "run_verdict.hpp"
+#include "stderr_tail.hpp"
+#include "subject_process.hpp"
+
+namespace exocheck::agent {
+
+class SubjectServer {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  /// Why a server could not be started or refused to serve, as one line for people.
+  struct Refusal {
+    std::string reason;
+    /// The subject could not be started or never said hello: a run in a process of its own
+    /// reports that precisely, so there is nothing to warn about.
+    bool not_started = false;
+  };
+
+  /// Starts `binary args` in fork-server mode with `buffer` and waits until `deadline` for it to
+  /// be ready. `buffer` must outlive the server.
+  static std::variant<SubjectServer, Refusal> start(const std::string& binary, const std::vector<std::string>& args,
+                                                    EventBuffer& buffer, Clock::time_point deadline);
+
+  /// How run() went.
+  enum class Served {
+    complete,  ///< report holds the run's events and verdict
+    lost,      ///< the server died or could not fork before the run's end was known: run it another way
+  };
+
+  /// Performs `spec`'s run in a fork, within `deadline`.
+  Served run(const RunSpec& spec, Clock::time_point deadline, RunReport& report);
+
+  /// False once the server cannot take another run (it died, or the channel carried garbage).
+  bool usable() const { return usable_; }
+  /// True when this server runs `binary args`.
+  bool serves(const std::string& binary, const std::vector<std::string>& args) const {
+    return binary == binary_ && args == args_;
+  }
+
+ private:
+  enum class Heard { frame, garbage, gone, timeout };
+
+  SubjectServer(std::string binary, std::vector<std::string> args, SubjectProcess process, EventBuffer& buffer);
+  Heard next_frame(Clock::time_point until, StderrTail& errors);
+  void pump(Clock::time_point until, StderrTail& errors);
+  bool send_request(const RunSpec& spec, Clock::time_point deadline);
+  void drain_stderr(StderrTail& errors);
+  void kill_run();
+  Served verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed, StderrTail& errors,
+                 RunReport& report);
+
+  std::string binary_;
+  std::vector<std::string> args_;
+  SubjectProcess process_;
+  EventBuffer* buffer_;
+  FrameDecoder decoder_;
+  proto::HookMessage message_;  ///< the last frame next_frame() returned
+  std::string problem_;         ///< what the last garbage was
+  std::string request_;         ///< the run request being sent
+  bool usable_ = true;
+};
+
+}  // namespace exocheck::agent

@@ -1,0 +1,41 @@
+#pragma once
+// The shared-memory event buffer of fork-server mode: one memfd that the agent creates and the
+// subject maps (its descriptor number in EXOCHECK_EVENT_BUFFER_FD). A run appends the frames it
+// would have written to the control channel (frame.hpp) after the header, and publishes each by
+// advancing `committed`, so that the agent finds every complete frame without a system call per
+// frame, and finds them also after the run crashed or was killed: no flush is needed.
+//
+// The agent resets the header before each run request; only the run's process writes to it
+// while the run lasts.
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace exocheck::wire {
+
+/// Name of the environment variable that hands the event buffer to the subject.
+inline constexpr const char* kEventBufferFdVariable = "EXOCHECK_EVENT_BUFFER_FD";
+
+struct EventBufferHeader {
+  /// Bytes of complete frames after the header. Stored with release order after the frame bytes.
+  std::atomic<std::uint64_t> committed;
+  /// The run's process, set by the child first thing: the agent kills it when the run hangs.
+  std::atomic<std::int32_t> pid;
+  /// Non-zero once a frame did not fit: that frame and every later one were dropped.
+  std::atomic<std::uint32_t> overflowed;
+};
+
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std::int32_t>::is_always_lock_free,
+              "the event buffer header is shared between processes: its atomics must be lock-free");
+
+/// Frames start here, so that the header owns a cache line of its own.
+inline constexpr std::size_t kEventBufferHeaderBytes = 64;
+static_assert(sizeof(EventBufferHeader) <= kEventBufferHeaderBytes);
+
+/// Size of the memfd. Pages are only allocated when a run touches them, so a large buffer costs
+/// nothing for short runs; a run longer than this is reported as a protocol error, never cut
+/// silently.
+inline constexpr std::size_t kEventBufferBytes = std::size_t{1} << 30;
+
+}  // namespace exocheck::wire

@@ -1,0 +1,38 @@
+#pragma once
+// The hook's fork server (control.proto, fork-server mode): main runs once, up to
+// System::run(); then every run request is performed by a fork of that process, so that a run
+// costs a fork instead of an exec, dynamic loading and main's start-up. The server itself never
+// runs a step: whatever a run does to its process, the next run starts from the same state.
+
+#include <cstddef>
+
+#include "control_channel.hpp"
+#include "proto/control.pb.h"
+
+namespace exocheck::detail {
+
+class ForkServer {
+ public:
+  /// Maps the shared event buffer `event_buffer_fd` (and closes the descriptor). Throws
+  /// std::runtime_error, naming the descriptor, when it cannot.
+  ForkServer(ControlChannel& channel, int event_buffer_fd);
+  ~ForkServer();
+  ForkServer(const ForkServer&) = delete;
+  ForkServer& operator=(const ForkServer&) = delete;
+
+  /// Announces the server, then forks one child per run request and reports each child's end.
+  /// Returns only in a child, with the request it is to perform; its channel then writes into
+  /// the event buffer. The server ends (_exit) when the agent closes the channel, and at once,
+  /// after saying why, when the process cannot be forked safely (threads are running).
+  proto::RunRequest serve();
+
+ private:
+  void become_run();
+
+  ControlChannel& channel_;
+  char* mapping_ = nullptr;
+  std::size_t bytes_ = 0;
+  bool in_run_ = false;  ///< this process is a run's child, not the server
+};
+
+}  // namespace exocheck::detail

@@ -1,0 +1,34 @@
+#pragma once
+// Executions per second of whole explorations, as a user runs them (`exocheck explore`, embedded):
+// the session, the local agent and its runners, the subject's processes. One measurement runs in
+// a process of its own (exocheck-bench --measure ...), so that peak memory and the CPU of the
+// subject's processes belong to it alone.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace exocheck::bench {
+
+struct ExplorationCase {
+  std::string label;  ///< e.g. "registry K=3"
+  std::string subject;
+  std::vector<std::string> args;
+};
+
+struct ExplorationSetup {
+  std::size_t cores = 1;    ///< the process is pinned to this many CPUs, with as many workers
+  bool fork_server = true;  ///< false: one process per run
+  double seconds = 3;       ///< stop handing out runs after this long
+};
+
+/// Explores `subject` with TransDPOR, sleep sets and FIFO, within `setup`, and returns the
+/// figures as JSON: paths, wall seconds, executions per second, microseconds per execution, CPU
+/// of the coordinator's work, the agent's, the subject's processes (hook included) and the rest,
+/// peak memory of this process and of the largest subject process, and how the runs were made.
+nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
+                                   const ExplorationSetup& setup);
+
+}  // namespace exocheck::bench

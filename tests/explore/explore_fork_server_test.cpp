@@ -1,0 +1,86 @@
+// `exocheck explore` with and without the fork server: the same figures and the same bugs, every
+// run forked by default, and a subject that cannot serve forks explored one process per run.
+
+#include "explore_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+class ExploreForkServer : public ExploreTest {
+ protected:
+  static std::uint64_t runs_of(const Figures& figures, const char* kind) {
+    return figures.summary.at("stats").at(kind).get<std::uint64_t>();
+  }
+  static std::uint64_t executions(const Figures& figures) { return figures.paths + figures.sleep_blocked; }
+};
+
+// One worker, so that both modes explore exactly the same paths.
+TEST_F(ExploreForkServer, ForkedRunsGiveTheFiguresOfOneProcessPerRun) {
+  for (const auto& [subject, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"registry", {"--workers", "3"}}, {"pi", {"--workers", "3"}}, {"chameneos", {"--creatures", "2"}}}) {
+    if (!built(subject)) continue;
+    const auto forked = figures({"--workers", "1"}, subject, args);
+    const auto alone = figures({"--workers", "1", "--no-fork-server"}, subject, args);
+    ASSERT_EQ(forked.exit_code, 0) << subject;
+    EXPECT_TRUE(forked.complete) << subject;
+    EXPECT_EQ(forked.paths, alone.paths) << subject;
+    EXPECT_EQ(forked.sleep_blocked, alone.sleep_blocked) << subject;
+    EXPECT_EQ(forked.transitions, alone.transitions) << subject;
+    EXPECT_EQ(forked.classes, alone.classes) << subject;
+    EXPECT_EQ(runs_of(forked, "forked_runs"), executions(forked)) << subject;
+    EXPECT_EQ(runs_of(forked, "process_runs"), 0u) << subject;
+    EXPECT_EQ(runs_of(alone, "forked_runs"), 0u) << subject;
+    EXPECT_EQ(runs_of(alone, "process_runs"), executions(alone)) << subject;
+    EXPECT_EQ(forked.summary.at("options").at("fork_server"), true);
+    EXPECT_EQ(alone.summary.at("options").at("fork_server"), false);
+  }
+}
+
+TEST_F(ExploreForkServer, RegistryWithThreeWorkersHas24ClassesThroughTheForkServer) {
+  if (!built("registry")) GTEST_SKIP() << "registry not built";
+  const auto result = figures({"--workers", "2"}, "registry", {"--workers", "3"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.classes, 24u);  // the 4! orders in which the registry hears the 4 registrations
+  EXPECT_EQ(runs_of(result, "forked_runs"), executions(result));
+}
+
+TEST_F(ExploreForkServer, ACrashFoundThroughTheForkServerIsTheSameBugAndReplays) {
+  if (!built("fault_crash")) GTEST_SKIP() << "fault_crash not built";
+  const auto forked = figures({"--workers", "1"}, "fault_crash");
+  const auto alone = figures({"--workers", "1", "--no-fork-server"}, "fault_crash");
+  ASSERT_EQ(forked.exit_code, 1);
+  ASSERT_EQ(forked.bugs, 1u);
+  const auto& bug = forked.summary.at("bugs").at(0);
+  EXPECT_EQ(bug.at("status"), alone.summary.at("bugs").at(0).at("status"));
+  EXPECT_EQ(bug.at("detail"), alone.summary.at("bugs").at(0).at("detail"));
+  const auto replayed = exocheck({"replay", bug.at("trace").get<std::string>()});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_CRASH"), std::string::npos) << replayed.out;
+}
+
+TEST_F(ExploreForkServer, ASubjectWithAThreadIsExploredOneProcessPerRunWithAWarning) {
+  if (!built("fault_threads")) GTEST_SKIP() << "fault_threads not built";
+  const auto output = explore({"--workers", "1"}, "fault_threads");
+  EXPECT_EQ(output.exit_code, 0) << output.err;
+  EXPECT_NE(output.err.find("no fork server (2 threads are running when System::run() starts; a fork would copy "
+                            "only one of them); running one process per run"),
+            std::string::npos)
+      << output.err;
+  const auto summary = nlohmann::json::parse(output.out);
+  EXPECT_EQ(summary.at("stats").at("forked_runs"), 0);
+  EXPECT_EQ(summary.at("stats").at("process_runs"), 1);
+}
+
+TEST_F(ExploreForkServer, TheReportSaysWhenEachRunHasAProcessOfItsOwn) {
+  if (!built("registry")) GTEST_SKIP() << "registry not built";
+  const auto output = exocheck({"explore", "--no-fork-server", "--workers", "1", "--out", "out", "--",
+                                cli_test::subject_path("registry").string()});
+  EXPECT_EQ(output.exit_code, 0) << output.err;
+  EXPECT_NE(output.out.find(", one process per run\n"), std::string::npos) << output.out;
+  const auto refused = exocheck({"explore", "--no-fork-server", "--coordinator", "localhost:1", "--",
+                                 cli_test::subject_path("registry").string()});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test

@@ -1,0 +1,274 @@
+// The fork server through the runner, on real subjects: the faults of runner_fault_test reported
+// as precisely (and with the steps that shared memory keeps where a process of its own loses
+// them), one server outliving its runs' faults, the fallback for subjects that cannot serve forks,
+// and traces identical, event for event, to one process per run for every subject of the suite.
+
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <string>
+#include <vector>
+
+#include "runner_fixture.hpp"
+
+namespace exocheck::agent::testing {
+namespace {
+
+const std::string kAfterStep2 = "after step 2 (message 0#1 at actor 1)";
+
+struct Forked {
+  RunReport report;
+  RunnerCounters counters;
+};
+
+Forked run_forked(const std::string& binary, const std::vector<std::string>& args = {},
+                  std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
+                  const proto::RunRequest& request = {}) {
+  Runner runner;
+  auto report = runner.run(spec_of(binary, args, timeout, request));
+  return {std::move(report), runner.counters()};
+}
+
+void expect_forked_once(const RunnerCounters& counters) {
+  EXPECT_EQ(counters.server_starts, 1u);
+  EXPECT_EQ(counters.forked_runs, 1u);
+  EXPECT_EQ(counters.process_runs, 0u);
+}
+
+// The run goes on after writing garbage until the runner kills it, so how many steps it recorded
+// by then depends on timing: at least steps 0 to 2, and the detail names the last one.
+std::string expect_relay_steps_then_more(const RunReport& report) {
+  EXPECT_GE(report.events.size(), 3u);
+  EXPECT_LE(report.events.size(), 7u);
+  if (report.events.size() < 3) return "";
+  EXPECT_EQ(report.events[2].message(), "0#1");
+  const auto& last = report.events.back();
+  return "after step " + std::to_string(last.step()) + " (message " + last.message() + " at actor " + last.actor() +
+         ")";
+}
+
+void expect_relay_steps_before_fault(const RunReport& report) {
+  ASSERT_EQ(steps_of(report), first_steps(3));
+  EXPECT_EQ(report.events[1].message(), "env#1");
+  EXPECT_EQ(report.events[2].message(), "0#1");
+  EXPECT_EQ(report.events[2].actor(), "1");
+}
+
+TEST(ForkServerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
+  const auto [report, counters] = run_forked(bin("fault_crash"));
+  expect_forked_once(counters);
+  EXPECT_TRUE(report.hello_seen);
+  EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
+  EXPECT_EQ(report.result.signal(), SIGSEGV);
+  expect_relay_steps_before_fault(report);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 0 messages");
+}
+
+TEST(ForkServerFaults, NamesThePrefixLengthOfTheRun) {
+  proto::RunRequest request;
+  request.add_prefix("env#1");
+  request.add_prefix("0#1");
+  const auto [report, counters] = run_forked(bin("fault_crash"), {}, std::chrono::milliseconds(5000), request);
+  expect_forked_once(counters);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 2 messages");
+}
+
+TEST(ForkServerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
+  Forked forked;
+  const auto taken =
+      milliseconds_taken([&] { forked = run_forked(bin("fault_hang"), {}, std::chrono::milliseconds(2000)); });
+  expect_forked_once(forked.counters);
+  EXPECT_GE(taken, 2000);
+  EXPECT_LT(taken, 3000);
+  EXPECT_EQ(forked.report.result.status(), proto::RUN_HANG);
+  EXPECT_EQ(forked.report.result.signal(), 0);  // the runner's SIGKILL is not the subject's crash
+  expect_relay_steps_before_fault(forked.report);
+  EXPECT_EQ(forked.report.result.detail(),
+            bin("fault_hang") +
+                ": no result within 2000 ms; last step 2 (message 0#1 at actor 1); prefix of 0 "
+                "messages");
+}
+
+TEST(ForkServerFaults, ReportsAnExitWithoutResult) {
+  const auto [report, counters] = run_forked(bin("fault_early_exit"));
+  expect_forked_once(counters);
+  EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
+  EXPECT_EQ(report.result.exit_code(), 7);
+  expect_relay_steps_before_fault(report);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
+}
+
+// Unlike a process of its own (runner_fault_test), nothing is buffered in the run: steps 0 to 2
+// are in shared memory before _exit().
+TEST(ForkServerFaults, KeepsTheStepsBeforeAnImmediateExit) {
+  const auto [report, counters] = run_forked(bin("fault_early_exit"), {"--immediate"});
+  expect_forked_once(counters);
+  EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
+  EXPECT_EQ(report.result.exit_code(), 7);
+  expect_relay_steps_before_fault(report);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
+}
+
+// The run writes garbage on the control socket it inherited from the server: the server's stream
+// is out of step, so the run is killed and reported, with the steps it had recorded. (A process
+// of its own loses them: they are still in its buffer when the garbage arrives.)
+TEST(ForkServerFaults, ReportsGarbageOnTheChannelAfterTheStepsBeforeIt) {
+  Forked forked;
+  const auto taken = milliseconds_taken([&] { forked = run_forked(bin("fault_garbage")); });
+  expect_forked_once(forked.counters);
+  EXPECT_LT(taken, 1000);
+  EXPECT_EQ(forked.report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  const std::string after = expect_relay_steps_then_more(forked.report);
+  EXPECT_EQ(forked.report.result.detail(),
+            bin("fault_garbage") + ": unparseable frame of 64 bytes " + after + "; prefix of 0 messages");
+}
+
+TEST(ForkServerFaults, ReportsAnOversizedFrame) {
+  const auto [report, counters] = run_forked(bin("fault_garbage"), {"--oversized"});
+  expect_forked_once(counters);
+  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  const std::string after = expect_relay_steps_then_more(report);
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_garbage") + ": oversized frame of 1073741824 bytes " + after + "; prefix of 0 messages");
+}
+
+TEST(ForkServerFaults, RunsAProgramNotLinkedWithTheHookInAProcessOfItsOwnAndSaysSo) {
+  const auto [report, counters] = run_forked(bin("fault_not_linked"));
+  EXPECT_EQ(counters.server_starts, 1u);
+  EXPECT_EQ(counters.forked_runs, 0u);
+  EXPECT_EQ(counters.process_runs, 1u);
+  EXPECT_FALSE(report.hello_seen);
+  EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
+  EXPECT_EQ(report.result.detail(), bin("fault_not_linked") +
+                                        " is not linked with the exocheck hook: it exited with code 0 without a "
+                                        "hello on the control channel");
+}
+
+TEST(ForkServer, RunsAProgramWithAThreadOneProcessPerRunWithoutRetryingTheServer) {
+  Runner runner;
+  for (int i = 0; i < 3; ++i) {
+    const auto report = runner.run(spec_of(bin("fault_threads")));
+    EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED) << report.result.detail();
+    EXPECT_EQ(steps_of(report), first_steps(6));
+  }
+  EXPECT_EQ(runner.counters().server_starts, 1u);
+  EXPECT_EQ(runner.counters().forked_runs, 0u);
+  EXPECT_EQ(runner.counters().process_runs, 3u);
+}
+
+TEST(ForkServer, OneServerOutlivesCrashingAndHangingRuns) {
+  Runner runner;
+  std::vector<proto::RunStatus> statuses;
+  for (int i = 0; i < 2; ++i) statuses.push_back(runner.run(spec_of(bin("fault_crash"))).result.status());
+  EXPECT_EQ(runner.counters().server_starts, 1u);
+  Runner hangs;
+  for (int i = 0; i < 2; ++i) {
+    statuses.push_back(hangs.run(spec_of(bin("fault_hang"), {}, std::chrono::milliseconds(300))).result.status());
+  }
+  EXPECT_EQ(hangs.counters().server_starts, 1u);
+  EXPECT_EQ(hangs.counters().forked_runs, 2u);
+  EXPECT_EQ(statuses,
+            (std::vector<proto::RunStatus>{proto::RUN_CRASH, proto::RUN_CRASH, proto::RUN_HANG, proto::RUN_HANG}));
+}
+
+TEST(ForkServer, StartsAFreshServerAfterGarbageOnTheChannel) {
+  Runner runner;
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(runner.run(spec_of(bin("fault_garbage"))).result.status(), proto::RUN_PROTOCOL_ERROR);
+  }
+  EXPECT_EQ(runner.counters().server_starts, 2u);
+  EXPECT_EQ(runner.counters().forked_runs, 2u);
+}
+
+// The equality the fork server must keep: the events and the result (all but the stderr tail,
+// which in a process of its own also holds what main printed before System::run()).
+void expect_same_run(const RunReport& forked, const RunReport& own, const std::string& what) {
+  ASSERT_EQ(forked.events.size(), own.events.size()) << what;
+  for (std::size_t i = 0; i < own.events.size(); ++i) {
+    ASSERT_EQ(forked.events[i].SerializeAsString(), own.events[i].SerializeAsString())
+        << what << ", step " << i << ":\n"
+        << forked.events[i].DebugString() << "against\n"
+        << own.events[i].DebugString();
+  }
+  proto::RunResult a = forked.result, b = own.result;
+  a.clear_stderr_tail();
+  b.clear_stderr_tail();
+  EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString()) << what << ":\n" << a.DebugString() << b.DebugString();
+}
+
+struct Invocation {
+  std::string subject;
+  std::vector<std::string> args;
+};
+
+// Every subject of the suite, at the sizes its exploration tests use or smaller.
+const std::vector<Invocation> kSuite{
+    {"registry", {}},
+    {"registry", {"--workers", "5"}},
+    {"pi", {"--workers", "3"}},
+    {"fib", {"--n", "4"}},
+    {"quicksort", {"--n", "5"}},
+    {"pipesort", {"--n", "3"}},
+    {"spinsort", {"--n", "3"}},
+    {"chameneos", {"--creatures", "2", "--meetings", "2"}},
+    {"leader", {"--n", "3"}},
+    {"shortpath", {"--nodes", "4"}},
+    {"regsim", {"--clients", "2"}},
+    {"regsim-2-level", {"--clients", "2", "--registrars", "2"}},
+    {"diningphil", {"--n", "3"}},
+    {"minesweeper", {"--rows", "1", "--cols", "4"}},
+    {"le-erlang", {"--nodes", "3", "--failures", "1"}},
+    {"clientserver", {}},
+    {"serverreal", {}},
+    {"futures-dataproc", {"--futures", "3"}},
+    {"futures-deadlock", {}},
+    {"futures-datarace", {}},
+    {"gcl-determinism", {}},
+    {"pingpong", {"--steps", "300"}},
+};
+
+TEST(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite) {
+  std::size_t compared = 0;
+  for (const auto& [subject, args] : kSuite) {
+    struct stat info {};
+    if (::stat(bin(subject).c_str(), &info) != 0) continue;  // subjects are optional targets
+    Runner forking, own(RunnerOptions{.fork_server = false});
+    std::vector<proto::RunRequest> requests;
+    for (const auto heuristic : {proto::FIFO, proto::LIFO, proto::ECA, proto::LCA, proto::LDM, proto::HDM}) {
+      proto::RunRequest request;
+      request.set_heuristic(heuristic);
+      request.set_step_limit(400);
+      requests.push_back(request);
+    }
+    // A prefix replayed, then a sleeping message: the LIFO run's first two choices, FIFO after.
+    const auto lifo = own.run(spec_of(bin(subject), args, std::chrono::milliseconds(10000), requests[1]));
+    ASSERT_GE(lifo.events.size(), 2u) << subject << ": " << lifo.result.detail();
+    proto::RunRequest replay;
+    for (std::size_t i = 1; i < std::min<std::size_t>(3, lifo.events.size()); ++i) {
+      replay.add_prefix(lifo.events[i].message());
+    }
+    if (lifo.events.size() > 3 && lifo.events[3].enabled_size() > 1) replay.add_sleep(lifo.events[3].enabled(0));
+    requests.push_back(replay);
+    for (std::size_t r = 0; r < requests.size(); ++r) {
+      const auto spec = spec_of(bin(subject), args, std::chrono::milliseconds(10000), requests[r]);
+      const auto forked = forking.run(spec);
+      const auto alone = own.run(spec);
+      ASSERT_NE(alone.result.status(), proto::RUN_LAUNCH_FAILED) << subject << ": " << alone.result.detail();
+      expect_same_run(forked, alone, subject + " request " + std::to_string(r));
+      ++compared;
+    }
+    EXPECT_EQ(forking.counters().server_starts, 1u) << subject;
+    EXPECT_EQ(forking.counters().forked_runs, requests.size()) << subject;
+    EXPECT_EQ(forking.counters().process_runs, 0u) << subject;
+  }
+  EXPECT_GE(compared, 7u);  // at least registry and pingpong, built with the tests
+}
+
+}  // namespace
+}  // namespace exocheck::agent::testing
