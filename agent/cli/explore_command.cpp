@@ -45,8 +45,8 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
   ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
   agent::LocalAgentStats stats;
   {
-    agent::LocalAgent agent(
-        session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds), settings.fork_server});
+    agent::LocalAgent agent(session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds),
+                                      settings.fork_server, settings.pin_workers});
     while (!agent.wait_for(kPollPeriod)) {
       progress.update(session.progress());
       if (Interruption::requested()) session.stop();
@@ -114,6 +114,10 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
                  "once (the fork server, the default; subjects with threads running at System::run() get one "
                  "process per run anyway)")
       ->excludes(coordinator_option);
+  app_->add_flag("--pin-workers", pin_workers_,
+                 "Run each worker, and the subject processes it starts, on a core of its own (faster on an "
+                 "otherwise idle machine)")
+      ->excludes(coordinator_option);
   app_->allow_extras();
   app_->footer(
       "The subject and its arguments follow '--': exocheck explore [OPTIONS] -- ./subject [ARGS...]\n"
@@ -137,6 +141,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   settings.time_limit_seconds = time_limit_seconds_;
   settings.run_timeout_seconds = run_timeout_seconds_;
   settings.fork_server = !no_fork_server_;
+  settings.pin_workers = pin_workers_;
   settings.out_dir = out_;
   return settings;
 }

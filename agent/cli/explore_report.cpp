@@ -54,6 +54,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["check"] = settings.session.check_determinism ? nlohmann::ordered_json("determinism") : nullptr;
   options["run_timeout"] = settings.run_timeout_seconds;
   options["fork_server"] = settings.fork_server;
+  options["pin_workers"] = settings.pin_workers;
   options["step_limit"] = settings.session.step_limit;
   return options;
 }

@@ -21,8 +21,9 @@ struct ExploreSettings {
   std::size_t workers = 1;
   double time_limit_seconds = 0;  ///< 0: none
   double run_timeout_seconds = 10;
-  bool fork_server = true;  ///< false: each run execs the subject anew (--no-fork-server)
-  std::string out_dir;      ///< where summary.json and the bugs go
+  bool fork_server = true;   ///< false: each run execs the subject anew (--no-fork-server)
+  bool pin_workers = false;  ///< --pin-workers
+  std::string out_dir;       ///< where summary.json and the bugs go
 };
 
 /// How the exploration ended, collected from the session once it is finished.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "cpu_pinning.hpp"
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/wire/result_events.hpp"
@@ -31,7 +32,7 @@ LocalAgent::LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptio
   const std::size_t workers = std::max<std::size_t>(1, options_.workers);
   running_workers_ = workers;
   threads_.reserve(workers);
-  for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
 }
 
 LocalAgent::~LocalAgent() {
@@ -54,7 +55,13 @@ LocalAgentStats LocalAgent::stats() const {
   return stats_;
 }
 
-void LocalAgent::work() {
+void LocalAgent::work(std::size_t index) {
+  if (options_.pin_workers) {
+    const auto cpus = allowed_cpus();
+    if (!cpus.empty() && !pin_this_thread({cpus[index % cpus.size()]})) {
+      spdlog::warn("worker {}: cannot pin to CPU {}", index, cpus[index % cpus.size()]);
+    }
+  }
   // One runner per worker for the whole session: it keeps its fork server between runs.
   Runner runner(RunnerOptions{.fork_server = options_.fork_server});
   LocalAgentStats stats;

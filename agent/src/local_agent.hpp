@@ -20,6 +20,9 @@ struct LocalAgentOptions {
   std::size_t workers = 1;                        ///< runs at a time, one thread each
   std::chrono::milliseconds run_timeout{10'000};  ///< per-run wall-clock limit
   bool fork_server = true;                        ///< runs fork from a server (Runner); false: exec per run
+  /// Worker i (and its subject processes) runs on the i-th CPU this process may use only (modulo
+  /// their number): faster on a machine with nothing else to do, slower when other load shares it.
+  bool pin_workers = false;
 };
 
 /// Where the workers' time went, summed over the workers that have ended.
@@ -47,7 +50,7 @@ class LocalAgent {
   LocalAgentStats stats() const;
 
  private:
-  void work();
+  void work(std::size_t index);
   bool run_one(Runner& runner, LocalAgentStats& stats);
   void worker_ended(const LocalAgentStats& stats);
 

@@ -22,6 +22,8 @@ using std::chrono::milliseconds;
 
 /// How long the server gets to report the end of a run the runner killed.
 constexpr milliseconds kKillGrace{1000};
+/// How often the events of a run still in progress are decoded.
+constexpr milliseconds kDecodeEvery{1};
 /// Without a pidfd, how often to look whether the server exited.
 constexpr milliseconds kExitPollInterval{2};
 constexpr std::size_t kReadChunk = 64 * 1024;
@@ -180,14 +182,36 @@ void SubjectServer::kill_run() {
   if (pid > 0 && pid != process_.pid()) ::kill(-pid, SIGKILL);
 }
 
+// While a run lasts, the agent decodes what the run has written so far every kDecodeEvery: on
+// several cores, decoding a long run's events then overlaps with the run instead of following it.
+// A run shorter than that costs no extra wake-up.
+SubjectServer::Heard SubjectServer::wait_for_end(Clock::time_point deadline, Run& run) {
+  for (;;) {
+    const auto until = std::min(deadline, Clock::now() + kDecodeEvery);
+    const Heard heard = next_frame(until, run.errors);
+    if (heard != Heard::timeout || Clock::now() >= deadline) return heard;
+    decode_new_frames(run);
+  }
+}
+
+void SubjectServer::decode_new_frames(Run& run) {
+  const std::string_view frames = buffer_->frames();
+  if (frames.size() <= run.decoded || run.conversation.done()) return;
+  const std::size_t fresh = frames.size() - run.decoded;
+  std::memcpy(run.conversation.prepare(fresh), frames.data() + run.decoded, fresh);
+  run.conversation.received(fresh);
+  run.decoded = frames.size();
+}
+
 SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point deadline, RunReport& report) {
   buffer_->reset();
   if (!send_request(spec, deadline)) {
     usable_ = false;
     return Served::lost;
   }
-  StderrTail errors;
-  Heard heard = next_frame(deadline, errors);
+  report.hello_seen = true;  // the server said hello for every run it forks
+  Run run{HookConversation(report), 0, StderrTail()};
+  Heard heard = wait_for_end(deadline, run);
   if (heard == Heard::frame && !message_.has_end()) {
     // The server sends nothing else during a run: the run itself wrote on the control socket.
     problem_ =
@@ -201,12 +225,12 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
         usable_ = false;
         return Served::lost;
       }
-      return verdict(spec, RunEnding::exited, message_.end().wait_status(), false, errors, report);
+      return verdict(spec, RunEnding::exited, message_.end().wait_status(), false, run, report);
     case Heard::garbage:
       // The stream is out of step: this server is done. The run dies with it.
       kill_run();
       usable_ = false;
-      return verdict(spec, RunEnding::protocol_error, kKilledStatus, true, errors, report);
+      return verdict(spec, RunEnding::protocol_error, kKilledStatus, true, run, report);
     case Heard::gone:
       kill_run();
       usable_ = false;
@@ -216,23 +240,20 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
   }
   kill_run();
   int status = kKilledStatus;
-  if (next_frame(Clock::now() + kKillGrace, errors) == Heard::frame && message_.has_end()) {
+  if (next_frame(Clock::now() + kKillGrace, run.errors) == Heard::frame && message_.has_end()) {
     status = message_.end().wait_status();
   } else {
     usable_ = false;
   }
-  return verdict(spec, RunEnding::timeout, status, true, errors, report);
+  return verdict(spec, RunEnding::timeout, status, true, run, report);
 }
 
 SubjectServer::Served SubjectServer::verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed,
-                                             StderrTail& errors, RunReport& report) {
-  // The run has ended, so all it wrote to stderr is in the pipe.
-  drain_stderr(errors);
-  report.hello_seen = true;  // the server said hello for every run it forks
-  HookConversation conversation(report);
-  const std::string_view frames = buffer_->frames();
-  std::memcpy(conversation.prepare(frames.size()), frames.data(), frames.size());
-  conversation.received(frames.size());
+                                             Run& run, RunReport& report) {
+  // The run has ended, so all it wrote to stderr is in the pipe, and all it recorded in the buffer.
+  drain_stderr(run.errors);
+  decode_new_frames(run);
+  const HookConversation& conversation = run.conversation;
   std::string problem = problem_;
   if (ending != RunEnding::protocol_error) {
     if (conversation.finished()) {
@@ -247,7 +268,8 @@ SubjectServer::Served SubjectServer::verdict(const RunSpec& spec, RunEnding endi
       problem = fmt::format("events beyond the {} bytes of the event buffer", buffer_->capacity());
     }
   }
-  report.result = run_verdict(spec, conversation, report, RunEnd{ending, wait_status, killed, problem, errors.text()});
+  report.result =
+      run_verdict(spec, conversation, report, RunEnd{ending, wait_status, killed, problem, run.errors.text()});
   return Served::complete;
 }
 

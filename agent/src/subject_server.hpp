@@ -57,14 +57,22 @@ class SubjectServer {
  private:
   enum class Heard { frame, garbage, gone, timeout };
 
+  /// One run in progress: its events decoded so far and its stderr.
+  struct Run {
+    HookConversation conversation;
+    std::size_t decoded = 0;  ///< bytes of the event buffer already decoded
+    StderrTail errors;
+  };
+
   SubjectServer(std::string binary, std::vector<std::string> args, SubjectProcess process, EventBuffer& buffer);
   Heard next_frame(Clock::time_point until, StderrTail& errors);
   void pump(Clock::time_point until, StderrTail& errors);
   bool send_request(const RunSpec& spec, Clock::time_point deadline);
   void drain_stderr(StderrTail& errors);
   void kill_run();
-  Served verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed, StderrTail& errors,
-                 RunReport& report);
+  Heard wait_for_end(Clock::time_point deadline, Run& run);
+  void decode_new_frames(Run& run);
+  Served verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed, Run& run, RunReport& report);
 
   std::string binary_;
   std::vector<std::string> args_;

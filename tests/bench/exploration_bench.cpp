@@ -1,11 +1,13 @@
 #include "exploration_bench.hpp"
 
-#include <sched.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <stdexcept>
 
+#include "cpu_pinning.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
 #include "local_agent.hpp"
 
@@ -29,26 +31,46 @@ rusage usage_of(int who) {
 // Pins this thread, and so every thread and process it starts later, to the first `cores` CPUs
 // it may use: the figure "on one core" then includes the subject's processes on that core.
 void pin_to(std::size_t cores) {
-  cpu_set_t allowed;
-  CPU_ZERO(&allowed);
-  if (::sched_getaffinity(0, sizeof allowed, &allowed) != 0) throw std::runtime_error("sched_getaffinity failed");
-  cpu_set_t chosen;
-  CPU_ZERO(&chosen);
-  std::size_t taken = 0;
-  for (int cpu = 0; cpu < CPU_SETSIZE && taken < cores; ++cpu) {
-    if (!CPU_ISSET(cpu, &allowed)) continue;
-    CPU_SET(cpu, &chosen);
-    ++taken;
-  }
-  if (taken < cores) {
-    throw std::runtime_error("only " + std::to_string(taken) + " CPUs are available, " + std::to_string(cores) +
+  auto cpus = agent::allowed_cpus();
+  if (cpus.size() < cores) {
+    throw std::runtime_error("only " + std::to_string(cpus.size()) + " CPUs are available, " + std::to_string(cores) +
                              " asked for");
   }
-  if (::sched_setaffinity(0, sizeof chosen, &chosen) != 0) throw std::runtime_error("sched_setaffinity failed");
+  cpus.resize(cores);
+  if (!agent::pin_this_thread(cpus)) throw std::runtime_error("cannot pin to " + std::to_string(cores) + " CPUs");
+}
+
+// One exploration, stopped at `deadline` if it is not over by then.
+struct Explored {
+  std::uint64_t executions = 0, classes = 0;
+  bool complete = false;
+  agent::LocalAgentStats stats;
+};
+
+Explored explore_once(const coordinator::ExplorationOptions& options, const ExplorationSetup& setup,
+                      std::chrono::steady_clock::time_point deadline) {
+  coordinator::ExplorationSession session(options);
+  Explored explored;
+  {
+    agent::LocalAgent agent(session, {setup.cores, std::chrono::milliseconds(10'000), setup.fork_server, true});
+    while (!agent.wait_for(std::chrono::milliseconds(5))) {
+      if (std::chrono::steady_clock::now() >= deadline) session.stop();
+    }
+    if (const auto error = agent.launch_error()) throw std::runtime_error(*error);
+    explored.stats = agent.stats();
+  }  // the runners' fork servers are reaped here: their CPU joins RUSAGE_CHILDREN
+  const auto progress = session.progress();
+  explored.executions = progress.stats.paths + progress.stats.sleep_blocked;
+  explored.classes = progress.stats.classes;
+  explored.complete = session.verdict() == coordinator::Verdict::kCompleteNoBug;
+  return explored;
 }
 
 }  // namespace
 
+// Small programs are explored completely in a fraction of the time: they are explored again and
+// again until the time is up, each exploration with its own session, agent and fork servers, as a
+// user running exocheck explore would.
 nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
                                    const ExplorationSetup& setup) {
   pin_to(setup.cores);
@@ -59,38 +81,46 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
   options.keep_going = true;
   options.subject = subject;
   options.args = args;
-  coordinator::ExplorationSession session(options);
 
   const auto self_before = usage_of(RUSAGE_SELF);
   const auto children_before = usage_of(RUSAGE_CHILDREN);
   const auto start = std::chrono::steady_clock::now();
-  double wall = 0;
+  const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(setup.seconds));
+  std::uint64_t executions = 0, explorations = 0, classes = 0;
+  bool complete = true;  // every exploration but a last one cut short by the time limit was complete
   agent::LocalAgentStats stats;
-  {
-    agent::LocalAgent agent(session, {setup.cores, std::chrono::milliseconds(10'000), setup.fork_server});
-    while (!agent.wait_for(std::chrono::milliseconds(20))) {
-      if (std::chrono::steady_clock::now() - start >= std::chrono::duration<double>(setup.seconds)) session.stop();
+  do {
+    const auto explored = explore_once(options, setup, deadline);
+    executions += explored.executions;
+    if (explorations == 0) {
+      classes = explored.classes;
+      complete = explored.complete;
     }
-    wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (const auto error = agent.launch_error()) throw std::runtime_error(*error);
-    stats = agent.stats();
-  }  // the runners' fork servers are reaped here: their CPU joins RUSAGE_CHILDREN
+    ++explorations;
+    stats.session_cpu_seconds += explored.stats.session_cpu_seconds;
+    stats.runner_cpu_seconds += explored.stats.runner_cpu_seconds;
+    stats.runs.forked_runs += explored.stats.runs.forked_runs;
+    stats.runs.process_runs += explored.stats.runs.process_runs;
+    stats.runs.server_starts += explored.stats.runs.server_starts;
+  } while (complete && std::chrono::steady_clock::now() < deadline);
+  // "complete": the first exploration explored every class (later ones repeat it).
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto self_after = usage_of(RUSAGE_SELF);
   const auto children_after = usage_of(RUSAGE_CHILDREN);
 
-  const auto progress = session.progress();
-  const auto paths = progress.stats.paths + progress.stats.sleep_blocked;
   const double self_cpu = cpu_seconds(self_after) - cpu_seconds(self_before);
   const double subject_cpu = cpu_seconds(children_after) - cpu_seconds(children_before);
-  const double per_run = paths > 0 ? 1e6 / static_cast<double>(paths) : 0;
+  const double per_run = executions > 0 ? 1e6 / static_cast<double>(executions) : 0;
   return {
       {"cores", setup.cores},
       {"fork_server", setup.fork_server},
-      {"executions", paths},
-      {"complete", session.verdict() == coordinator::Verdict::kCompleteNoBug},
-      {"classes", progress.stats.classes},
+      {"explorations", explorations},
+      {"executions", executions},
+      {"complete", complete},
+      {"classes", classes},
       {"wall_seconds", wall},
-      {"executions_per_second", wall > 0 ? static_cast<double>(paths) / wall : 0},
+      {"executions_per_second", wall > 0 ? static_cast<double>(executions) / wall : 0},
       {"us_per_execution", wall * per_run},
       {"cpu_us_per_execution",
        {{"coordinator", stats.session_cpu_seconds * per_run},
@@ -103,6 +133,43 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
         {"own_process", stats.runs.process_runs},
         {"server_starts", stats.runs.server_starts}}},
   };
+}
+
+nlohmann::json measure_runner_alone(const std::string& subject, const std::vector<std::string>& args, bool fork_server,
+                                    std::uint64_t runs) {
+  pin_to(1);
+  agent::Runner runner(agent::RunnerOptions{.fork_server = fork_server});
+  agent::RunSpec spec;
+  spec.binary = subject;
+  spec.args = args;
+  const auto microseconds_per_run = [&](const proto::RunRequest& request, proto::RunStatus expected) {
+    spec.request = request;
+    const auto report = runner.run(spec);  // the first run starts the server: not timed
+    if (report.result.status() != expected) {
+      throw std::runtime_error(subject + ": " + proto::RunStatus_Name(report.result.status()) + ": " +
+                               report.result.detail());
+    }
+    const auto start = std::chrono::steady_clock::now();
+    for (std::uint64_t i = 0; i < runs; ++i) runner.run(spec);
+    return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+           static_cast<double>(runs);
+  };
+  proto::RunRequest whole;
+  proto::RunRequest cut_short;
+  cut_short.add_prefix("no-such-message");
+  // The floor of any fork-per-run design on this machine: fork, _exit and waitpid of this process.
+  const auto start = std::chrono::steady_clock::now();
+  for (std::uint64_t i = 0; i < runs; ++i) {
+    const pid_t child = ::fork();
+    if (child == 0) ::_exit(0);
+    if (child > 0) ::waitpid(child, nullptr, 0);
+  }
+  const double fork_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+                         static_cast<double>(runs);
+  return {{"fork_server", fork_server},
+          {"us_per_fork_exit_wait_of_the_benchmark", fork_us},
+          {"us_per_fifo_run", microseconds_per_run(whole, proto::RUN_COMPLETED)},
+          {"us_per_run_ending_after_step_0", microseconds_per_run(cut_short, proto::RUN_DIVERGENCE)}};
 }
 
 }  // namespace exocheck::bench

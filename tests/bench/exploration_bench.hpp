@@ -19,7 +19,7 @@ struct ExplorationCase {
 };
 
 struct ExplorationSetup {
-  std::size_t cores = 1;    ///< the process is pinned to this many CPUs, with as many workers
+  std::size_t cores = 1;    ///< the process is pinned to this many CPUs, with as many workers, one per CPU
   bool fork_server = true;  ///< false: one process per run
   double seconds = 3;       ///< stop handing out runs after this long
 };
@@ -30,5 +30,11 @@ struct ExplorationSetup {
 /// peak memory of this process and of the largest subject process, and how the runs were made.
 nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
                                    const ExplorationSetup& setup);
+
+/// The runner alone on one core, without a coordinator: microseconds per run of `subject` for its
+/// FIFO run, and for a run cut short after the initial step (a prefix naming no message), the
+/// least a run can cost; `runs` of each.
+nlohmann::json measure_runner_alone(const std::string& subject, const std::vector<std::string>& args, bool fork_server,
+                                    std::uint64_t runs);
 
 }  // namespace exocheck::bench

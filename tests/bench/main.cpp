@@ -39,6 +39,8 @@ struct Options {
   std::vector<std::string> measure_args;
   std::size_t cores = 1;
   std::string mode = "fork";
+  bool runner_alone = false;  // with --measure: the runner alone instead of an exploration
+  std::uint64_t runner_runs = 2000;
 };
 
 std::string own_path() {
@@ -70,10 +72,11 @@ std::vector<ExplorationCase> cases(const Options& options) {
 }
 
 // Runs one measurement in a child process of this program and returns its JSON.
-json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, bool fork_server) {
+json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, bool fork_server,
+                      bool runner_alone = false) {
   std::string command = quoted(own_path()) + " --measure " + quoted(c.subject) + " --cores " + std::to_string(cores) +
                         " --mode " + (fork_server ? "fork" : "process") + " --seconds " +
-                        std::to_string(options.seconds) + " --";
+                        std::to_string(options.seconds) + (runner_alone ? " --runner-alone" : "") + " --";
   for (const auto& arg : c.args) command += " " + quoted(arg);
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return {{"error", "cannot start " + command}};
@@ -107,7 +110,9 @@ int run_benchmark(const Options& options) {
   json results = json::array();
   if (!options.json) {
     std::cout << fmt::format(
-        "Explorations: TransDPOR + sleep sets, FIFO, {} s each (or to completion); CPU in us per execution\n"
+        "Explorations: TransDPOR + sleep sets, FIFO, one worker per core (--pin-workers), for {} s (explored again\n"
+        "and again when complete sooner); "
+        "CPU in us per execution; peak memory of the explorer process and of the largest subject process\n"
         "{:<16} {:>5} {:<8} {:>9} {:>8} | {:>7} {:>7} {:>9} {:>6} | {:>9} {:>8} | {:>8}\n",
         options.seconds, "case", "cores", "runs", "exec/s", "us/exec", "coord", "agent", "subj+hook", "other",
         "peak KiB", "subj KiB", "execs");
@@ -127,25 +132,50 @@ int run_benchmark(const Options& options) {
     }
     results.push_back(entry);
   }
+  // The runner alone, one core: what a run costs without any exploration around it.
+  const ExplorationCase registry{"registry K=2", options.bin_dir + "/registry", {}};
+  json alone = json::object();
+  for (const bool fork_server : {true, false}) {
+    const json m = measure_in_child(options, registry, 1, fork_server, true);
+    alone[fork_server ? "fork_server" : "process_per_run"] = m;
+    if (!options.json && !m.contains("error")) {
+      std::cout << fmt::format(
+          "runner alone, 1 core, {}: registry K=2 FIFO run {:.1f} us; a run ending after step 0 {:.1f} us "
+          "(fork + _exit + waitpid of this benchmark process: {:.1f} us)\n",
+          fork_server ? "fork server" : "one process per run", m["us_per_fifo_run"].get<double>(),
+          m["us_per_run_ending_after_step_0"].get<double>(), m["us_per_fork_exit_wait_of_the_benchmark"].get<double>());
+    }
+  }
   const std::string pingpong = options.bin_dir + "/pingpong";
-  const auto controlled = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat);
+  const auto forked = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat, true);
+  const auto own = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat, false);
   const auto uncontrolled = exocheck::bench::measure_uncontrolled_steps(pingpong, options.steps, options.repeat);
+  const auto step_json = [](const exocheck::bench::StepCost& cost) {
+    return json{{"ns_per_step", cost.nanoseconds_per_step()},
+                {"runner_cpu_ns_per_step", cost.runner_cpu_ns_per_step()},
+                {"subject_cpu_ns_per_step", cost.subject_cpu_ns_per_step()},
+                {"outcome", cost.outcome}};
+  };
   if (options.json) {
     std::cout << json{{"explorations", results},
+                      {"runner_alone", alone},
                       {"pingpong",
                        {{"steps", options.steps},
-                        {"controlled_ns_per_step", controlled.nanoseconds_per_step()},
-                        {"uncontrolled_ns_per_step", uncontrolled.nanoseconds_per_step()},
-                        {"controlled_subject_cpu_ns_per_step", controlled.subject_cpu_ns_per_step()},
+                        {"fork_server", step_json(forked)},
+                        {"process_per_run", step_json(own)},
+                        {"uncontrolled", step_json(uncontrolled)},
                         {"target_ns_per_step", 2000}}}}
                      .dump(2)
               << std::endl;
   } else {
-    std::cout << fmt::format(
-        "pingpong --steps {}: {:.0f} ns per macro-step controlled (subject process CPU {:.0f} ns), {:.0f} ns by hand "
-        "(target <= 2000), best of {}\n",
-        options.steps, controlled.nanoseconds_per_step(), controlled.subject_cpu_ns_per_step(),
-        uncontrolled.nanoseconds_per_step(), options.repeat);
+    for (const auto& [label, cost] : {std::pair{"fork server", forked}, std::pair{"one process per run", own},
+                                      std::pair{"by hand (uncontrolled)", uncontrolled}}) {
+      std::cout << fmt::format(
+          "pingpong --steps {}, {}: {:.0f} ns per macro-step (target <= 2000), CPU per step: agent {:.0f} ns, "
+          "subject {:.0f} ns; best of {}; {}\n",
+          options.steps, label, cost.nanoseconds_per_step(), cost.runner_cpu_ns_per_step(),
+          cost.subject_cpu_ns_per_step(), options.repeat, cost.outcome);
+    }
   }
   return 0;
 }
@@ -165,6 +195,7 @@ int main(int argc, char** argv) {
   app.add_option("--measure", options.measure, "(internal) measure one exploration of this subject, print JSON");
   app.add_option("--cores", options.cores, "(with --measure) CPUs and workers")->check(CLI::Range(1, 1024));
   app.add_option("--mode", options.mode, "(with --measure) fork or process")->check(CLI::IsMember({"fork", "process"}));
+  app.add_flag("--runner-alone", options.runner_alone, "(with --measure) time the runner alone, not an exploration");
   app.add_option("args", options.measure_args, "(with --measure) the subject's arguments, after --");
   try {
     app.parse(argc, argv);
@@ -173,7 +204,15 @@ int main(int argc, char** argv) {
   }
   try {
     if (!options.measure.empty()) {
-      ExplorationSetup setup{options.cores, options.mode == "fork", options.seconds};
+      const bool fork_server = options.mode == "fork";
+      if (options.runner_alone) {
+        std::cout << exocheck::bench::measure_runner_alone(options.measure, options.measure_args, fork_server,
+                                                           options.runner_runs)
+                         .dump()
+                  << std::endl;
+        return 0;
+      }
+      ExplorationSetup setup{options.cores, fork_server, options.seconds};
       std::cout << exocheck::bench::measure_exploration(options.measure, options.measure_args, setup).dump()
                 << std::endl;
       return 0;

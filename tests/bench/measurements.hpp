@@ -22,7 +22,8 @@ struct StepCost {
 };
 
 /// Runs `pingpong --steps N` through the runner `repeat` times; keeps the fastest.
-StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat);
+/// With a fork server, the timing includes the server's start-up.
+StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat, bool fork_server);
 
 /// Starts `pingpong --steps N` by hand (no control channel) `repeat` times; keeps the fastest.
 StepCost measure_uncontrolled_steps(const std::string& pingpong, std::uint64_t steps, int repeat);

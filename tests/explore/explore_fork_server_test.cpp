@@ -44,6 +44,14 @@ TEST_F(ExploreForkServer, RegistryWithThreeWorkersHas24ClassesThroughTheForkServ
   EXPECT_EQ(runs_of(result, "forked_runs"), executions(result));
 }
 
+TEST_F(ExploreForkServer, PinnedWorkersFindTheSameClasses) {
+  if (!built("registry")) GTEST_SKIP() << "registry not built";
+  const auto result = figures({"--workers", "3", "--pin-workers"}, "registry", {"--workers", "3"});
+  EXPECT_EQ(result.exit_code, 0);
+  EXPECT_EQ(result.classes, 24u);
+  EXPECT_EQ(result.summary.at("options").at("pin_workers"), true);
+}
+
 TEST_F(ExploreForkServer, ACrashFoundThroughTheForkServerIsTheSameBugAndReplays) {
   if (!built("fault_crash")) GTEST_SKIP() << "fault_crash not built";
   const auto forked = figures({"--workers", "1"}, "fault_crash");
