@@ -43,6 +43,7 @@ void pin_to(std::size_t cores) {
 // One exploration, stopped at `deadline` if it is not over by then.
 struct Explored {
   std::uint64_t executions = 0, classes = 0;
+  std::uint64_t executed_steps = 0, transitions = 0;
   bool complete = false;
   agent::LocalAgentStats stats;
 };
@@ -62,6 +63,8 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
   const auto progress = session.progress();
   explored.executions = progress.stats.paths + progress.stats.sleep_blocked;
   explored.classes = progress.stats.classes;
+  explored.executed_steps = progress.stats.executed_steps;
+  explored.transitions = progress.stats.transitions;
   explored.complete = session.verdict() == coordinator::Verdict::kCompleteNoBug;
   return explored;
 }
@@ -87,12 +90,14 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double>(setup.seconds));
-  std::uint64_t executions = 0, explorations = 0, classes = 0;
+  std::uint64_t executions = 0, explorations = 0, classes = 0, executed_steps = 0, transitions = 0;
   bool complete = true;  // every exploration but a last one cut short by the time limit was complete
   agent::LocalAgentStats stats;
   do {
     const auto explored = explore_once(options, setup, deadline);
     executions += explored.executions;
+    executed_steps += explored.executed_steps;
+    transitions += explored.transitions;
     if (explorations == 0) {
       classes = explored.classes;
       complete = explored.complete;
@@ -122,6 +127,10 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
       {"wall_seconds", wall},
       {"executions_per_second", wall > 0 ? static_cast<double>(executions) / wall : 0},
       {"us_per_execution", wall * per_run},
+      // What checkpoints could save at most: the prefix steps each execution replays (every
+      // executed step that is not a new transition of the tree).
+      {"steps_per_execution", static_cast<double>(executed_steps) * per_run * 1e-6},
+      {"replayed_steps_per_execution", static_cast<double>(executed_steps - transitions) * per_run * 1e-6},
       {"cpu_us_per_execution",
        {{"coordinator", stats.session_cpu_seconds * per_run},
         {"agent", stats.runner_cpu_seconds * per_run},

@@ -98,7 +98,9 @@ std::string row(const std::string& label, const json& m) {
       m["executions_per_second"].get<double>(), m["us_per_execution"].get<double>(), cpu["coordinator"].get<double>(),
       cpu["agent"].get<double>(), cpu["subject_and_hook"].get<double>(), cpu["other"].get<double>(),
       m["peak_rss_kib"]["explorer"].get<long>(), m["peak_rss_kib"]["largest_subject_process"].get<long>(),
-      m["executions"].get<long>(), m["complete"].get<bool>() ? "complete" : "time limit");
+      m["executions"].get<long>(),
+      m["complete"].get<bool>() ? fmt::format("complete ({} explorations)", m["explorations"].get<long>())
+                                : std::string("time limit"));
 }
 
 double rate_of(const json& m) {
@@ -127,7 +129,13 @@ int run_benchmark(const Options& options) {
           {"one_core", one}, {"all_cores", all}, {"speedup", speedup}};
       if (!options.json) {
         std::cout << row(c.label, one) << row(c.label, all)
-                  << fmt::format("{:<16} {} cores / 1 core: {:.2f}x\n", "", all_cores, speedup);
+                  << fmt::format("{:<16} {} cores / 1 core: {:.2f}x", "", all_cores, speedup);
+        if (one.contains("replayed_steps_per_execution")) {
+          std::cout << fmt::format("; steps per execution {:.1f}, of them replayed prefix {:.1f}",
+                                   one["steps_per_execution"].get<double>(),
+                                   one["replayed_steps_per_execution"].get<double>());
+        }
+        std::cout << "\n";
       }
     }
     results.push_back(entry);
