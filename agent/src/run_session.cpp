@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "exocheck/wire/frame.hpp"
+#include "poll_wait.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -23,22 +24,11 @@ using std::chrono::milliseconds;
 constexpr milliseconds kExitGrace{1000};
 /// How long the hook gets to flush its buffered events after the SIGTERM that ends a hang.
 constexpr milliseconds kTermGrace{200};
-/// Without a pidfd, how often to look whether the process exited.
-constexpr milliseconds kExitPollInterval{2};
 /// Bytes read per call, and calls per poll round, so that a chatty subject cannot starve the deadline.
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr int kReadsPerRound = 16;
 /// Rounds of reading what a process left behind when it exited (up to 1 GiB).
 constexpr int kRoundsAfterExit = 1024;
-
-int milliseconds_until(RunSession::Clock::time_point until) {
-  const auto left = std::chrono::ceil<milliseconds>(until - RunSession::Clock::now());
-  return static_cast<int>(std::clamp<milliseconds::rep>(left.count(), 0, 60'000));
-}
-
-bool would_block(int error) {
-  return error == EAGAIN || error == EWOULDBLOCK;
-}
 
 }  // namespace
 

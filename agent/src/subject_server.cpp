@@ -14,6 +14,7 @@
 #include <spdlog/spdlog.h>
 
 #include "exocheck/wire/frame.hpp"
+#include "poll_wait.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -24,18 +25,7 @@ using std::chrono::milliseconds;
 constexpr milliseconds kKillGrace{1000};
 /// How often the events of a run still in progress are decoded.
 constexpr milliseconds kDecodeEvery{1};
-/// Without a pidfd, how often to look whether the server exited.
-constexpr milliseconds kExitPollInterval{2};
 constexpr std::size_t kReadChunk = 64 * 1024;
-
-int milliseconds_until(SubjectServer::Clock::time_point until) {
-  const auto left = std::chrono::ceil<milliseconds>(until - SubjectServer::Clock::now());
-  return static_cast<int>(std::clamp<milliseconds::rep>(left.count(), 0, 60'000));
-}
-
-bool would_block(int error) {
-  return error == EAGAIN || error == EWOULDBLOCK;
-}
 
 /// The wait status of a process killed by SIGKILL.
 constexpr int kKilledStatus = SIGKILL;

@@ -2,11 +2,13 @@
 
 #include <dirent.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -103,9 +105,10 @@ proto::RunRequest ForkServer::serve() {
       if (std::strstr(error.what(), "closed before") == nullptr) std::fprintf(stderr, "%s\n", error.what());
       ::_exit(0);
     }
+    const pid_t server = ::getpid();
     const pid_t child = ::fork();
     if (child == 0) {
-      become_run();
+      become_run(server);
       return request;
     }
     message.Clear();
@@ -131,7 +134,11 @@ proto::RunRequest ForkServer::serve() {
   }
 }
 
-void ForkServer::become_run() {
+void ForkServer::become_run(pid_t server) {
+  // A run must not outlive its server (killed with its group by the agent, or gone because the
+  // agent went): the run's own group would otherwise keep a hanging run alive for ever.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != server) ::_exit(1);
   // A group of its own, so that the agent can kill the run and whatever it started, and the
   // pid published only after that, so that the agent never signals the server's group.
   ::setpgid(0, 0);

@@ -4,6 +4,8 @@
 // costs a fork instead of an exec, dynamic loading and main's start-up. The server itself never
 // runs a step: whatever a run does to its process, the next run starts from the same state.
 
+#include <sys/types.h>
+
 #include <cstddef>
 
 #include "control_channel.hpp"
@@ -27,7 +29,7 @@ class ForkServer {
   proto::RunRequest serve();
 
  private:
-  void become_run();
+  void become_run(pid_t server);
 
   ControlChannel& channel_;
   char* mapping_ = nullptr;

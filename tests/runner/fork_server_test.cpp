@@ -4,10 +4,12 @@
 // and traces identical, event for event, to one process per run for every subject of the suite.
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -15,8 +17,6 @@
 
 namespace exocheck::agent::testing {
 namespace {
-
-const std::string kAfterStep2 = "after step 2 (message 0#1 at actor 1)";
 
 struct Forked {
   RunReport report;
@@ -49,62 +49,6 @@ std::string expect_relay_steps_then_more(const RunReport& report) {
          ")";
 }
 
-void expect_relay_steps_before_fault(const RunReport& report) {
-  ASSERT_EQ(steps_of(report), first_steps(3));
-  EXPECT_EQ(report.events[1].message(), "env#1");
-  EXPECT_EQ(report.events[2].message(), "0#1");
-  EXPECT_EQ(report.events[2].actor(), "1");
-}
-
-TEST(ForkServerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
-  const auto [report, counters] = run_forked(bin("fault_crash"));
-  expect_forked_once(counters);
-  EXPECT_TRUE(report.hello_seen);
-  EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
-  EXPECT_EQ(report.result.signal(), SIGSEGV);
-  expect_relay_steps_before_fault(report);
-  EXPECT_EQ(report.result.detail(),
-            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 0 messages");
-}
-
-TEST(ForkServerFaults, NamesThePrefixLengthOfTheRun) {
-  proto::RunRequest request;
-  request.add_prefix("env#1");
-  request.add_prefix("0#1");
-  const auto [report, counters] = run_forked(bin("fault_crash"), {}, std::chrono::milliseconds(5000), request);
-  expect_forked_once(counters);
-  EXPECT_EQ(report.result.detail(),
-            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 2 messages");
-}
-
-TEST(ForkServerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
-  Forked forked;
-  const auto taken =
-      milliseconds_taken([&] { forked = run_forked(bin("fault_hang"), {}, std::chrono::milliseconds(2000)); });
-  expect_forked_once(forked.counters);
-  EXPECT_GE(taken, 2000);
-  EXPECT_LT(taken, 3000);
-  EXPECT_EQ(forked.report.result.status(), proto::RUN_HANG);
-  EXPECT_EQ(forked.report.result.signal(), 0);  // the runner's SIGKILL is not the subject's crash
-  expect_relay_steps_before_fault(forked.report);
-  EXPECT_EQ(forked.report.result.detail(),
-            bin("fault_hang") +
-                ": no result within 2000 ms; last step 2 (message 0#1 at actor 1); prefix of 0 "
-                "messages");
-}
-
-TEST(ForkServerFaults, ReportsAnExitWithoutResult) {
-  const auto [report, counters] = run_forked(bin("fault_early_exit"));
-  expect_forked_once(counters);
-  EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
-  EXPECT_EQ(report.result.exit_code(), 7);
-  expect_relay_steps_before_fault(report);
-  EXPECT_EQ(report.result.detail(),
-            bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
-}
-
-// Unlike a process of its own (runner_fault_test), nothing is buffered in the run: steps 0 to 2
-// are in shared memory before _exit().
 TEST(ForkServerFaults, KeepsTheStepsBeforeAnImmediateExit) {
   const auto [report, counters] = run_forked(bin("fault_early_exit"), {"--immediate"});
   expect_forked_once(counters);
@@ -136,18 +80,6 @@ TEST(ForkServerFaults, ReportsAnOversizedFrame) {
   const std::string after = expect_relay_steps_then_more(report);
   EXPECT_EQ(report.result.detail(),
             bin("fault_garbage") + ": oversized frame of 1073741824 bytes " + after + "; prefix of 0 messages");
-}
-
-TEST(ForkServerFaults, RunsAProgramNotLinkedWithTheHookInAProcessOfItsOwnAndSaysSo) {
-  const auto [report, counters] = run_forked(bin("fault_not_linked"));
-  EXPECT_EQ(counters.server_starts, 1u);
-  EXPECT_EQ(counters.forked_runs, 0u);
-  EXPECT_EQ(counters.process_runs, 1u);
-  EXPECT_FALSE(report.hello_seen);
-  EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
-  EXPECT_EQ(report.result.detail(), bin("fault_not_linked") +
-                                        " is not linked with the exocheck hook: it exited with code 0 without a "
-                                        "hello on the control channel");
 }
 
 TEST(ForkServer, RunsAProgramWithAThreadOneProcessPerRunWithoutRetryingTheServer) {
@@ -268,6 +200,33 @@ TEST(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite) 
     EXPECT_EQ(forking.counters().process_runs, 0u) << subject;
   }
   EXPECT_GE(compared, 7u);  // at least registry and pingpong, built with the tests
+}
+
+// The processes this thread started that are still alive (or not yet reaped).
+std::vector<pid_t> children_of_this_thread() {
+  std::ifstream list("/proc/self/task/" + std::to_string(::gettid()) + "/children");
+  std::vector<pid_t> children;
+  for (pid_t pid; list >> pid;) children.push_back(pid);
+  return children;
+}
+
+TEST(ForkServer, SurvivesItsServerBeingKilledAndStartsAnother) {
+  Runner runner;
+  const auto first = runner.run(spec_of(bin("registry")));
+  ASSERT_EQ(first.result.status(), proto::RUN_COMPLETED) << first.result.detail();
+  const auto servers = children_of_this_thread();
+  ASSERT_EQ(servers.size(), 1u);
+  ASSERT_EQ(::kill(servers[0], SIGKILL), 0);
+  // The dead server is noticed when the next request cannot be sent: that run gets a process of
+  // its own, and the one after a new server.
+  for (int i = 0; i < 2; ++i) {
+    const auto again = runner.run(spec_of(bin("registry")));
+    EXPECT_EQ(again.result.status(), proto::RUN_COMPLETED) << again.result.detail();
+    expect_same_run(again, first, "after the server was killed");
+  }
+  EXPECT_EQ(runner.counters().forked_runs, 2u);
+  EXPECT_EQ(runner.counters().process_runs, 1u);
+  EXPECT_EQ(runner.counters().server_starts, 2u);
 }
 
 }  // namespace

@@ -15,19 +15,32 @@
 namespace exocheck::agent::testing {
 namespace {
 
-// The last step before every fault: hop 2 of the relay, delivered at actor "1".
-const std::string kAfterStep2 = "after step 2 (message 0#1 at actor 1)";
+// The faults both runners report in the same words: a process of its own per run, and a fork of
+// a fork server (where every run must indeed have been forked).
+class RunnerFaults : public ::testing::TestWithParam<bool> {
+ protected:
+  RunReport run_fault(const std::string& subject, const std::vector<std::string>& args = {},
+                      std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
+                      const proto::RunRequest& request = {}) {
+    Runner runner(RunnerOptions{.fork_server = GetParam()});
+    auto report = runner.run(spec_of(bin(subject), args, timeout, request));
+    counters_ = runner.counters();
+    return report;
+  }
+  void expect_forked_when_asked() const {
+    EXPECT_EQ(counters_.forked_runs, GetParam() ? 1u : 0u);
+    EXPECT_EQ(counters_.process_runs, GetParam() ? 0u : 1u);
+  }
 
-void expect_relay_steps_before_fault(const RunReport& report) {
-  ASSERT_EQ(steps_of(report), first_steps(3));
-  EXPECT_EQ(report.events[1].message(), "env#1");
-  EXPECT_EQ(report.events[1].actor(), "0");
-  EXPECT_EQ(report.events[2].message(), "0#1");
-  EXPECT_EQ(report.events[2].actor(), "1");
-}
+  RunnerCounters counters_;
+};
 
-TEST(RunnerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
-  const auto report = run(bin("fault_crash"));
+INSTANTIATE_TEST_SUITE_P(Runners, RunnerFaults, ::testing::Bool(),
+                         [](const auto& info) { return info.param ? "ForkServer" : "ProcessPerRun"; });
+
+TEST_P(RunnerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
+  const auto report = run_fault("fault_crash");
+  expect_forked_when_asked();
   EXPECT_TRUE(report.hello_seen);
   EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
   EXPECT_EQ(report.result.signal(), SIGSEGV);
@@ -36,30 +49,34 @@ TEST(RunnerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
             bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 0 messages");
 }
 
-TEST(RunnerFaults, NamesThePrefixLengthOfTheRun) {
+TEST_P(RunnerFaults, NamesThePrefixLengthOfTheRun) {
   proto::RunRequest request;
   request.add_prefix("env#1");
   request.add_prefix("0#1");
-  const auto report = run(bin("fault_crash"), {}, std::chrono::milliseconds(5000), request);
+  const auto report = run_fault("fault_crash", {}, std::chrono::milliseconds(5000), request);
+  expect_forked_when_asked();
   EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
   EXPECT_EQ(report.result.detail(),
             bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 2 messages");
 }
 
-TEST(RunnerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
+TEST_P(RunnerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
   RunReport report;
-  const auto taken = milliseconds_taken([&] { report = run(bin("fault_hang"), {}, std::chrono::milliseconds(2000)); });
+  const auto taken = milliseconds_taken([&] { report = run_fault("fault_hang", {}, std::chrono::milliseconds(2000)); });
+  expect_forked_when_asked();
   EXPECT_GE(taken, 2000);
   EXPECT_LT(taken, 3000);
   EXPECT_EQ(report.result.status(), proto::RUN_HANG);
+  EXPECT_EQ(report.result.signal(), 0);  // the runner's signal is not the subject's crash
   expect_relay_steps_before_fault(report);
   EXPECT_EQ(report.result.detail(), bin("fault_hang") +
                                         ": no result within 2000 ms; last step 2 (message 0#1 at actor 1); prefix "
                                         "of 0 messages");
 }
 
-TEST(RunnerFaults, ReportsAnExitWithoutResult) {
-  const auto report = run(bin("fault_early_exit"));
+TEST_P(RunnerFaults, ReportsAnExitWithoutResult) {
+  const auto report = run_fault("fault_early_exit");
+  expect_forked_when_asked();
   EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
   EXPECT_EQ(report.result.exit_code(), 7);
   expect_relay_steps_before_fault(report);
@@ -67,9 +84,23 @@ TEST(RunnerFaults, ReportsAnExitWithoutResult) {
             bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
 }
 
+// A program without the hook never says hello, so it gets no fork server: both runners report it
+// from a process of its own.
+TEST_P(RunnerFaults, ReportsAProgramNotLinkedWithTheHook) {
+  const auto report = run_fault("fault_not_linked");
+  EXPECT_EQ(counters_.forked_runs, 0u);
+  EXPECT_EQ(counters_.process_runs, 1u);
+  EXPECT_FALSE(report.hello_seen);
+  EXPECT_TRUE(report.events.empty());
+  EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
+  EXPECT_EQ(report.result.detail(), bin("fault_not_linked") +
+                                        " is not linked with the exocheck hook: it exited with code 0 without a "
+                                        "hello on the control channel");
+}
+
 // The hook sends its hello at once but batches events, flushing them at exit(), on fatal signals
 // and on SIGTERM. _exit() runs none of that: steps 0 to 2 are lost with the process.
-TEST(RunnerFaults, ReportsAnImmediateExitWithoutResultAndWithoutTheBufferedSteps) {
+TEST(RunnerProcessFaults, ReportsAnImmediateExitWithoutResultAndWithoutTheBufferedSteps) {
   const auto report = run(bin("fault_early_exit"), {"--immediate"});
   EXPECT_TRUE(report.hello_seen);
   EXPECT_TRUE(report.events.empty());
@@ -81,7 +112,7 @@ TEST(RunnerFaults, ReportsAnImmediateExitWithoutResultAndWithoutTheBufferedSteps
 
 // Garbage written straight to the socket overtakes steps 0 to 2, which are still in the hook's
 // buffer: on the wire it comes right after the hello, and nothing after it can be trusted.
-TEST(RunnerFaults, ReportsGarbageOnTheChannel) {
+TEST(RunnerProcessFaults, ReportsGarbageOnTheChannel) {
   RunReport report;
   const auto taken = milliseconds_taken([&] { report = run(bin("fault_garbage")); });
   EXPECT_LT(taken, 1000);
@@ -92,22 +123,12 @@ TEST(RunnerFaults, ReportsGarbageOnTheChannel) {
             bin("fault_garbage") + ": unparseable frame of 64 bytes before any step; prefix of 0 messages");
 }
 
-TEST(RunnerFaults, ReportsAnOversizedFrame) {
+TEST(RunnerProcessFaults, ReportsAnOversizedFrame) {
   const auto report = run(bin("fault_garbage"), {"--oversized"});
   EXPECT_TRUE(report.events.empty());
   EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
   EXPECT_EQ(report.result.detail(),
             bin("fault_garbage") + ": oversized frame of 1073741824 bytes before any step; prefix of 0 messages");
-}
-
-TEST(RunnerFaults, ReportsAProgramNotLinkedWithTheHook) {
-  const auto report = run(bin("fault_not_linked"));
-  EXPECT_FALSE(report.hello_seen);
-  EXPECT_TRUE(report.events.empty());
-  EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
-  EXPECT_EQ(report.result.detail(), bin("fault_not_linked") +
-                                        " is not linked with the exocheck hook: it exited with code 0 without a "
-                                        "hello on the control channel");
 }
 
 TEST(RunnerSubjects, RunsRegistryToCompletionInSixEvents) {
@@ -135,6 +156,14 @@ TEST(RunnerSubjects, LeaksNoDescriptorOver200RunsOfARealSubject) {
   };
   const std::size_t before = count_fds();
   for (int i = 0; i < 200; ++i) ASSERT_EQ(run(bin("pingpong"), {"--steps", "5"}).result.status(), proto::RUN_COMPLETED);
+  EXPECT_EQ(count_fds(), before);
+  {
+    Runner forking;  // its fork server's socket, pipe, pidfd and event buffer go with it
+    for (int i = 0; i < 200; ++i) {
+      ASSERT_EQ(forking.run(spec_of(bin("pingpong"), {"--steps", "5"})).result.status(), proto::RUN_COMPLETED);
+    }
+    EXPECT_EQ(forking.counters().forked_runs, 200u);
+  }
   EXPECT_EQ(count_fds(), before);
 }
 

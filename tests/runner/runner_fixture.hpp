@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the runner's end-to-end tests: where the binaries are, and one-call runs.
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -51,6 +53,18 @@ inline std::vector<unsigned> first_steps(unsigned count) {
   std::vector<unsigned> steps(count);
   for (unsigned i = 0; i < count; ++i) steps[i] = i;
   return steps;
+}
+
+/// The last step before every fault of the fault subjects: hop 2 of the relay, at actor "1".
+inline const std::string kAfterStep2 = "after step 2 (message 0#1 at actor 1)";
+
+/// The fault subjects' steps 0 to 2, recorded before their fault in step 3 (relay.hpp).
+inline void expect_relay_steps_before_fault(const RunReport& report) {
+  ASSERT_EQ(steps_of(report), first_steps(3));
+  EXPECT_EQ(report.events[1].message(), "env#1");
+  EXPECT_EQ(report.events[1].actor(), "0");
+  EXPECT_EQ(report.events[2].message(), "0#1");
+  EXPECT_EQ(report.events[2].actor(), "1");
 }
 
 /// Wall-clock milliseconds `body` took.
