@@ -17,10 +17,11 @@ std::string error_text(int error) {
 
 }  // namespace
 
-std::variant<EventBuffer, std::string> EventBuffer::create() {
+std::variant<EventBuffer, std::string> EventBuffer::create(std::size_t bytes) {
+  if (bytes <= wire::kEventBufferHeaderBytes)
+    return "an event buffer of " + std::to_string(bytes) + " bytes is too small";
   UniqueFd fd(::memfd_create("exocheck-events", MFD_CLOEXEC));
   if (!fd) return "cannot create the event buffer (memfd_create): " + error_text(errno);
-  const std::size_t bytes = wire::kEventBufferBytes;
   if (::ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0) {
     return "cannot size the event buffer: " + error_text(errno);
   }

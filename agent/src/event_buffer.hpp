@@ -16,8 +16,8 @@ namespace exocheck::agent {
 
 class EventBuffer {
  public:
-  /// A new buffer of wire::kEventBufferBytes, or why it could not be made.
-  static std::variant<EventBuffer, std::string> create();
+  /// A new buffer of `bytes` (header included), or why it could not be made.
+  static std::variant<EventBuffer, std::string> create(std::size_t bytes = wire::kEventBufferBytes);
 
   EventBuffer(EventBuffer&& other) noexcept;
   EventBuffer& operator=(EventBuffer&&) = delete;

@@ -42,6 +42,8 @@ std::string invocation(const RunSpec& spec) {
 class Runner::ForkServing {
  public:
   /// The run's report through a fork server, or nullopt when it must run in a process of its own.
+  explicit ForkServing(std::size_t buffer_bytes) : buffer_bytes_(buffer_bytes) {}
+
   std::optional<RunReport> run(const RunSpec& spec, RunnerCounters& counters) {
     if (!ensure_buffer()) return std::nullopt;
     const std::string key = invocation(spec);
@@ -71,7 +73,7 @@ class Runner::ForkServing {
   bool ensure_buffer() {
     if (buffer_) return true;
     if (buffer_error_) return false;
-    auto created = EventBuffer::create();
+    auto created = EventBuffer::create(buffer_bytes_);
     if (auto* error = std::get_if<std::string>(&created)) {
       spdlog::warn("{}; running one process per run", *error);
       buffer_error_ = true;
@@ -81,6 +83,7 @@ class Runner::ForkServing {
     return true;
   }
 
+  std::size_t buffer_bytes_;
   std::optional<EventBuffer> buffer_;
   bool buffer_error_ = false;
   std::optional<SubjectServer> server_;         // declared after buffer_: destroyed before it
@@ -88,7 +91,7 @@ class Runner::ForkServing {
 };
 
 Runner::Runner(RunnerOptions options) : options_(options) {
-  if (options_.fork_server) serving_ = std::make_unique<ForkServing>();
+  if (options_.fork_server) serving_ = std::make_unique<ForkServing>(options_.event_buffer_bytes);
 }
 
 Runner::~Runner() = default;

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +27,9 @@ namespace {
 // a copy-on-write fault: more than the run itself for a small program. The run's own code,
 // main's after System::run() included, still runs; its exit status is kept.
 void end_run_process(int status, void*) {
+  // The standard streams too: with sync_with_stdio(false) they buffer apart from stdio.
+  std::cout.flush();
+  std::clog.flush();
   std::fflush(nullptr);
   ::_exit(status);
 }

@@ -109,6 +109,22 @@ TEST(ForkServer, OneServerOutlivesCrashingAndHangingRuns) {
             (std::vector<proto::RunStatus>{proto::RUN_CRASH, proto::RUN_CRASH, proto::RUN_HANG, proto::RUN_HANG}));
 }
 
+TEST(ForkServer, ReportsARunWhoseEventsDoNotFitTheBufferAsAProtocolError) {
+  Runner runner(RunnerOptions{.event_buffer_bytes = 64 * 1024});
+  const auto report = runner.run(spec_of(bin("pingpong"), {"--steps", "5000"}));
+  EXPECT_EQ(runner.counters().forked_runs, 1u);
+  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  ASSERT_FALSE(report.events.empty());
+  EXPECT_LT(report.events.size(), 5001u);  // the events that fitted, in order from step 0
+  EXPECT_EQ(report.events.back().step(), report.events.size() - 1);
+  EXPECT_NE(report.result.detail().find(": events beyond the 65472 bytes of the event buffer after step " +
+                                        std::to_string(report.events.back().step())),
+            std::string::npos)
+      << report.result.detail();
+  // A run that fits afterwards is unaffected.
+  EXPECT_EQ(runner.run(spec_of(bin("pingpong"), {"--steps", "10"})).result.status(), proto::RUN_COMPLETED);
+}
+
 TEST(ForkServer, StartsAFreshServerAfterGarbageOnTheChannel) {
   Runner runner;
   for (int i = 0; i < 2; ++i) {

@@ -9,6 +9,7 @@
 // process per run instead, after a warning; so is a run whose server died under it.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -36,6 +37,9 @@ struct RunReport {
 
 struct RunnerOptions {
   bool fork_server = true;  ///< false: every run is a process of its own (exec per run)
+  /// Size of the fork server's shared event buffer; a run whose events do not fit is reported as
+  /// a protocol error. Pages are only used as a run writes them.
+  std::size_t event_buffer_bytes = std::size_t{1} << 30;
 };
 
 /// How the runs of one runner were performed.

@@ -33,7 +33,7 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std
 inline constexpr std::size_t kEventBufferHeaderBytes = 64;
 static_assert(sizeof(EventBufferHeader) <= kEventBufferHeaderBytes);
 
-/// Size of the memfd. Pages are only allocated when a run touches them, so a large buffer costs
+/// Size of the memfd by default. Pages are only allocated when a run touches them, so a large buffer costs
 /// nothing for short runs; a run longer than this is reported as a protocol error, never cut
 /// silently.
 inline constexpr std::size_t kEventBufferBytes = std::size_t{1} << 30;
