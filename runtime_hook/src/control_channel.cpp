@@ -156,8 +156,21 @@ void ControlChannel::read_exactly(char* data, std::size_t size) {
 }
 
 proto::RunRequest ControlChannel::read_request() {
+  auto request = next_request();
+  if (!request) throw std::runtime_error("exocheck: control channel closed before a run request arrived");
+  return std::move(*request);
+}
+
+std::optional<proto::RunRequest> ControlChannel::next_request() {
   char header[wire::kFrameHeaderBytes];
-  read_exactly(header, sizeof header);
+  ssize_t first;
+  do {
+    first = ::read(fd_, header, 1);
+  } while (first < 0 && errno == EINTR);
+  if (first == 0) return std::nullopt;  // closed between requests
+  if (first < 0)
+    throw std::runtime_error(std::string("exocheck: control channel read failed: ") + std::strerror(errno));
+  read_exactly(header + 1, sizeof header - 1);
   const std::uint32_t size = wire::read_frame_header(std::string_view(header, sizeof header));
   if (size > wire::kMaxFrameBytes) {
     throw std::runtime_error("exocheck: run request frame of " + std::to_string(size) + " bytes is too large");

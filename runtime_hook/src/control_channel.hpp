@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "proto/control.pb.h"
@@ -32,6 +33,8 @@ class ControlChannel {
   void flush();
   /// Blocks until one RunRequest frame arrives. Throws std::runtime_error on EOF or garbage.
   proto::RunRequest read_request();
+  /// Like read_request(), but nullopt when the agent closed the channel between requests.
+  std::optional<proto::RunRequest> next_request();
 
   /// Writes what is queued, from a signal handler (async-signal-safe; skipped mid-flush).
   void flush_from_signal() noexcept;

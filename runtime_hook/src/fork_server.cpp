@@ -101,19 +101,19 @@ proto::RunRequest ForkServer::serve() {
   if (!reason.empty()) ::_exit(0);
 
   for (;;) {
-    proto::RunRequest request;
+    std::optional<proto::RunRequest> request;
     try {
-      request = channel_.read_request();
+      request = channel_.next_request();
     } catch (const std::exception& error) {
-      // The agent closing the channel is the normal end of a server; garbage is not, so say it.
-      if (std::strstr(error.what(), "closed before") == nullptr) std::fprintf(stderr, "%s\n", error.what());
-      ::_exit(0);
+      std::fprintf(stderr, "%s\n", error.what());
+      ::_exit(3);
     }
+    if (!request) ::_exit(0);  // the agent closed the channel: the normal end of a server
     const pid_t server = ::getpid();
     const pid_t child = ::fork();
     if (child == 0) {
       become_run(server);
-      return request;
+      return std::move(*request);
     }
     message.Clear();
     auto* end = message.mutable_end();
