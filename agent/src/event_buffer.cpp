@@ -1,5 +1,6 @@
 #include "event_buffer.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -10,6 +11,9 @@
 
 namespace exocheck::agent {
 namespace {
+
+/// Bytes of the buffer kept allocated between runs.
+constexpr std::size_t kKeptBytes = std::size_t{16} << 20;
 
 std::string error_text(int error) {
   return std::error_code(error, std::system_category()).message();
@@ -41,6 +45,13 @@ EventBuffer::~EventBuffer() {
 }
 
 void EventBuffer::reset() {
+  // A long run leaves its pages allocated in the memfd: give back all but the first ones, which
+  // the next runs reuse, so that one long run does not hold its memory for the whole exploration.
+  const std::size_t used = wire::kEventBufferHeaderBytes + frames().size();
+  if (used > kKeptBytes) {
+    ::fallocate(fd_.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(kKeptBytes),
+                static_cast<off_t>(used - kKeptBytes));
+  }
   header().committed.store(0, std::memory_order_relaxed);
   header().pid.store(0, std::memory_order_relaxed);
   header().overflowed.store(0, std::memory_order_relaxed);

@@ -50,6 +50,11 @@ std::optional<std::string> LocalAgent::launch_error() const {
   return launch_error_;
 }
 
+std::uint64_t LocalAgent::results_seen() const {
+  std::lock_guard lock(mutex_);
+  return results_;
+}
+
 LocalAgentStats LocalAgent::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
@@ -67,9 +72,12 @@ void LocalAgent::work(std::size_t index) {
   LocalAgentStats stats;
   try {
     while (!session_.finished()) {
+      // Read before asking: a result that lands between the question and the wait changes it, so
+      // the wait ends at once instead of after kIdlePoll.
+      const std::uint64_t seen = results_seen();
       if (run_one(runner, stats)) continue;
       std::unique_lock lock(mutex_);
-      changed_.wait_for(lock, kIdlePoll);
+      changed_.wait_for(lock, kIdlePoll, [&] { return results_ != seen; });
     }
   } catch (const std::exception& error) {
     // An internal error must not take the process down from a thread; end the exploration.
@@ -107,6 +115,10 @@ bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
     const auto events = coordinator::pointers_to(report.events);
     const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
     session_.complete(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
+  }
+  {
+    std::lock_guard lock(mutex_);
+    ++results_;
   }
   stats.session_cpu_seconds += thread_cpu_seconds() - ran;
   changed_.notify_all();

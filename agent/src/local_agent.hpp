@@ -53,6 +53,7 @@ class LocalAgent {
   void work(std::size_t index);
   bool run_one(Runner& runner, LocalAgentStats& stats);
   void worker_ended(const LocalAgentStats& stats);
+  std::uint64_t results_seen() const;
 
   coordinator::ExplorationSession& session_;
   const LocalAgentOptions options_;
@@ -61,6 +62,7 @@ class LocalAgent {
   std::size_t running_workers_ = 0;
   std::optional<std::string> launch_error_;
   LocalAgentStats stats_;
+  std::uint64_t results_ = 0;  ///< results handed to the session so far (new leases may follow each)
   std::vector<std::thread> threads_;
 };
 
