@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 #include "cpu_pinning.hpp"
@@ -175,8 +177,16 @@ nlohmann::json measure_runner_alone(const std::string& subject, const std::vecto
   }
   const double fork_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
                          static_cast<double>(runs);
+  // And of a minimal static program (fork_floor, built next to the subjects), pinned alike.
+  double minimal_fork_us = 0;
+  const auto fork_floor = std::filesystem::path(subject).parent_path() / "fork_floor";
+  if (FILE* pipe = ::popen((fork_floor.string() + " " + std::to_string(runs)).c_str(), "r")) {
+    if (std::fscanf(pipe, "%lf", &minimal_fork_us) != 1) minimal_fork_us = 0;
+    ::pclose(pipe);
+  }
   return {{"fork_server", fork_server},
           {"us_per_fork_exit_wait_of_the_benchmark", fork_us},
+          {"us_per_fork_exit_wait_of_a_minimal_static_program", minimal_fork_us},
           {"us_per_fifo_run", microseconds_per_run(whole, proto::RUN_COMPLETED)},
           {"us_per_run_ending_after_step_0", microseconds_per_run(cut_short, proto::RUN_DIVERGENCE)}};
 }

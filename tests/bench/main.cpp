@@ -149,9 +149,10 @@ int run_benchmark(const Options& options) {
     if (!options.json && !m.contains("error")) {
       std::cout << fmt::format(
           "runner alone, 1 core, {}: registry K=2 FIFO run {:.1f} us; a run ending after step 0 {:.1f} us "
-          "(fork + _exit + waitpid of this benchmark process: {:.1f} us)\n",
+          "(fork + _exit + waitpid: of this benchmark process {:.1f} us, of a minimal static program {:.1f} us)\n",
           fork_server ? "fork server" : "one process per run", m["us_per_fifo_run"].get<double>(),
-          m["us_per_run_ending_after_step_0"].get<double>(), m["us_per_fork_exit_wait_of_the_benchmark"].get<double>());
+          m["us_per_run_ending_after_step_0"].get<double>(), m["us_per_fork_exit_wait_of_the_benchmark"].get<double>(),
+          m["us_per_fork_exit_wait_of_a_minimal_static_program"].get<double>());
     }
   }
   const std::string pingpong = options.bin_dir + "/pingpong";
