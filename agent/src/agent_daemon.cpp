@@ -88,6 +88,7 @@ class Connection {
     spec.args.assign(job_->args().begin(), job_->args().end());
     spec.request = lease.request();
     spec.timeout = std::chrono::milliseconds(job_->run_timeout_ms());
+    spec.defer_prefix_events = true;  // assign_events_to_send() sends the steps after the prefix only
     return spec;
   }
 

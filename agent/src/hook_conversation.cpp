@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <iterator>
 #include <optional>
 
 #include "exocheck/wire/frame.hpp"
+#include "exocheck/wire/result_events.hpp"
 
 namespace exocheck::agent {
 
@@ -48,6 +50,23 @@ std::optional<std::string_view> event_bytes_of(std::string_view payload) {
   return std::nullopt;
 }
 
+/// The step of a serialized Event: its field 1, which protobuf writes first; nullopt if absent.
+std::optional<std::uint32_t> step_of(std::string_view event) {
+  constexpr unsigned char kStepTag = (proto::Event::kStepFieldNumber << 3) | 0;
+  if (event.empty() || static_cast<unsigned char>(event[0]) != kStepTag) {
+    // Step 0 is proto3's default and is not written at all.
+    if (event.empty() || static_cast<unsigned char>(event[0]) > kStepTag) return 0;
+    return std::nullopt;
+  }
+  std::uint64_t value = 0;
+  for (std::size_t at = 1, shift = 0; at < event.size() && shift < 35; ++at, shift += 7) {
+    const auto byte = static_cast<unsigned char>(event[at]);
+    value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+    if ((byte & 0x80) == 0) return static_cast<std::uint32_t>(value);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void HookConversation::handle(std::string_view payload) {
@@ -56,12 +75,23 @@ void HookConversation::handle(std::string_view payload) {
   if (const auto event_bytes = event_bytes_of(payload)) {
     if (!report_.hello_seen) {
       fail("event frame ahead of the hello");
-    } else if (!report_.events.emplace_back().ParseFromArray(event_bytes->data(),
-                                                             static_cast<int>(event_bytes->size()))) {
+      return;
+    }
+    if (next_step_ < deferred_below_) {
+      const auto step = step_of(*event_bytes);
+      if (!step) {
+        fail(fmt::format("unparseable frame of {} bytes", payload.size()));
+      } else if (take_step(*step)) {
+        deferred_.emplace_back(*event_bytes);
+      }
+      return;
+    }
+    auto& event = report_.events.emplace_back();
+    if (!event.ParseFromArray(event_bytes->data(), static_cast<int>(event_bytes->size()))) {
       report_.events.pop_back();
       fail(fmt::format("unparseable frame of {} bytes", payload.size()));
-    } else {
-      check_new_event();
+    } else if (!take_step(event.step())) {
+      report_.events.pop_back();
     }
     return;
   }
@@ -106,8 +136,7 @@ void HookConversation::handle_event(proto::Event& event) {
     fail("event frame ahead of the hello");
     return;
   }
-  report_.events.emplace_back().Swap(&event);
-  check_new_event();
+  if (take_step(event.step())) report_.events.emplace_back().Swap(&event);
 }
 
 void HookConversation::handle_result(proto::RunResult& result) {
@@ -119,13 +148,32 @@ void HookConversation::handle_result(proto::RunResult& result) {
   finished_ = true;
 }
 
-void HookConversation::check_new_event() {
-  const std::size_t due = report_.events.size() - 1;
-  const std::uint32_t step = report_.events.back().step();
-  if (step != due) {
-    report_.events.pop_back();
-    fail(fmt::format("event for step {} where step {} was due", step, due));
+bool HookConversation::take_step(std::uint32_t step) {
+  if (step != next_step_) {
+    fail(fmt::format("event for step {} where step {} was due", step, next_step_));
+    return false;
   }
+  ++next_step_;
+  return true;
+}
+
+void HookConversation::complete_events() {
+  if (deferred_.empty()) return;
+  std::vector<proto::Event> events(deferred_.size());
+  for (std::size_t i = 0; i < deferred_.size(); ++i) {
+    if (!events[i].ParseFromString(deferred_[i])) {
+      fail(fmt::format("unparseable event of {} bytes for step {}", deferred_[i].size(), i));
+      events.resize(i);
+      break;
+    }
+  }
+  std::move(report_.events.begin(), report_.events.end(), std::back_inserter(events));
+  report_.events = std::move(events);
+  deferred_.clear();
+}
+
+void HookConversation::complete_events_unless_lean(const proto::RunRequest& request, const proto::RunResult& result) {
+  if (!wire::lean_result(request, result)) complete_events();
 }
 
 void HookConversation::fail(std::string problem) {

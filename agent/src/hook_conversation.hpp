@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "exocheck/agent/runner.hpp"
 #include "frame_decoder.hpp"
@@ -16,6 +17,17 @@ class HookConversation {
  public:
   /// Records the hello and the events into `report` as they arrive.
   explicit HookConversation(RunReport& report) : report_(report) {}
+
+  /// Keeps the events of steps below `steps` as bytes instead of parsing them: a lean result
+  /// (wire/result_events.hpp) leaves them out, and parsing is most of the agent's work per run.
+  /// complete_events() parses them when the run needs them after all.
+  void defer_steps_below(std::size_t steps) { deferred_below_ = steps; }
+  /// Puts the deferred events, parsed, in front of report.events. Fails the conversation (see
+  /// problem()) if one does not parse.
+  void complete_events();
+  /// Deferred events, if any, for the lean-result rule: complete_events() unless `result` of
+  /// `request` may be lean.
+  void complete_events_unless_lean(const proto::RunRequest& request, const proto::RunResult& result);
 
   /// Room for `bytes` more bytes read from the channel; then call received().
   char* prepare(std::size_t bytes) { return decoder_.prepare(bytes); }
@@ -38,7 +50,7 @@ class HookConversation {
   void handle_hello(const proto::Hello& hello);
   void handle_event(proto::Event& event);
   void handle_result(proto::RunResult& result);
-  void check_new_event();  // the event just appended: its step must be the next one
+  bool take_step(std::uint32_t step);  // the next event's step: false (and failed) unless due
   void fail(std::string problem);
 
   RunReport& report_;
@@ -47,6 +59,9 @@ class HookConversation {
   proto::RunResult result_;
   bool finished_ = false;
   std::string problem_;
+  std::size_t deferred_below_ = 0;
+  std::vector<std::string> deferred_;  ///< serialized events of the first steps, in order
+  std::uint32_t next_step_ = 0;
 };
 
 }  // namespace exocheck::agent

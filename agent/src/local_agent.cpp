@@ -100,6 +100,7 @@ bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
   spec.args = session_.options().args;
   spec.request = std::move(lease->request);
   spec.timeout = options_.run_timeout;
+  spec.defer_prefix_events = true;  // complete() takes the events from first_event_to_send() on
   auto report = runner.run(spec);
   const double ran = thread_cpu_seconds();
   stats.runner_cpu_seconds += ran - leased;

@@ -34,6 +34,7 @@ constexpr int kRoundsAfterExit = 1024;
 
 RunSession::RunSession(const RunSpec& spec, SubjectProcess process, Clock::time_point deadline, RunReport& report)
     : spec_(spec), process_(std::move(process)), deadline_(deadline), report_(report), conversation_(report) {
+  if (spec.defer_prefix_events) conversation_.defer_steps_below(static_cast<std::size_t>(spec.request.prefix_size()));
   proto::RunRequest request = spec.request;
   request.set_protocol_version(wire::kProtocolVersion);
   wire::append_frame(request_, request);
@@ -195,7 +196,7 @@ void RunSession::kill_and_reap() {
   process_.reap();
 }
 
-proto::RunResult RunSession::verdict(Ending ending) const {
+proto::RunResult RunSession::verdict(Ending ending) {
   return run_verdict(
       spec_, conversation_, report_,
       RunEnd{ending, process_.wait_status(), killed_by_runner_, conversation_.problem(), stderr_.text()});

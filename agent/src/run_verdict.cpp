@@ -25,8 +25,18 @@ proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const 
 
 }  // namespace
 
-proto::RunResult run_verdict(const RunSpec& spec, const HookConversation& conversation, const RunReport& report,
-                             const RunEnd& end) {
+proto::RunResult run_verdict(const RunSpec& spec, HookConversation& conversation, const RunReport& report, RunEnd end) {
+  // A misbehaving run is reported with every step it made; a clean one with the deferred steps
+  // only if its result cannot be lean.
+  if (end.ending == RunEnding::result) {
+    conversation.complete_events_unless_lean(spec.request, conversation.result());
+  } else {
+    conversation.complete_events();
+  }
+  if (end.ending != RunEnding::protocol_error && conversation.failed()) {
+    end.ending = RunEnding::protocol_error;
+    end.problem = conversation.problem();
+  }
   const RunContext run{spec.binary, static_cast<std::size_t>(spec.request.prefix_size()), report.events};
   proto::RunResult result;
   switch (end.ending) {

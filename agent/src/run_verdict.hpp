@@ -27,8 +27,8 @@ struct RunEnd {
   std::string stderr_tail;
 };
 
-/// The run's result; report.events and report.hello_seen must be complete.
-proto::RunResult run_verdict(const RunSpec& spec, const HookConversation& conversation, const RunReport& report,
-                             const RunEnd& end);
+/// The run's result. report.hello_seen and the conversation must be complete; the events the
+/// conversation deferred are added to report.events unless the result is lean.
+proto::RunResult run_verdict(const RunSpec& spec, HookConversation& conversation, const RunReport& report, RunEnd end);
 
 }  // namespace exocheck::agent

@@ -201,6 +201,8 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
   }
   report.hello_seen = true;  // the server said hello for every run it forks
   Run run{HookConversation(report), 0, StderrTail()};
+  if (spec.defer_prefix_events)
+    run.conversation.defer_steps_below(static_cast<std::size_t>(spec.request.prefix_size()));
   Heard heard = wait_for_end(deadline, run);
   if (heard == Heard::frame && !message_.has_end()) {
     // The server sends nothing else during a run: the run itself wrote on the control socket.
@@ -243,7 +245,7 @@ SubjectServer::Served SubjectServer::verdict(const RunSpec& spec, RunEnding endi
   // The run has ended, so all it wrote to stderr is in the pipe, and all it recorded in the buffer.
   drain_stderr(run.errors);
   decode_new_frames(run);
-  const HookConversation& conversation = run.conversation;
+  HookConversation& conversation = run.conversation;
   std::string problem = problem_;
   if (ending != RunEnding::protocol_error) {
     if (conversation.finished()) {

@@ -26,6 +26,9 @@ struct RunSpec {
   std::vector<std::string> args;  ///< its arguments
   proto::RunRequest request;      ///< prefix, heuristic, step limit, ranking (protocol_version is filled in)
   std::chrono::milliseconds timeout{10'000};  ///< per-run wall-clock limit; then the run is killed
+  /// Leave the prefix's steps out of RunReport::events when the result may be lean (the steps
+  /// from wire::first_event_to_send() on are all there is then): the caller sends lean results.
+  bool defer_prefix_events = false;
 };
 
 /// Everything one run produced. `result.status` is always set (never RUN_UNKNOWN).
