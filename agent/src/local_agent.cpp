@@ -95,33 +95,37 @@ bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
   const double leased = thread_cpu_seconds();
   stats.session_cpu_seconds += leased - asked;
   if (!lease) return false;
-  RunSpec spec;
-  spec.binary = session_.options().subject;
-  spec.args = session_.options().args;
-  spec.request = std::move(lease->request);
-  spec.timeout = options_.run_timeout;
-  spec.defer_prefix_events = true;  // complete() takes the events from first_event_to_send() on
-  auto report = runner.run(spec);
-  const double ran = thread_cpu_seconds();
-  stats.runner_cpu_seconds += ran - leased;
-  if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
-    // Every other run would fail the same way: stop, and leave the lease unexplored.
-    {
-      std::lock_guard lock(mutex_);
-      if (!launch_error_) launch_error_ = report.result.detail();
+  double in_session = 0;  // of the time from here on, what the session took
+  {
+    RunSpec spec;
+    spec.binary = session_.options().subject;
+    spec.args = session_.options().args;
+    spec.request = std::move(lease->request);
+    spec.timeout = options_.run_timeout;
+    spec.defer_prefix_events = true;  // complete() takes the events from first_event_to_send() on
+    const auto report = runner.run(spec);
+    const double handing_over = thread_cpu_seconds();
+    if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
+      // Every other run would fail the same way: stop, and leave the lease unexplored.
+      {
+        std::lock_guard lock(mutex_);
+        if (!launch_error_) launch_error_ = report.result.detail();
+      }
+      session_.stop();
+      session_.abandon(lease->id);
+    } else {
+      const auto events = coordinator::pointers_to(report.events);
+      const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
+      session_.complete(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
     }
-    session_.stop();
-    session_.abandon(lease->id);
-  } else {
-    const auto events = coordinator::pointers_to(report.events);
-    const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
-    session_.complete(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
-  }
+    in_session = thread_cpu_seconds() - handing_over;
+  }  // the report is freed here: the agent's work too
+  stats.session_cpu_seconds += in_session;
+  stats.runner_cpu_seconds += thread_cpu_seconds() - leased - in_session;
   {
     std::lock_guard lock(mutex_);
     ++results_;
   }
-  stats.session_cpu_seconds += thread_cpu_seconds() - ran;
   changed_.notify_all();
   return true;
 }

@@ -29,7 +29,8 @@ struct LocalAgentOptions {
 struct LocalAgentStats {
   RunnerCounters runs;
   double session_cpu_seconds = 0;  ///< CPU of the workers inside the session (leases, results: the coordinator's work)
-  double runner_cpu_seconds = 0;   ///< CPU of the workers inside the runner (the agent's work, subjects excluded)
+  double runner_cpu_seconds =
+      0;  ///< CPU of the workers outside the session: the runner and the report (the agent's work)
 };
 
 /// Starts its workers on construction; they stop when the session is finished. A run that cannot
