@@ -136,7 +136,13 @@ void HookConversation::handle_event(proto::Event& event) {
     fail("event frame ahead of the hello");
     return;
   }
-  if (take_step(event.step())) report_.events.emplace_back().Swap(&event);
+  if (!take_step(event.step())) return;
+  // Deferred events stay in step order, however they arrived.
+  if (next_step_ <= deferred_below_) {
+    deferred_.push_back(event.SerializeAsString());
+  } else {
+    report_.events.emplace_back().Swap(&event);
+  }
 }
 
 void HookConversation::handle_result(proto::RunResult& result) {
