@@ -41,9 +41,9 @@ std::string invocation(const RunSpec& spec) {
 /// The runner's fork server and what it learnt about subjects that cannot have one.
 class Runner::ForkServing {
  public:
-  /// The run's report through a fork server, or nullopt when it must run in a process of its own.
   explicit ForkServing(std::size_t buffer_bytes) : buffer_bytes_(buffer_bytes) {}
 
+  /// The run's report through a fork server, or nullopt when it must run in a process of its own.
   std::optional<RunReport> run(const RunSpec& spec, RunnerCounters& counters) {
     if (!ensure_buffer()) return std::nullopt;
     const std::string key = invocation(spec);
