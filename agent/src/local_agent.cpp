@@ -133,11 +133,7 @@ bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
 void LocalAgent::worker_ended(const LocalAgentStats& stats) {
   {
     std::lock_guard lock(mutex_);
-    stats_.runs.forked_runs += stats.runs.forked_runs;
-    stats_.runs.process_runs += stats.runs.process_runs;
-    stats_.runs.server_starts += stats.runs.server_starts;
-    stats_.session_cpu_seconds += stats.session_cpu_seconds;
-    stats_.runner_cpu_seconds += stats.runner_cpu_seconds;
+    stats_ += stats;
     --running_workers_;
   }
   changed_.notify_all();

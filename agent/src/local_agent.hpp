@@ -28,9 +28,17 @@ struct LocalAgentOptions {
 /// Where the workers' time went, summed over the workers that have ended.
 struct LocalAgentStats {
   RunnerCounters runs;
-  double session_cpu_seconds = 0;  ///< CPU of the workers inside the session (leases, results: the coordinator's work)
-  double runner_cpu_seconds =
-      0;  ///< CPU of the workers outside the session: the runner and the report (the agent's work)
+  /// CPU of the workers inside the session (leases, results: the coordinator's work).
+  double session_cpu_seconds = 0;
+  /// CPU of the workers outside the session: the runner and the report (the agent's work).
+  double runner_cpu_seconds = 0;
+
+  LocalAgentStats& operator+=(const LocalAgentStats& other) {
+    runs += other.runs;
+    session_cpu_seconds += other.session_cpu_seconds;
+    runner_cpu_seconds += other.runner_cpu_seconds;
+    return *this;
+  }
 };
 
 /// Starts its workers on construction; they stop when the session is finished. A run that cannot

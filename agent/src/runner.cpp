@@ -46,9 +46,10 @@ class Runner::ForkServing {
   /// The run's report through a fork server, or nullopt when it must run in a process of its own.
   std::optional<RunReport> run(const RunSpec& spec, RunnerCounters& counters) {
     if (!ensure_buffer()) return std::nullopt;
-    const std::string key = invocation(spec);
-    if (refused_.contains(key)) return std::nullopt;
     if (!server_ || !server_->usable() || !server_->serves(spec.binary, spec.args)) {
+      // Only when a server is needed: the invocation's text is not built per run.
+      const std::string key = invocation(spec);
+      if (refused_.contains(key)) return std::nullopt;
       server_.reset();
       ++counters.server_starts;
       auto started = SubjectServer::start(spec.binary, spec.args, *buffer_, Clock::now() + spec.timeout);

@@ -99,6 +99,7 @@ proto::RunRequest ForkServer::serve() {
   // Not forkable: the agent runs one process per run instead. Other threads may hold locks that
   // exit() needs, so leave without running destructors.
   if (!reason.empty()) ::_exit(0);
+  const pid_t server = ::getpid();
 
   for (;;) {
     std::optional<proto::RunRequest> request;
@@ -109,7 +110,6 @@ proto::RunRequest ForkServer::serve() {
       ::_exit(3);
     }
     if (!request) ::_exit(0);  // the agent closed the channel: the normal end of a server
-    const pid_t server = ::getpid();
     const pid_t child = ::fork();
     if (child == 0) {
       become_run(server);

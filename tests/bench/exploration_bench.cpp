@@ -105,11 +105,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
       complete = explored.complete;
     }
     ++explorations;
-    stats.session_cpu_seconds += explored.stats.session_cpu_seconds;
-    stats.runner_cpu_seconds += explored.stats.runner_cpu_seconds;
-    stats.runs.forked_runs += explored.stats.runs.forked_runs;
-    stats.runs.process_runs += explored.stats.runs.process_runs;
-    stats.runs.server_starts += explored.stats.runs.server_starts;
+    stats += explored.stats;
   } while (complete && std::chrono::steady_clock::now() < deadline);
   // "complete": the first exploration explored every class (later ones repeat it).
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -50,6 +50,13 @@ struct RunnerCounters {
   std::uint64_t forked_runs = 0;    ///< runs performed by a fork of a fork server
   std::uint64_t process_runs = 0;   ///< runs performed by a process of their own
   std::uint64_t server_starts = 0;  ///< fork servers started (ready or not)
+
+  RunnerCounters& operator+=(const RunnerCounters& other) {
+    forked_runs += other.forked_runs;
+    process_runs += other.process_runs;
+    server_starts += other.server_starts;
+    return *this;
+  }
 };
 
 /// Runs one controlled execution per call; safe to use from one thread at a time per instance
