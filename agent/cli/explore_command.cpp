@@ -46,7 +46,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
   agent::LocalAgentStats stats;
   {
     agent::LocalAgent agent(session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds),
-                                      settings.fork_server, settings.pin_workers});
+                                      settings.fork_server, settings.pin_workers, settings.in_place});
     while (!agent.wait_for(kPollPeriod)) {
       progress.update(session.progress());
       if (Interruption::requested()) session.stop();
@@ -61,7 +61,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
     stats = agent.stats();
   }
   ExploreOutcome outcome;
-  outcome.runs = ExploreOutcome::RunModes{stats.runs.forked_runs, stats.runs.process_runs};
+  outcome.runs = ExploreOutcome::RunModes{stats.runs.forked_runs, stats.runs.in_place_runs, stats.runs.process_runs};
   outcome.verdict = session.verdict();
   outcome.progress = session.progress();
   outcome.bugs = session.bugs();
@@ -114,6 +114,10 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
                  "once (the fork server, the default; subjects with threads running at System::run() get one "
                  "process per run anyway)")
       ->excludes(coordinator_option);
+  app_->add_flag("--no-in-place", no_in_place_,
+                 "Fork every run from the fork server instead of performing it in the server and putting back "
+                 "the memory it wrote (the default where the kernel allows it: Linux 6.7 or later)")
+      ->excludes(coordinator_option);
   app_->add_flag("--pin-workers", pin_workers_,
                  "Run each worker, and the subject processes it starts, on a core of its own (faster on an "
                  "otherwise idle machine)")
@@ -142,6 +146,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   settings.run_timeout_seconds = run_timeout_seconds_;
   settings.fork_server = !no_fork_server_;
   settings.pin_workers = pin_workers_;
+  settings.in_place = !no_in_place_;
   settings.out_dir = out_;
   return settings;
 }

@@ -41,6 +41,7 @@ class ExploreCommand {
   std::string out_ = "exocheck-explore";
   bool json_ = false;
   bool no_fork_server_ = false;
+  bool no_in_place_ = false;
   bool pin_workers_ = false;
   std::string coordinator_;
 };

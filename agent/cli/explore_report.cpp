@@ -55,6 +55,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["run_timeout"] = settings.run_timeout_seconds;
   options["fork_server"] = settings.fork_server;
   options["pin_workers"] = settings.pin_workers;
+  options["in_place"] = settings.fork_server && settings.in_place;
   options["step_limit"] = settings.session.step_limit;
   return options;
 }
@@ -73,6 +74,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["paths_per_second"] = paths_per_second(outcome);
   if (outcome.runs) {
     json["forked_runs"] = outcome.runs->forked;
+    json["in_place_runs"] = outcome.runs->in_place;
     json["process_runs"] = outcome.runs->own_process;
   }
   return json;
@@ -100,7 +102,9 @@ std::string options_text(const ExploreSettings& settings) {
       settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
       settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
       settings.session.step_limit, settings.session.check_determinism ? ", check determinism" : "",
-      settings.fork_server ? "" : ", one process per run");
+      !settings.fork_server ? ", one process per run"
+      : settings.in_place   ? ""
+                            : ", runs forked");
 }
 
 std::string figures_text(const ExploreOutcome& outcome) {

@@ -23,6 +23,7 @@ struct ExploreSettings {
   double run_timeout_seconds = 10;
   bool fork_server = true;   ///< false: each run execs the subject anew (--no-fork-server)
   bool pin_workers = false;  ///< --pin-workers
+  bool in_place = true;      ///< false: the fork server forks every run (--no-in-place)
   std::string out_dir;       ///< where summary.json and the bugs go
 };
 
@@ -35,7 +36,7 @@ struct ExploreOutcome {
   double wall_seconds = 0;
   /// Embedded mode: how many runs were forked from a fork server, and how many had a process of their own.
   struct RunModes {
-    std::uint64_t forked = 0, own_process = 0;
+    std::uint64_t forked = 0, in_place = 0, own_process = 0;
   };
   std::optional<RunModes> runs;
   std::vector<std::string> trace_paths;      ///< per bug, where its trace was saved (empty when not saved)

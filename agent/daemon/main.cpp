@@ -33,6 +33,10 @@ int main(int argc, char** argv) {
   bool no_fork_server = false;
   app.add_flag("--no-fork-server", no_fork_server,
                "start the subject anew for every run instead of forking each run from one copy started once");
+  bool no_in_place = false;
+  app.add_flag("--no-in-place", no_in_place,
+               "fork every run from the server instead of performing it in the server and putting its memory "
+               "back after (the default where the kernel allows it: Linux 6.7 or later)");
   options.slots = std::max(1u, std::thread::hardware_concurrency());
   try {
     app.parse(argc, argv);
@@ -41,6 +45,7 @@ int main(int argc, char** argv) {
     return app.exit(error) == 0 ? 0 : 2;
   }
   options.fork_server = !no_fork_server;
+  options.in_place = !no_in_place;
 
   // Signals are taken by one thread with sigwait: the daemon stops cleanly on SIGINT or SIGTERM.
   sigset_t signals;

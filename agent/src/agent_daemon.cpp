@@ -27,8 +27,8 @@ using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorM
 /// coordinator issues them again).
 class Connection {
  public:
-  Connection(Stream& stream, std::uint32_t slots, bool fork_server)
-      : stream_(stream), slots_(slots), fork_server_(fork_server) {}
+  Connection(Stream& stream, std::uint32_t slots, RunnerOptions runner_options)
+      : stream_(stream), slots_(slots), runner_options_(runner_options) {}
 
   /// Serves until the stream breaks. True when the coordinator answered at all.
   bool serve() {
@@ -93,7 +93,7 @@ class Connection {
   }
 
   void run_leases() {
-    Runner runner(RunnerOptions{.fork_server = fork_server_});
+    Runner runner(runner_options_);
     std::uint64_t lease_id = 0;
     while (auto spec = take_lease(lease_id)) {
       proto::LeaseResult result;
@@ -142,7 +142,7 @@ class Connection {
 
   Stream& stream_;
   const std::uint32_t slots_;
-  const bool fork_server_;
+  const RunnerOptions runner_options_;
   std::mutex write_mutex_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
@@ -172,7 +172,9 @@ struct AgentDaemon::Impl {
     hello.mutable_hello()->set_slots(options.slots);
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     bool answered = false;
-    if (stream->Write(hello)) answered = Connection(*stream, options.slots, options.fork_server).serve();
+    if (stream->Write(hello))
+      answered = Connection(*stream, options.slots, {.fork_server = options.fork_server, .in_place = options.in_place})
+                     .serve();
     const auto status = stream->Finish();
     {
       std::lock_guard lock(mutex);

@@ -15,6 +15,7 @@ struct AgentDaemonOptions {
   std::uint32_t slots = 1;  ///< runs at once
   std::string name;         ///< shown in the coordinator's logs and refusals
   bool fork_server = true;  ///< runs fork from a server of the subject (Runner); false: exec per run
+  bool in_place = true;     ///< the server performs its runs in place where it can (RunnerOptions)
   std::chrono::milliseconds first_backoff{200};
   std::chrono::milliseconds max_backoff{5'000};
 };

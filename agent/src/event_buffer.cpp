@@ -55,6 +55,8 @@ void EventBuffer::reset() {
   header().committed.store(0, std::memory_order_relaxed);
   header().pid.store(0, std::memory_order_relaxed);
   header().overflowed.store(0, std::memory_order_relaxed);
+  header().ended.store(0, std::memory_order_relaxed);
+  header().exit_status.store(0, std::memory_order_relaxed);
 }
 
 std::string_view EventBuffer::frames() const {
@@ -65,6 +67,11 @@ std::string_view EventBuffer::frames() const {
 
 pid_t EventBuffer::run_pid() const {
   return header().pid.load(std::memory_order_acquire);
+}
+
+std::optional<int> EventBuffer::exit_status() const {
+  if (header().ended.load(std::memory_order_acquire) == 0) return std::nullopt;
+  return header().exit_status.load(std::memory_order_relaxed);
 }
 
 bool EventBuffer::overflowed() const {

@@ -5,6 +5,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -33,6 +34,8 @@ class EventBuffer {
   std::string_view frames() const;
   /// The run's process once it has started, else 0.
   pid_t run_pid() const;
+  /// The status a run in place passed to exit(), once it has (before its server restored itself).
+  std::optional<int> exit_status() const;
   /// True when a frame of the run did not fit.
   bool overflowed() const;
   /// Room for frames, in bytes.

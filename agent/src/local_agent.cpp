@@ -68,7 +68,7 @@ void LocalAgent::work(std::size_t index) {
     }
   }
   // One runner per worker for the whole session: it keeps its fork server between runs.
-  Runner runner(RunnerOptions{.fork_server = options_.fork_server});
+  Runner runner(RunnerOptions{.fork_server = options_.fork_server, .in_place = options_.in_place});
   LocalAgentStats stats;
   try {
     while (!session_.finished()) {

@@ -23,6 +23,7 @@ struct LocalAgentOptions {
   /// Worker i (and its subject processes) runs on the i-th CPU this process may use only (modulo
   /// their number): faster on a machine with nothing else to do, slower when other load shares it.
   bool pin_workers = false;
+  bool in_place = true;  ///< the fork server performs its runs in place where it can (RunnerOptions)
 };
 
 /// Where the workers' time went, summed over the workers that have ended.

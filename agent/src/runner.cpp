@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <variant>
 
 #include <spdlog/spdlog.h>
@@ -41,7 +42,7 @@ std::string invocation(const RunSpec& spec) {
 /// The runner's fork server and what it learnt about subjects that cannot have one.
 class Runner::ForkServing {
  public:
-  explicit ForkServing(std::size_t buffer_bytes) : buffer_bytes_(buffer_bytes) {}
+  ForkServing(std::size_t buffer_bytes, bool in_place) : buffer_bytes_(buffer_bytes), in_place_(in_place) {}
 
   /// The run's report through a fork server, or nullopt when it must run in a process of its own.
   std::optional<RunReport> run(const RunSpec& spec, RunnerCounters& counters) {
@@ -52,7 +53,8 @@ class Runner::ForkServing {
       if (refused_.contains(key)) return std::nullopt;
       server_.reset();
       ++counters.server_starts;
-      auto started = SubjectServer::start(spec.binary, spec.args, *buffer_, Clock::now() + spec.timeout);
+      auto started = SubjectServer::start(spec.binary, spec.args, *buffer_, Clock::now() + spec.timeout,
+                                          in_place_ && !forked_only_.contains(key));
       if (auto* refusal = std::get_if<SubjectServer::Refusal>(&started)) {
         if (!refusal->not_started) {
           spdlog::warn("{}: no fork server ({}); running one process per run", key, refusal->reason);
@@ -61,12 +63,23 @@ class Runner::ForkServing {
         return std::nullopt;
       }
       server_.emplace(std::move(std::get<SubjectServer>(started)));
+      if (!server_->in_place_refusal().empty() && forked_only_.emplace(key).second) {
+        spdlog::info("{}: runs are forked, not performed in place: {}", key, server_->in_place_refusal());
+      }
     }
     RunReport report;
     const auto served = server_->run(spec, Clock::now() + spec.timeout, report);
+    const bool in_place = server_->in_place();
+    if (!server_->in_place_lost().empty()) {
+      // Such a run is likely to come again: from now on this subject's runs are forked.
+      const std::string key = invocation(spec);
+      spdlog::info("{}: runs are forked from now on, as a run changed what running in place cannot undo: {}", key,
+                   server_->in_place_lost());
+      forked_only_.insert(key);
+    }
     if (!server_->usable()) server_.reset();
     if (served == SubjectServer::Served::lost) return std::nullopt;
-    ++counters.forked_runs;
+    ++(in_place ? counters.in_place_runs : counters.forked_runs);
     return report;
   }
 
@@ -85,14 +98,16 @@ class Runner::ForkServing {
   }
 
   std::size_t buffer_bytes_;
+  bool in_place_;
   std::optional<EventBuffer> buffer_;
   bool buffer_error_ = false;
   std::optional<SubjectServer> server_;         // declared after buffer_: destroyed before it
   std::map<std::string, std::string> refused_;  // invocation -> why it has no fork server
+  std::set<std::string> forked_only_;           // invocations whose runs are not performed in place
 };
 
 Runner::Runner(RunnerOptions options) : options_(options) {
-  if (options_.fork_server) serving_ = std::make_unique<ForkServing>(options_.event_buffer_bytes);
+  if (options_.fork_server) serving_ = std::make_unique<ForkServing>(options_.event_buffer_bytes, options_.in_place);
 }
 
 Runner::~Runner() = default;

@@ -146,7 +146,7 @@ int open_exit_descriptor(pid_t pid) {
 
 std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::string& binary,
                                                                    const std::vector<std::string>& args,
-                                                                   int event_buffer_fd) {
+                                                                   int event_buffer_fd, bool in_place) {
   auto path = resolve_binary(binary);
   if (auto* failure = std::get_if<LaunchFailure>(&path)) return std::move(*failure);
   auto opened = open_descriptors();
@@ -176,8 +176,9 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
         error);
   };
   try {
-    bp::child child =
-        buffer < 0 ? start() : start(bp::env[wire::kEventBufferFdVariable] = std::to_string(kEventBufferFdInChild));
+    bp::child child = buffer < 0 ? start()
+                                 : start(bp::env[wire::kEventBufferFdVariable] = std::to_string(kEventBufferFdInChild),
+                                         bp::env[wire::kInPlaceVariable] = in_place ? "1" : "0");
     if (error) return LaunchFailure{fmt::format("cannot start subject {}: {}", binary, error.message())};
     const pid_t pid = child.id();
     child.detach();  // this class waits for and kills the process itself
@@ -215,6 +216,7 @@ bool SubjectProcess::poll_exit() {
 }
 
 void SubjectProcess::reap() {
+  if (exited()) return;  // waiting again would find no child and lose the status
   int status = 0;
   pid_t done;
   do {

@@ -23,10 +23,11 @@ struct LaunchFailure {
 class SubjectProcess {
  public:
   /// Starts `binary` (searched in PATH when it has no '/') with `args`. With an event buffer
-  /// (a memfd, wire/event_buffer.hpp), the subject gets it as fd 4 and starts as a fork server.
+  /// (a memfd, wire/event_buffer.hpp), the subject gets it as fd 4 and starts as a fork server,
+  /// which performs its runs in place when `in_place` and the kernel allow it.
   static std::variant<SubjectProcess, LaunchFailure> launch(const std::string& binary,
                                                             const std::vector<std::string>& args,
-                                                            int event_buffer_fd = -1);
+                                                            int event_buffer_fd = -1, bool in_place = false);
   /// The process id (also its process group's).
   pid_t pid() const { return pid_; }
 
@@ -50,7 +51,7 @@ class SubjectProcess {
 
   /// Reaps the process if it has exited; true once it has.
   bool poll_exit();
-  /// Waits for the process to exit (after a SIGKILL, this is short).
+  /// Waits for the process to exit (after a SIGKILL, this is short); nothing once it has.
   void reap();
   /// True once the process has been reaped.
   bool exited() const { return status_.has_value(); }

@@ -35,8 +35,8 @@ constexpr int kKilledStatus = SIGKILL;
 std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const std::string& binary,
                                                                          const std::vector<std::string>& args,
                                                                          EventBuffer& buffer,
-                                                                         Clock::time_point deadline) {
-  auto launched = SubjectProcess::launch(binary, args, buffer.fd());
+                                                                         Clock::time_point deadline, bool in_place) {
+  auto launched = SubjectProcess::launch(binary, args, buffer.fd(), in_place);
   if (auto* failure = std::get_if<LaunchFailure>(&launched)) return Refusal{failure->detail, true};
   SubjectServer server(binary, args, std::move(std::get<SubjectProcess>(launched)), buffer);
   StderrTail errors;
@@ -64,6 +64,8 @@ std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const s
       hello_seen = true;
     } else if (message.has_ready() && hello_seen) {
       if (!message.ready().forkable()) return Refusal{message.ready().reason()};
+      server.in_place_ = message.ready().in_place();
+      server.in_place_refusal_ = message.ready().in_place_reason();
       return server;
     } else {
       return Refusal{"its start-up sent an unexpected frame on the control channel"};
@@ -167,6 +169,12 @@ bool SubjectServer::send_request(const RunSpec& spec, Clock::time_point deadline
 }
 
 void SubjectServer::kill_run() {
+  if (in_place_) {
+    // The run is the server itself.
+    process_.signal_group(SIGKILL);
+    process_.reap();
+    return;
+  }
   const pid_t pid = buffer_->run_pid();
   // The child publishes its pid only once it leads a group of its own: never the server's.
   if (pid > 0 && pid != process_.pid()) ::kill(-pid, SIGKILL);
@@ -217,6 +225,15 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
         usable_ = false;
         return Served::lost;
       }
+      if (!message_.end().in_place_lost().empty()) {
+        in_place_lost_ = message_.end().in_place_lost();
+        usable_ = false;
+      }
+      if (in_place_) {
+        // The run's own record of its end; a server that cannot restore itself knows no other.
+        if (const auto exited = buffer_->exit_status())
+          return verdict(spec, RunEnding::exited, W_EXITCODE(*exited, 0), false, run, report);
+      }
       return verdict(spec, RunEnding::exited, message_.end().wait_status(), false, run, report);
     case Heard::garbage:
       // The stream is out of step: this server is done. The run dies with it.
@@ -224,20 +241,34 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
       usable_ = false;
       return verdict(spec, RunEnding::protocol_error, kKilledStatus, true, run, report);
     case Heard::gone:
-      kill_run();
-      usable_ = false;
-      return Served::lost;
+      return server_gone(spec, run, report);
     case Heard::timeout:
       break;
   }
   kill_run();
   int status = kKilledStatus;
-  if (next_frame(Clock::now() + kKillGrace, run.errors) == Heard::frame && message_.has_end()) {
+  if (in_place_) {
+    usable_ = false;
+  } else if (next_frame(Clock::now() + kKillGrace, run.errors) == Heard::frame && message_.has_end()) {
     status = message_.end().wait_status();
   } else {
     usable_ = false;
   }
   return verdict(spec, RunEnding::timeout, status, true, run, report);
+}
+
+// The server died before the run's end was known. A forking server's run is done again another
+// way; a server in place died of its run (a crash, an _exit): that is the run's end.
+SubjectServer::Served SubjectServer::server_gone(const RunSpec& spec, Run& run, RunReport& report) {
+  usable_ = false;
+  if (!in_place_ || buffer_->run_pid() == 0) {
+    kill_run();
+    return Served::lost;
+  }
+  process_.reap();
+  // The run had called exit() when its server died putting its memory back: it ended normally.
+  const std::optional<int> exited = buffer_->exit_status();
+  return verdict(spec, RunEnding::exited, exited ? W_EXITCODE(*exited, 0) : process_.wait_status(), false, run, report);
 }
 
 SubjectServer::Served SubjectServer::verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed,

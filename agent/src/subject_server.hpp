@@ -35,8 +35,11 @@ class SubjectServer {
 
   /// Starts `binary args` in fork-server mode with `buffer` and waits until `deadline` for it to
   /// be ready. `buffer` must outlive the server.
+  /// With `in_place`, the server is asked to perform its runs in place (in_place() says whether
+  /// it does).
   static std::variant<SubjectServer, Refusal> start(const std::string& binary, const std::vector<std::string>& args,
-                                                    EventBuffer& buffer, Clock::time_point deadline);
+                                                    EventBuffer& buffer, Clock::time_point deadline,
+                                                    bool in_place = false);
 
   /// How run() went.
   enum class Served {
@@ -49,6 +52,12 @@ class SubjectServer {
 
   /// False once the server cannot take another run (it died, or the channel carried garbage).
   bool usable() const { return usable_; }
+  /// True when the server performs its runs in place instead of forking them.
+  bool in_place() const { return in_place_; }
+  /// Asked to run in place, why the server forks instead ("" when it runs in place or was not asked).
+  const std::string& in_place_refusal() const { return in_place_refusal_; }
+  /// What a run in place changed that the server could not put back, ending it; "" otherwise.
+  const std::string& in_place_lost() const { return in_place_lost_; }
   /// True when this server runs `binary args`.
   bool serves(const std::string& binary, const std::vector<std::string>& args) const {
     return binary == binary_ && args == args_;
@@ -73,6 +82,7 @@ class SubjectServer {
   Heard wait_for_end(Clock::time_point deadline, Run& run);
   void decode_new_frames(Run& run);
   Served verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed, Run& run, RunReport& report);
+  Served server_gone(const RunSpec& spec, Run& run, RunReport& report);
 
   std::string binary_;
   std::vector<std::string> args_;
@@ -83,6 +93,9 @@ class SubjectServer {
   std::string problem_;         ///< what the last garbage was
   std::string request_;         ///< the run request being sent
   bool usable_ = true;
+  bool in_place_ = false;
+  std::string in_place_refusal_;
+  std::string in_place_lost_;
 };
 
 }  // namespace exocheck::agent

@@ -62,7 +62,15 @@ ControlChannel::~ControlChannel() {
   } catch (...) {
   }
   active_channel.store(nullptr);
-  ::close(fd_);
+  if (overflowed_ == nullptr) {
+    ::close(fd_);
+    return;
+  }
+  // A run in the shared buffer ends with its process, or hands the socket back to a server that
+  // performs its runs in place, which puts its memory back: the socket is the server's, and
+  // freeing the socket's buffer (mapped apart, being large) would unmap what the server must map
+  // anew.
+  static_cast<void>(own_buffer_.release());
 }
 
 void ControlChannel::write(const proto::HookMessage& message) {

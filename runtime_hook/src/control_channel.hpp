@@ -23,6 +23,8 @@ class ControlChannel {
  public:
   /// Takes over `fd` (a connected stream socket) and installs the flushing signal handlers.
   explicit ControlChannel(int fd);
+  /// The socket's descriptor.
+  int fd() const { return fd_; }
   ~ControlChannel();
   ControlChannel(const ControlChannel&) = delete;
   ControlChannel& operator=(const ControlChannel&) = delete;

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <string>
 
 #include "control_channel.hpp"
 #include "proto/control.pb.h"
@@ -30,11 +31,14 @@ class ForkServer {
 
  private:
   void become_run(pid_t server);
+  bool prepare_in_place(std::string& why);
+  proto::RunRequest next_in_place_run();
 
   ControlChannel& channel_;
   char* mapping_ = nullptr;
   std::size_t bytes_ = 0;
-  bool in_run_ = false;  ///< this process is a run's child, not the server
+  bool in_run_ = false;           ///< this process is performing a run (a child, or the server in place)
+  bool in_place_wanted_ = false;  ///< EXOCHECK_IN_PLACE=1
 };
 
 }  // namespace exocheck::detail

@@ -50,12 +50,41 @@ struct Explored {
   agent::LocalAgentStats stats;
 };
 
+}  // namespace
+
+const char* name_of(RunMode mode) {
+  switch (mode) {
+    case RunMode::in_place:
+      return "in-place";
+    case RunMode::fork:
+      return "fork";
+    case RunMode::process:
+      return "process";
+  }
+  return "?";
+}
+
+std::optional<RunMode> run_mode_named(const std::string& name) {
+  for (const RunMode mode : {RunMode::in_place, RunMode::fork, RunMode::process}) {
+    if (name == name_of(mode)) return mode;
+  }
+  return std::nullopt;
+}
+
+agent::RunnerOptions runner_options(RunMode mode) {
+  return {.fork_server = mode != RunMode::process, .in_place = mode == RunMode::in_place};
+}
+
+namespace {
+
 Explored explore_once(const coordinator::ExplorationOptions& options, const ExplorationSetup& setup,
                       std::chrono::steady_clock::time_point deadline) {
   coordinator::ExplorationSession session(options);
   Explored explored;
   {
-    agent::LocalAgent agent(session, {setup.cores, std::chrono::milliseconds(10'000), setup.fork_server, true});
+    const auto runner = runner_options(setup.mode);
+    agent::LocalAgent agent(
+        session, {setup.cores, std::chrono::milliseconds(10'000), runner.fork_server, true, runner.in_place});
     while (!agent.wait_for(std::chrono::milliseconds(5))) {
       if (std::chrono::steady_clock::now() >= deadline) session.stop();
     }
@@ -117,7 +146,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
   const double per_run = executions > 0 ? 1e6 / static_cast<double>(executions) : 0;
   return {
       {"cores", setup.cores},
-      {"fork_server", setup.fork_server},
+      {"mode", name_of(setup.mode)},
       {"explorations", explorations},
       {"executions", executions},
       {"complete", complete},
@@ -136,16 +165,17 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
         {"other", (self_cpu - stats.session_cpu_seconds - stats.runner_cpu_seconds) * per_run}}},
       {"peak_rss_kib", {{"explorer", self_after.ru_maxrss}, {"largest_subject_process", children_after.ru_maxrss}}},
       {"runs",
-       {{"forked", stats.runs.forked_runs},
+       {{"in_place", stats.runs.in_place_runs},
+        {"forked", stats.runs.forked_runs},
         {"own_process", stats.runs.process_runs},
         {"server_starts", stats.runs.server_starts}}},
   };
 }
 
-nlohmann::json measure_runner_alone(const std::string& subject, const std::vector<std::string>& args, bool fork_server,
+nlohmann::json measure_runner_alone(const std::string& subject, const std::vector<std::string>& args, RunMode mode,
                                     std::uint64_t runs) {
   pin_to(1);
-  agent::Runner runner(agent::RunnerOptions{.fork_server = fork_server});
+  agent::Runner runner(runner_options(mode));
   agent::RunSpec spec;
   spec.binary = subject;
   spec.args = args;
@@ -180,7 +210,7 @@ nlohmann::json measure_runner_alone(const std::string& subject, const std::vecto
     if (std::fscanf(pipe, "%lf", &minimal_fork_us) != 1) minimal_fork_us = 0;
     ::pclose(pipe);
   }
-  return {{"fork_server", fork_server},
+  return {{"mode", name_of(mode)},
           {"us_per_fork_exit_wait_of_the_benchmark", fork_us},
           {"us_per_fork_exit_wait_of_a_minimal_static_program", minimal_fork_us},
           {"us_per_fifo_run", microseconds_per_run(whole, proto::RUN_COMPLETED)},

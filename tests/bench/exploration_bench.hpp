@@ -5,10 +5,13 @@
 // subject's processes belong to it alone.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "exocheck/agent/runner.hpp"
 
 namespace exocheck::bench {
 
@@ -18,10 +21,19 @@ struct ExplorationCase {
   std::vector<std::string> args;
 };
 
+/// How the runner performs runs: in place in a fork server, forked from it, or one process each.
+enum class RunMode { in_place, fork, process };
+
+/// "in-place", "fork", "process".
+const char* name_of(RunMode mode);
+/// The mode `name_of` names, or nullopt.
+std::optional<RunMode> run_mode_named(const std::string& name);
+agent::RunnerOptions runner_options(RunMode mode);
+
 struct ExplorationSetup {
-  std::size_t cores = 1;    ///< the process is pinned to this many CPUs, with as many workers, one per CPU
-  bool fork_server = true;  ///< false: one process per run
-  double seconds = 3;       ///< stop handing out runs after this long
+  std::size_t cores = 1;  ///< the process is pinned to this many CPUs, with as many workers, one per CPU
+  RunMode mode = RunMode::in_place;
+  double seconds = 3;  ///< stop handing out runs after this long
 };
 
 /// Explores `subject` with TransDPOR, sleep sets and FIFO, within `setup`, and returns the
@@ -34,7 +46,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
 /// The runner alone on one core, without a coordinator: microseconds per run of `subject` for its
 /// FIFO run, and for a run cut short after the initial step (a prefix naming no message), the
 /// least a run can cost; `runs` of each.
-nlohmann::json measure_runner_alone(const std::string& subject, const std::vector<std::string>& args, bool fork_server,
+nlohmann::json measure_runner_alone(const std::string& subject, const std::vector<std::string>& args, RunMode mode,
                                     std::uint64_t runs);
 
 }  // namespace exocheck::bench

@@ -25,6 +25,20 @@ namespace {
 
 using exocheck::bench::ExplorationCase;
 using exocheck::bench::ExplorationSetup;
+using exocheck::bench::RunMode;
+
+constexpr RunMode kModes[] = {RunMode::in_place, RunMode::fork, RunMode::process};
+
+/// The key of a mode's figures in the JSON output.
+const char* key_of(RunMode mode) {
+  return mode == RunMode::in_place ? "in_place" : mode == RunMode::fork ? "fork_server" : "process_per_run";
+}
+
+const char* label_of(RunMode mode) {
+  return mode == RunMode::in_place ? "fork server, runs in place"
+         : mode == RunMode::fork   ? "fork server, runs forked"
+                                   : "one process per run";
+}
 using nlohmann::json;
 
 struct Options {
@@ -38,7 +52,7 @@ struct Options {
   std::string measure;
   std::vector<std::string> measure_args;
   std::size_t cores = 1;
-  std::string mode = "fork";
+  std::string mode = "in-place";
   bool runner_alone = false;  // with --measure: the runner alone instead of an exploration
   std::uint64_t runner_runs = 2000;
 };
@@ -72,11 +86,11 @@ std::vector<ExplorationCase> cases(const Options& options) {
 }
 
 // Runs one measurement in a child process of this program and returns its JSON.
-json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, bool fork_server,
+json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
                       bool runner_alone = false) {
   std::string command = quoted(own_path()) + " --measure " + quoted(c.subject) + " --cores " + std::to_string(cores) +
-                        " --mode " + (fork_server ? "fork" : "process") + " --seconds " +
-                        std::to_string(options.seconds) + (runner_alone ? " --runner-alone" : "") + " --";
+                        " --mode " + exocheck::bench::name_of(mode) + " --seconds " + std::to_string(options.seconds) +
+                        (runner_alone ? " --runner-alone" : "") + " --";
   for (const auto& arg : c.args) command += " " + quoted(arg);
   FILE* pipe = ::popen(command.c_str(), "r");
   if (pipe == nullptr) return {{"error", "cannot start " + command}};
@@ -94,11 +108,10 @@ std::string row(const std::string& label, const json& m) {
   const auto& cpu = m["cpu_us_per_execution"];
   return fmt::format(
       "{:<16} {:>5} {:<8} {:>9.0f} {:>8.1f} | {:>7.1f} {:>7.1f} {:>9.1f} {:>6.1f} | {:>9} {:>8} | {:>8} {}\n", label,
-      m["cores"].get<int>(), m["fork_server"].get<bool>() ? "fork" : "process",
-      m["executions_per_second"].get<double>(), m["us_per_execution"].get<double>(), cpu["coordinator"].get<double>(),
-      cpu["agent"].get<double>(), cpu["subject_and_hook"].get<double>(), cpu["other"].get<double>(),
-      m["peak_rss_kib"]["explorer"].get<long>(), m["peak_rss_kib"]["largest_subject_process"].get<long>(),
-      m["executions"].get<long>(),
+      m["cores"].get<int>(), m["mode"].get<std::string>(), m["executions_per_second"].get<double>(),
+      m["us_per_execution"].get<double>(), cpu["coordinator"].get<double>(), cpu["agent"].get<double>(),
+      cpu["subject_and_hook"].get<double>(), cpu["other"].get<double>(), m["peak_rss_kib"]["explorer"].get<long>(),
+      m["peak_rss_kib"]["largest_subject_process"].get<long>(), m["executions"].get<long>(),
       m["complete"].get<bool>() ? fmt::format("complete ({} explorations)", m["explorations"].get<long>())
                                 : std::string("time limit"));
 }
@@ -121,12 +134,11 @@ int run_benchmark(const Options& options) {
   }
   for (const auto& c : cases(options)) {
     json entry{{"case", c.label}, {"subject", c.subject}, {"args", c.args}};
-    for (const bool fork_server : {true, false}) {
-      const json one = measure_in_child(options, c, 1, fork_server);
-      const json all = all_cores > 1 ? measure_in_child(options, c, all_cores, fork_server) : one;
+    for (const RunMode mode : kModes) {
+      const json one = measure_in_child(options, c, 1, mode);
+      const json all = all_cores > 1 ? measure_in_child(options, c, all_cores, mode) : one;
       const double speedup = rate_of(one) > 0 ? rate_of(all) / rate_of(one) : 0;
-      entry[fork_server ? "fork_server" : "process_per_run"] = {
-          {"one_core", one}, {"all_cores", all}, {"speedup", speedup}};
+      entry[key_of(mode)] = {{"one_core", one}, {"all_cores", all}, {"speedup", speedup}};
       if (!options.json) {
         std::cout << row(c.label, one) << row(c.label, all)
                   << fmt::format("{:<16} {} cores / 1 core: {:.2f}x", "", all_cores, speedup);
@@ -143,21 +155,26 @@ int run_benchmark(const Options& options) {
   // The runner alone, one core: what a run costs without any exploration around it.
   const ExplorationCase registry{"registry K=2", options.bin_dir + "/registry", {}};
   json alone = json::object();
-  for (const bool fork_server : {true, false}) {
-    const json m = measure_in_child(options, registry, 1, fork_server, true);
-    alone[fork_server ? "fork_server" : "process_per_run"] = m;
+  for (const RunMode mode : kModes) {
+    const json m = measure_in_child(options, registry, 1, mode, true);
+    alone[key_of(mode)] = m;
     if (!options.json && !m.contains("error")) {
       std::cout << fmt::format(
           "runner alone, 1 core, {}: registry K=2 FIFO run {:.1f} us; a run ending after step 0 {:.1f} us "
           "(fork + _exit + waitpid: of this benchmark process {:.1f} us, of a minimal static program {:.1f} us)\n",
-          fork_server ? "fork server" : "one process per run", m["us_per_fifo_run"].get<double>(),
-          m["us_per_run_ending_after_step_0"].get<double>(), m["us_per_fork_exit_wait_of_the_benchmark"].get<double>(),
+          label_of(mode), m["us_per_fifo_run"].get<double>(), m["us_per_run_ending_after_step_0"].get<double>(),
+          m["us_per_fork_exit_wait_of_the_benchmark"].get<double>(),
           m["us_per_fork_exit_wait_of_a_minimal_static_program"].get<double>());
     }
   }
   const std::string pingpong = options.bin_dir + "/pingpong";
-  const auto forked = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat, true);
-  const auto own = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat, false);
+  using exocheck::bench::runner_options;
+  const auto in_place = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat,
+                                                                  runner_options(RunMode::in_place));
+  const auto forked =
+      exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat, runner_options(RunMode::fork));
+  const auto own = exocheck::bench::measure_controlled_steps(pingpong, options.steps, options.repeat,
+                                                             runner_options(RunMode::process));
   const auto uncontrolled = exocheck::bench::measure_uncontrolled_steps(pingpong, options.steps, options.repeat);
   const auto step_json = [](const exocheck::bench::StepCost& cost) {
     return json{{"ns_per_step", cost.nanoseconds_per_step()},
@@ -170,6 +187,7 @@ int run_benchmark(const Options& options) {
                       {"runner_alone", alone},
                       {"pingpong",
                        {{"steps", options.steps},
+                        {"in_place", step_json(in_place)},
                         {"fork_server", step_json(forked)},
                         {"process_per_run", step_json(own)},
                         {"uncontrolled", step_json(uncontrolled)},
@@ -177,8 +195,9 @@ int run_benchmark(const Options& options) {
                      .dump(2)
               << std::endl;
   } else {
-    for (const auto& [label, cost] : {std::pair{"fork server", forked}, std::pair{"one process per run", own},
-                                      std::pair{"by hand (uncontrolled)", uncontrolled}}) {
+    for (const auto& [label, cost] :
+         {std::pair{label_of(RunMode::in_place), in_place}, std::pair{label_of(RunMode::fork), forked},
+          std::pair{label_of(RunMode::process), own}, std::pair{"by hand (uncontrolled)", uncontrolled}}) {
       std::cout << fmt::format(
           "pingpong --steps {}, {}: {:.0f} ns per macro-step (target <= 2000), CPU per step: agent {:.0f} ns, "
           "subject {:.0f} ns; best of {}; {}\n",
@@ -203,7 +222,8 @@ int main(int argc, char** argv) {
   app.add_flag("--json", options.json, "print one JSON object instead of text");
   app.add_option("--measure", options.measure, "(internal) measure one exploration of this subject, print JSON");
   app.add_option("--cores", options.cores, "(with --measure) CPUs and workers")->check(CLI::Range(1, 1024));
-  app.add_option("--mode", options.mode, "(with --measure) fork or process")->check(CLI::IsMember({"fork", "process"}));
+  app.add_option("--mode", options.mode, "(with --measure) in-place, fork or process")
+      ->check(CLI::IsMember({"in-place", "fork", "process"}));
   app.add_flag("--runner-alone", options.runner_alone, "(with --measure) time the runner alone, not an exploration");
   app.add_option("args", options.measure_args, "(with --measure) the subject's arguments, after --");
   try {
@@ -213,15 +233,15 @@ int main(int argc, char** argv) {
   }
   try {
     if (!options.measure.empty()) {
-      const bool fork_server = options.mode == "fork";
+      const RunMode mode = exocheck::bench::run_mode_named(options.mode).value();  // checked by IsMember
       if (options.runner_alone) {
-        std::cout << exocheck::bench::measure_runner_alone(options.measure, options.measure_args, fork_server,
+        std::cout << exocheck::bench::measure_runner_alone(options.measure, options.measure_args, mode,
                                                            options.runner_runs)
                          .dump()
                   << std::endl;
         return 0;
       }
-      ExplorationSetup setup{options.cores, fork_server, options.seconds};
+      ExplorationSetup setup{options.cores, mode, options.seconds};
       std::cout << exocheck::bench::measure_exploration(options.measure, options.measure_args, setup).dump()
                 << std::endl;
       return 0;

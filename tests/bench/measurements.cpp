@@ -69,12 +69,13 @@ agent::RunSpec pingpong_spec(const std::string& pingpong, std::uint64_t steps) {
 
 }  // namespace
 
-StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat, bool fork_server) {
+StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat,
+                                  const agent::RunnerOptions& runner_options) {
   // The report outlives the timing: freeing 100,000 events is the consumer's cost, not the run's.
   agent::RunReport report;
   const auto run = [&]() -> std::string {
     // A runner per run, so that its fork server (started and reaped within the timing) is counted.
-    agent::Runner runner(agent::RunnerOptions{.fork_server = fork_server});
+    agent::Runner runner(runner_options);
     report = runner.run(pingpong_spec(pingpong, steps));
     if (report.result.status() != proto::RUN_COMPLETED) return "failed: " + report.result.detail();
     return fmt::format("completed with {} events", report.events.size());

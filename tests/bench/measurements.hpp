@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "exocheck/agent/runner.hpp"
+
 namespace exocheck::bench {
 
 /// One long run of a subject that makes `steps` macro-steps; the best of several repetitions.
@@ -23,7 +25,8 @@ struct StepCost {
 
 /// Runs `pingpong --steps N` through the runner `repeat` times; keeps the fastest.
 /// With a fork server, the timing includes the server's start-up.
-StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat, bool fork_server);
+StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat,
+                                  const agent::RunnerOptions& runner_options);
 
 /// Starts `pingpong --steps N` by hand (no control channel) `repeat` times; keeps the fastest.
 StepCost measure_uncontrolled_steps(const std::string& pingpong, std::uint64_t steps, int repeat);

@@ -1,7 +1,9 @@
-// `exocheck explore` with and without the fork server: the same figures and the same bugs, every
-// run forked by default, and a subject that cannot serve forks explored one process per run.
+// `exocheck explore` with and without the fork server, its runs in place or forked: the same
+// figures and the same bugs, every run in place by default (where the kernel allows it), and a
+// subject that cannot serve forks explored one process per run.
 
 #include "explore_fixture.hpp"
+#include "kernel_features.hpp"
 
 namespace exocheck::explore_test {
 namespace {
@@ -12,27 +14,38 @@ class ExploreForkServer : public ExploreTest {
     return figures.summary.at("stats").at(kind).get<std::uint64_t>();
   }
   static std::uint64_t executions(const Figures& figures) { return figures.paths + figures.sleep_blocked; }
+  /// The stats counter the default runs go to on this kernel.
+  static const char* default_runs() { return agent::testing::kernel_runs_in_place() ? "in_place_runs" : "forked_runs"; }
 };
 
-// One worker, so that both modes explore exactly the same paths.
-TEST_F(ExploreForkServer, ForkedRunsGiveTheFiguresOfOneProcessPerRun) {
+// One worker, so that every mode explores exactly the same paths.
+TEST_F(ExploreForkServer, RunsInPlaceAndForkedGiveTheFiguresOfOneProcessPerRun) {
   for (const auto& [subject, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"registry", {"--workers", "3"}}, {"pi", {"--workers", "3"}}, {"chameneos", {"--creatures", "2"}}}) {
     if (!built(subject)) continue;
-    const auto forked = figures({"--workers", "1"}, subject, args);
+    const auto in_place = figures({"--workers", "1"}, subject, args);
+    const auto forked = figures({"--workers", "1", "--no-in-place"}, subject, args);
     const auto alone = figures({"--workers", "1", "--no-fork-server"}, subject, args);
+    ASSERT_EQ(in_place.exit_code, 0) << subject;
     ASSERT_EQ(forked.exit_code, 0) << subject;
     EXPECT_TRUE(forked.complete) << subject;
-    EXPECT_EQ(forked.paths, alone.paths) << subject;
-    EXPECT_EQ(forked.sleep_blocked, alone.sleep_blocked) << subject;
-    EXPECT_EQ(forked.transitions, alone.transitions) << subject;
-    EXPECT_EQ(forked.classes, alone.classes) << subject;
+    for (const auto* served : {&in_place, &forked}) {
+      EXPECT_EQ(served->paths, alone.paths) << subject;
+      EXPECT_EQ(served->sleep_blocked, alone.sleep_blocked) << subject;
+      EXPECT_EQ(served->transitions, alone.transitions) << subject;
+      EXPECT_EQ(served->classes, alone.classes) << subject;
+      EXPECT_EQ(runs_of(*served, "process_runs"), 0u) << subject;
+    }
+    EXPECT_EQ(runs_of(in_place, default_runs()), executions(in_place)) << subject;
     EXPECT_EQ(runs_of(forked, "forked_runs"), executions(forked)) << subject;
-    EXPECT_EQ(runs_of(forked, "process_runs"), 0u) << subject;
-    EXPECT_EQ(runs_of(alone, "forked_runs"), 0u) << subject;
+    EXPECT_EQ(runs_of(forked, "in_place_runs"), 0u) << subject;
+    EXPECT_EQ(runs_of(alone, "forked_runs") + runs_of(alone, "in_place_runs"), 0u) << subject;
     EXPECT_EQ(runs_of(alone, "process_runs"), executions(alone)) << subject;
+    EXPECT_EQ(in_place.summary.at("options").at("in_place"), true);
+    EXPECT_EQ(forked.summary.at("options").at("in_place"), false);
     EXPECT_EQ(forked.summary.at("options").at("fork_server"), true);
     EXPECT_EQ(alone.summary.at("options").at("fork_server"), false);
+    EXPECT_EQ(alone.summary.at("options").at("in_place"), false);
   }
 }
 
@@ -41,7 +54,7 @@ TEST_F(ExploreForkServer, RegistryWithThreeWorkersHas24ClassesThroughTheForkServ
   const auto result = figures({"--workers", "2"}, "registry", {"--workers", "3"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.classes, 24u);  // the 4! orders in which the registry hears the 4 registrations
-  EXPECT_EQ(runs_of(result, "forked_runs"), executions(result));
+  EXPECT_EQ(runs_of(result, default_runs()), executions(result));
 }
 
 TEST_F(ExploreForkServer, PinnedWorkersFindTheSameClasses) {
@@ -57,6 +70,7 @@ TEST_F(ExploreForkServer, ACrashFoundThroughTheForkServerIsTheSameBugAndReplays)
   const auto forked = figures({"--workers", "1"}, "fault_crash");
   const auto alone = figures({"--workers", "1", "--no-fork-server"}, "fault_crash");
   ASSERT_EQ(forked.exit_code, 1);
+  EXPECT_EQ(runs_of(forked, default_runs()), executions(forked));
   ASSERT_EQ(forked.bugs, 1u);
   const auto& bug = forked.summary.at("bugs").at(0);
   EXPECT_EQ(bug.at("status"), alone.summary.at("bugs").at(0).at("status"));
@@ -79,15 +93,22 @@ TEST_F(ExploreForkServer, ASubjectWithAThreadIsExploredOneProcessPerRunWithAWarn
   EXPECT_EQ(summary.at("stats").at("process_runs"), 1);
 }
 
-TEST_F(ExploreForkServer, TheReportSaysWhenEachRunHasAProcessOfItsOwn) {
+TEST_F(ExploreForkServer, TheReportSaysWhenRunsAreNotInPlace) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
   const auto output = exocheck({"explore", "--no-fork-server", "--workers", "1", "--out", "out", "--",
                                 cli_test::subject_path("registry").string()});
   EXPECT_EQ(output.exit_code, 0) << output.err;
   EXPECT_NE(output.out.find(", one process per run\n"), std::string::npos) << output.out;
+  const auto forked = exocheck({"explore", "--no-in-place", "--workers", "1", "--out", "out", "--",
+                                cli_test::subject_path("registry").string()});
+  EXPECT_EQ(forked.exit_code, 0) << forked.err;
+  EXPECT_NE(forked.out.find(", runs forked\n"), std::string::npos) << forked.out;
   const auto refused = exocheck({"explore", "--no-fork-server", "--coordinator", "localhost:1", "--",
                                  cli_test::subject_path("registry").string()});
   EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  const auto refused_in_place = exocheck(
+      {"explore", "--no-in-place", "--coordinator", "localhost:1", "--", cli_test::subject_path("registry").string()});
+  EXPECT_EQ(refused_in_place.exit_code, 2) << refused_in_place.err;
 }
 
 }  // namespace

@@ -23,19 +23,41 @@ struct Forked {
   RunnerCounters counters;
 };
 
-Forked run_forked(const std::string& binary, const std::vector<std::string>& args = {},
-                  std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
-                  const proto::RunRequest& request = {}) {
-  Runner runner;
-  auto report = runner.run(spec_of(binary, args, timeout, request));
-  return {std::move(report), runner.counters()};
-}
+/// Every test runs twice: with the runs forked from the server, and performed in it, in place.
+class ForkServer : public ::testing::TestWithParam<bool> {
+ protected:
+  void SetUp() override {
+    if (in_place() && !kernel_runs_in_place()) GTEST_SKIP() << "this kernel cannot run in place (Linux 6.7)";
+  }
 
-void expect_forked_once(const RunnerCounters& counters) {
-  EXPECT_EQ(counters.server_starts, 1u);
-  EXPECT_EQ(counters.forked_runs, 1u);
-  EXPECT_EQ(counters.process_runs, 0u);
-}
+  bool in_place() const { return GetParam(); }
+
+  RunnerOptions options(RunnerOptions base = {}) const {
+    base.in_place = in_place();
+    return base;
+  }
+
+  /// The runs the server performed, the way this test asks for; none may have gone the other way.
+  std::uint64_t served(const RunnerCounters& counters) const {
+    EXPECT_EQ(in_place() ? counters.forked_runs : counters.in_place_runs, 0u);
+    return in_place() ? counters.in_place_runs : counters.forked_runs;
+  }
+
+  Forked run_served(const std::string& binary, const std::vector<std::string>& args = {}) const {
+    Runner runner(options());
+    auto report = runner.run(spec_of(binary, args));
+    return {std::move(report), runner.counters()};
+  }
+
+  void expect_served_once(const RunnerCounters& counters) const {
+    EXPECT_EQ(counters.server_starts, 1u);
+    EXPECT_EQ(served(counters), 1u);
+    EXPECT_EQ(counters.process_runs, 0u);
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(Modes, ForkServer, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& info) { return info.param ? "InPlace" : "Forked"; });
 
 // The run goes on after writing garbage until the runner kills it, so how many steps it recorded
 // by then depends on timing: at least steps 0 to 2, and the detail names the last one.
@@ -49,9 +71,9 @@ std::string expect_relay_steps_then_more(const RunReport& report) {
          ")";
 }
 
-TEST(ForkServerFaults, KeepsTheStepsBeforeAnImmediateExit) {
-  const auto [report, counters] = run_forked(bin("fault_early_exit"), {"--immediate"});
-  expect_forked_once(counters);
+TEST_P(ForkServer, KeepsTheStepsBeforeAnImmediateExit) {
+  const auto [report, counters] = run_served(bin("fault_early_exit"), {"--immediate"});
+  expect_served_once(counters);
   EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
   EXPECT_EQ(report.result.exit_code(), 7);
   expect_relay_steps_before_fault(report);
@@ -62,10 +84,10 @@ TEST(ForkServerFaults, KeepsTheStepsBeforeAnImmediateExit) {
 // The run writes garbage on the control socket it inherited from the server: the server's stream
 // is out of step, so the run is killed and reported, with the steps it had recorded. (A process
 // of its own loses them: they are still in its buffer when the garbage arrives.)
-TEST(ForkServerFaults, ReportsGarbageOnTheChannelAfterTheStepsBeforeIt) {
+TEST_P(ForkServer, ReportsGarbageOnTheChannelAfterTheStepsBeforeIt) {
   Forked forked;
-  const auto taken = milliseconds_taken([&] { forked = run_forked(bin("fault_garbage")); });
-  expect_forked_once(forked.counters);
+  const auto taken = milliseconds_taken([&] { forked = run_served(bin("fault_garbage")); });
+  expect_served_once(forked.counters);
   EXPECT_LT(taken, 1000);
   EXPECT_EQ(forked.report.result.status(), proto::RUN_PROTOCOL_ERROR);
   const std::string after = expect_relay_steps_then_more(forked.report);
@@ -73,46 +95,50 @@ TEST(ForkServerFaults, ReportsGarbageOnTheChannelAfterTheStepsBeforeIt) {
             bin("fault_garbage") + ": unparseable frame of 64 bytes " + after + "; prefix of 0 messages");
 }
 
-TEST(ForkServerFaults, ReportsAnOversizedFrame) {
-  const auto [report, counters] = run_forked(bin("fault_garbage"), {"--oversized"});
-  expect_forked_once(counters);
+TEST_P(ForkServer, ReportsAnOversizedFrame) {
+  const auto [report, counters] = run_served(bin("fault_garbage"), {"--oversized"});
+  expect_served_once(counters);
   EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
   const std::string after = expect_relay_steps_then_more(report);
   EXPECT_EQ(report.result.detail(),
             bin("fault_garbage") + ": oversized frame of 1073741824 bytes " + after + "; prefix of 0 messages");
 }
 
-TEST(ForkServer, RunsAProgramWithAThreadOneProcessPerRunWithoutRetryingTheServer) {
-  Runner runner;
+TEST_P(ForkServer, RunsAProgramWithAThreadOneProcessPerRunWithoutRetryingTheServer) {
+  Runner runner(options());
   for (int i = 0; i < 3; ++i) {
     const auto report = runner.run(spec_of(bin("fault_threads")));
     EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED) << report.result.detail();
     EXPECT_EQ(steps_of(report), first_steps(6));
   }
   EXPECT_EQ(runner.counters().server_starts, 1u);
-  EXPECT_EQ(runner.counters().forked_runs, 0u);
+  EXPECT_EQ(runner.counters().served_runs(), 0u);
   EXPECT_EQ(runner.counters().process_runs, 3u);
 }
 
-TEST(ForkServer, OneServerOutlivesCrashingAndHangingRuns) {
-  Runner runner;
+// A forking server outlives them; a server in place is the run, so it goes with it, and the next
+// run gets a new one.
+TEST_P(ForkServer, OutlivesCrashingAndHangingRunsOrIsReplaced) {
+  const std::uint64_t starts = in_place() ? 2 : 1;
+  Runner runner(options());
   std::vector<proto::RunStatus> statuses;
   for (int i = 0; i < 2; ++i) statuses.push_back(runner.run(spec_of(bin("fault_crash"))).result.status());
-  EXPECT_EQ(runner.counters().server_starts, 1u);
-  Runner hangs;
+  EXPECT_EQ(runner.counters().server_starts, starts);
+  EXPECT_EQ(served(runner.counters()), 2u);
+  Runner hangs(options());
   for (int i = 0; i < 2; ++i) {
     statuses.push_back(hangs.run(spec_of(bin("fault_hang"), {}, std::chrono::milliseconds(300))).result.status());
   }
-  EXPECT_EQ(hangs.counters().server_starts, 1u);
-  EXPECT_EQ(hangs.counters().forked_runs, 2u);
+  EXPECT_EQ(hangs.counters().server_starts, starts);
+  EXPECT_EQ(served(hangs.counters()), 2u);
   EXPECT_EQ(statuses,
             (std::vector<proto::RunStatus>{proto::RUN_CRASH, proto::RUN_CRASH, proto::RUN_HANG, proto::RUN_HANG}));
 }
 
-TEST(ForkServer, ReportsARunWhoseEventsDoNotFitTheBufferAsAProtocolError) {
-  Runner runner(RunnerOptions{.event_buffer_bytes = 64 * 1024});
+TEST_P(ForkServer, ReportsARunWhoseEventsDoNotFitTheBufferAsAProtocolError) {
+  Runner runner(options(RunnerOptions{.event_buffer_bytes = 64 * 1024}));
   const auto report = runner.run(spec_of(bin("pingpong"), {"--steps", "5000"}));
-  EXPECT_EQ(runner.counters().forked_runs, 1u);
+  EXPECT_EQ(served(runner.counters()), 1u);
   EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
   ASSERT_FALSE(report.events.empty());
   EXPECT_LT(report.events.size(), 5001u);  // the events that fitted, in order from step 0
@@ -125,13 +151,13 @@ TEST(ForkServer, ReportsARunWhoseEventsDoNotFitTheBufferAsAProtocolError) {
   EXPECT_EQ(runner.run(spec_of(bin("pingpong"), {"--steps", "10"})).result.status(), proto::RUN_COMPLETED);
 }
 
-TEST(ForkServer, StartsAFreshServerAfterGarbageOnTheChannel) {
-  Runner runner;
+TEST_P(ForkServer, StartsAFreshServerAfterGarbageOnTheChannel) {
+  Runner runner(options());
   for (int i = 0; i < 2; ++i) {
     EXPECT_EQ(runner.run(spec_of(bin("fault_garbage"))).result.status(), proto::RUN_PROTOCOL_ERROR);
   }
   EXPECT_EQ(runner.counters().server_starts, 2u);
-  EXPECT_EQ(runner.counters().forked_runs, 2u);
+  EXPECT_EQ(served(runner.counters()), 2u);
 }
 
 // The equality the fork server must keep: the events and the result (all but the stderr tail,
@@ -181,12 +207,12 @@ const std::vector<Invocation> kSuite{
     {"pingpong", {"--steps", "300"}},
 };
 
-TEST(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite) {
+TEST_P(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite) {
   std::size_t compared = 0;
   for (const auto& [subject, args] : kSuite) {
     struct stat info {};
     if (::stat(bin(subject).c_str(), &info) != 0) continue;  // subjects are optional targets
-    Runner forking, own(RunnerOptions{.fork_server = false});
+    Runner forking(options()), own(RunnerOptions{.fork_server = false});
     std::vector<proto::RunRequest> requests;
     for (const auto heuristic : {proto::FIFO, proto::LIFO, proto::ECA, proto::LCA, proto::LDM, proto::HDM}) {
       proto::RunRequest request;
@@ -212,7 +238,7 @@ TEST(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite) 
       ++compared;
     }
     EXPECT_EQ(forking.counters().server_starts, 1u) << subject;
-    EXPECT_EQ(forking.counters().forked_runs, requests.size()) << subject;
+    EXPECT_EQ(served(forking.counters()), requests.size()) << subject;
     EXPECT_EQ(forking.counters().process_runs, 0u) << subject;
   }
   EXPECT_GE(compared, 7u);  // at least registry and pingpong, built with the tests
@@ -226,8 +252,8 @@ std::vector<pid_t> children_of_this_thread() {
   return children;
 }
 
-TEST(ForkServer, SurvivesItsServerBeingKilledAndStartsAnother) {
-  Runner runner;
+TEST_P(ForkServer, SurvivesItsServerBeingKilledAndStartsAnother) {
+  Runner runner(options());
   const auto first = runner.run(spec_of(bin("registry")));
   ASSERT_EQ(first.result.status(), proto::RUN_COMPLETED) << first.result.detail();
   const auto servers = children_of_this_thread();
@@ -240,7 +266,7 @@ TEST(ForkServer, SurvivesItsServerBeingKilledAndStartsAnother) {
     EXPECT_EQ(again.result.status(), proto::RUN_COMPLETED) << again.result.detail();
     expect_same_run(again, first, "after the server was killed");
   }
-  EXPECT_EQ(runner.counters().forked_runs, 2u);
+  EXPECT_EQ(served(runner.counters()), 2u);
   EXPECT_EQ(runner.counters().process_runs, 1u);
   EXPECT_EQ(runner.counters().server_starts, 2u);
 }

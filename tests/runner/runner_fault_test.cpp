@@ -15,28 +15,41 @@
 namespace exocheck::agent::testing {
 namespace {
 
-// The faults both runners report in the same words: a process of its own per run, and a fork of
-// a fork server (where every run must indeed have been forked).
-class RunnerFaults : public ::testing::TestWithParam<bool> {
+enum class RunMode { process, forked, in_place };
+
+// The faults every way of running reports in the same words: a process of its own per run, a fork
+// of a fork server, and a run in place in the fork server (where every run must indeed have been
+// performed the way asked).
+class RunnerFaults : public ::testing::TestWithParam<RunMode> {
  protected:
+  void SetUp() override {
+    if (GetParam() == RunMode::in_place && !kernel_runs_in_place()) GTEST_SKIP() << "needs Linux 6.7";
+  }
+
   RunReport run_fault(const std::string& subject, const std::vector<std::string>& args = {},
                       std::chrono::milliseconds timeout = std::chrono::milliseconds(5000),
                       const proto::RunRequest& request = {}) {
-    Runner runner(RunnerOptions{.fork_server = GetParam()});
+    Runner runner(
+        RunnerOptions{.fork_server = GetParam() != RunMode::process, .in_place = GetParam() == RunMode::in_place});
     auto report = runner.run(spec_of(bin(subject), args, timeout, request));
     counters_ = runner.counters();
     return report;
   }
   void expect_forked_when_asked() const {
-    EXPECT_EQ(counters_.forked_runs, GetParam() ? 1u : 0u);
-    EXPECT_EQ(counters_.process_runs, GetParam() ? 0u : 1u);
+    EXPECT_EQ(counters_.forked_runs, GetParam() == RunMode::forked ? 1u : 0u);
+    EXPECT_EQ(counters_.in_place_runs, GetParam() == RunMode::in_place ? 1u : 0u);
+    EXPECT_EQ(counters_.process_runs, GetParam() == RunMode::process ? 1u : 0u);
   }
 
   RunnerCounters counters_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Runners, RunnerFaults, ::testing::Bool(),
-                         [](const auto& info) { return info.param ? "ForkServer" : "ProcessPerRun"; });
+INSTANTIATE_TEST_SUITE_P(Runners, RunnerFaults, ::testing::Values(RunMode::process, RunMode::forked, RunMode::in_place),
+                         [](const auto& info) {
+                           return info.param == RunMode::process  ? "ProcessPerRun"
+                                  : info.param == RunMode::forked ? "ForkServer"
+                                                                  : "InPlace";
+                         });
 
 TEST_P(RunnerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
   const auto report = run_fault("fault_crash");
@@ -88,7 +101,7 @@ TEST_P(RunnerFaults, ReportsAnExitWithoutResult) {
 // from a process of its own.
 TEST_P(RunnerFaults, ReportsAProgramNotLinkedWithTheHook) {
   const auto report = run_fault("fault_not_linked");
-  EXPECT_EQ(counters_.forked_runs, 0u);
+  EXPECT_EQ(counters_.served_runs(), 0u);
   EXPECT_EQ(counters_.process_runs, 1u);
   EXPECT_FALSE(report.hello_seen);
   EXPECT_TRUE(report.events.empty());
@@ -162,7 +175,7 @@ TEST(RunnerSubjects, LeaksNoDescriptorOver200RunsOfARealSubject) {
     for (int i = 0; i < 200; ++i) {
       ASSERT_EQ(forking.run(spec_of(bin("pingpong"), {"--steps", "5"})).result.status(), proto::RUN_COMPLETED);
     }
-    EXPECT_EQ(forking.counters().forked_runs, 200u);
+    EXPECT_EQ(forking.counters().served_runs(), 200u);
   }
   EXPECT_EQ(count_fds(), before);
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exocheck/agent/runner.hpp"
+#include "kernel_features.hpp"
 
 namespace exocheck::agent::testing {
 

@@ -40,6 +40,9 @@ struct RunReport {
 
 struct RunnerOptions {
   bool fork_server = true;  ///< false: every run is a process of its own (exec per run)
+  /// The fork server performs its runs in place, putting its memory back after each, where the
+  /// kernel allows it (control.proto); false: it forks every run.
+  bool in_place = true;
   /// Size of the fork server's shared event buffer; a run whose events do not fit is reported as
   /// a protocol error. Pages are only used as a run writes them.
   std::size_t event_buffer_bytes = std::size_t{1} << 30;
@@ -48,11 +51,16 @@ struct RunnerOptions {
 /// How the runs of one runner were performed.
 struct RunnerCounters {
   std::uint64_t forked_runs = 0;    ///< runs performed by a fork of a fork server
+  std::uint64_t in_place_runs = 0;  ///< runs performed in place by a fork server
   std::uint64_t process_runs = 0;   ///< runs performed by a process of their own
   std::uint64_t server_starts = 0;  ///< fork servers started (ready or not)
 
+  /// Runs a fork server performed, forked or in place.
+  std::uint64_t served_runs() const { return forked_runs + in_place_runs; }
+
   RunnerCounters& operator+=(const RunnerCounters& other) {
     forked_runs += other.forked_runs;
+    in_place_runs += other.in_place_runs;
     process_runs += other.process_runs;
     server_starts += other.server_starts;
     return *this;

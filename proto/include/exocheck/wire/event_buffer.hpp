@@ -16,6 +16,9 @@ namespace exocheck::wire {
 
 /// Name of the environment variable that hands the event buffer to the subject.
 inline constexpr const char* kEventBufferFdVariable = "EXOCHECK_EVENT_BUFFER_FD";
+/// Set to 1 with the event buffer: the server performs its runs in place when the kernel lets it
+/// (control.proto, ServerReady.in_place), forking them otherwise.
+inline constexpr const char* kInPlaceVariable = "EXOCHECK_IN_PLACE";
 
 struct EventBufferHeader {
   /// Bytes of complete frames after the header. Stored with release order after the frame bytes.
@@ -24,6 +27,10 @@ struct EventBufferHeader {
   std::atomic<std::int32_t> pid;
   /// Non-zero once a frame did not fit: that frame and every later one were dropped.
   std::atomic<std::uint32_t> overflowed;
+  /// Runs in place: non-zero once the run called exit(), with `exit_status` stored before it. The
+  /// server then puts its memory back; should it die doing so, the run's end is known anyway.
+  std::atomic<std::uint32_t> ended;
+  std::atomic<std::int32_t> exit_status;
 };
 
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std::int32_t>::is_always_lock_free,

@@ -1,0 +1,308 @@
+#include "memory_snapshot.hpp"
+
+#include <alloca.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace exocheck::detail {
+namespace {
+
+// Linux 6.7's interface, absent from older headers (Debian 12's among them): include/uapi/linux/
+// fs.h and userfaultfd.h.
+struct ScanArgs {
+  std::uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages;
+  std::uint64_t category_inverted, category_mask, category_anyof_mask, return_mask;
+};
+struct ScanRegion {
+  std::uint64_t start, end, categories;
+};
+constexpr unsigned long kPagemapScan = _IOWR('f', 16, ScanArgs);
+constexpr std::uint64_t kPageWritten = 1 << 1;
+constexpr std::uint64_t kFeatureWpUnpopulated = 1 << 13;
+constexpr std::uint64_t kFeatureWpAsync = 1 << 15;
+constexpr int kUserModeOnly = 1;
+
+/// Stack made part of the snapshot below the point where it is taken: a run that goes deeper
+/// than this changes the layout and ends the server.
+constexpr std::size_t kStackReserve = 512 * 1024;
+constexpr std::size_t kWrittenCapacity = 4096;
+
+std::size_t page_size() {
+  static const auto size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+std::uintptr_t page_end(std::uintptr_t address) {
+  return (address + page_size() - 1) / page_size() * page_size();
+}
+
+std::string error_text(const char* what) {
+  return std::string(what) + ": " + std::strerror(errno);
+}
+
+// Touches the stack below the caller, so that the stack mapping already covers what the runs
+// will use: its growth would otherwise change the layout on every run.
+[[gnu::noinline]] void reserve_stack() {
+  auto* bottom = static_cast<volatile char*>(alloca(kStackReserve));
+  for (std::size_t offset = 0; offset < kStackReserve; offset += page_size()) bottom[offset] = 0;
+}
+
+struct Mapping {
+  std::uintptr_t begin;
+  std::uintptr_t end;
+  bool private_writable;
+  bool anonymous;  ///< no file behind it (the heap, the stack, malloc's large blocks)
+};
+
+std::vector<Mapping> read_mappings() {
+  std::vector<Mapping> mappings;
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    std::istringstream fields(line);
+    std::string range, permissions, offset, device, inode;
+    fields >> range >> permissions >> offset >> device >> inode;
+    const auto dash = range.find('-');
+    if (dash == std::string::npos || permissions.size() < 4) continue;
+    mappings.push_back({std::stoull(range.substr(0, dash), nullptr, 16),
+                        std::stoull(range.substr(dash + 1), nullptr, 16),
+                        permissions[1] == 'w' && permissions[3] == 'p', inode == "0"});
+  }
+  return mappings;
+}
+
+/// `range` minus every excluded range (widened to whole pages), appended to `out`.
+void subtract(AddressRange range, std::span<const AddressRange> excluded, std::vector<AddressRange>& out) {
+  for (AddressRange cut : excluded) {
+    cut = {cut.begin / page_size() * page_size(), page_end(cut.end)};
+    if (cut.end <= range.begin || cut.begin >= range.end) continue;
+    if (cut.begin > range.begin) subtract({range.begin, cut.begin}, excluded, out);
+    if (cut.end < range.end) subtract({cut.end, range.end}, excluded, out);
+    return;
+  }
+  out.push_back(range);
+}
+
+}  // namespace
+
+struct MemorySnapshot::PageRegion : ScanRegion {};
+
+std::unique_ptr<MemorySnapshot> MemorySnapshot::take(std::span<const AddressRange> excluded, std::string& why) {
+  reserve_stack();
+  std::unique_ptr<MemorySnapshot> snapshot(new MemorySnapshot());
+  if (!snapshot->track(why)) return nullptr;
+
+  std::size_t bytes = 0;
+  for (const Mapping& mapping : read_mappings()) {
+    if (!mapping.private_writable) continue;
+    std::vector<AddressRange> ranges;
+    subtract({mapping.begin, mapping.end}, excluded, ranges);
+    for (const AddressRange& range : ranges) {
+      snapshot->regions_.push_back({range.begin, range.end, bytes, mapping.anonymous});
+      bytes += range.end - range.begin;
+    }
+  }
+
+  // Descriptors: the program's open now must still be open after a run; the others are the run's.
+  const int own[] = {snapshot->uffd_, snapshot->pagemap_, snapshot->statm_};
+  if (DIR* fds = ::opendir("/proc/self/fd")) {
+    while (const dirent* entry = ::readdir(fds)) {
+      if (entry->d_name[0] == '.') continue;
+      const int fd = std::atoi(entry->d_name);
+      if (fd != ::dirfd(fds) && std::find(std::begin(own), std::end(own), fd) == std::end(own))
+        snapshot->open_fds_.push_back(fd);
+    }
+    ::closedir(fds);
+  }
+  std::sort(snapshot->open_fds_.begin(), snapshot->open_fds_.end());
+  snapshot->kept_fds_ = snapshot->open_fds_;
+  snapshot->kept_fds_.insert(snapshot->kept_fds_.end(), std::begin(own), std::end(own));
+  std::sort(snapshot->kept_fds_.begin(), snapshot->kept_fds_.end());
+
+  // The copy and the scan's answer live in mappings of their own, made after the list above, so
+  // that they are not part of what they describe.
+  void* copy = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* written = ::mmap(nullptr, kWrittenCapacity * sizeof(PageRegion), PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (copy == MAP_FAILED || written == MAP_FAILED) {
+    why = error_text("cannot map the snapshot");
+    if (copy != MAP_FAILED) ::munmap(copy, bytes);
+    if (written != MAP_FAILED) ::munmap(written, kWrittenCapacity * sizeof(PageRegion));
+    return nullptr;
+  }
+  snapshot->copy_ = static_cast<char*>(copy);
+  snapshot->copy_bytes_ = bytes;
+  snapshot->written_ = static_cast<PageRegion*>(written);
+  snapshot->written_capacity_ = kWrittenCapacity;
+  snapshot->brk_ = static_cast<std::uintptr_t>(::syscall(SYS_brk, 0));
+
+  for (const Region& region : snapshot->regions_) {
+    if (!snapshot->protect(region)) {
+      why = error_text("cannot write-protect the process's memory");
+      return nullptr;
+    }
+  }
+  ScanArgs probe{};
+  probe.size = sizeof probe;
+  probe.start = snapshot->regions_.empty() ? 0 : snapshot->regions_.front().begin;
+  probe.end = probe.start + page_size();
+  probe.vec = reinterpret_cast<std::uintptr_t>(snapshot->written_);
+  probe.vec_len = snapshot->written_capacity_;
+  probe.category_mask = probe.return_mask = kPageWritten;
+  if (::ioctl(snapshot->pagemap_, kPagemapScan, &probe) < 0) {
+    why = error_text("the kernel cannot list written pages (PAGEMAP_SCAN, Linux 6.7)");
+    return nullptr;
+  }
+  snapshot->mapped_pages_ = snapshot->mapped_pages();
+  if (snapshot->mapped_pages_ <= 0) {
+    why = "cannot read /proc/self/statm";
+    return nullptr;
+  }
+  // Last: from here on, every write is tracked and put back to what this copy holds.
+  for (const Region& region : snapshot->regions_) {
+    std::memcpy(snapshot->copy_ + region.copy_offset, reinterpret_cast<const void*>(region.begin),
+                region.end - region.begin);
+  }
+  return snapshot;
+}
+
+bool MemorySnapshot::track(std::string& why) {
+  uffd_ = static_cast<int>(::syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | kUserModeOnly));
+  if (uffd_ < 0) {
+    why = error_text("no userfaultfd");
+    return false;
+  }
+  uffdio_api api{};
+  api.api = UFFD_API;
+  api.features = kFeatureWpAsync | kFeatureWpUnpopulated;
+  if (::ioctl(uffd_, UFFDIO_API, &api) != 0) {
+    why = error_text("no asynchronous write-protection in userfaultfd (Linux 6.7)");
+    return false;
+  }
+  pagemap_ = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+  statm_ = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (pagemap_ < 0 || statm_ < 0) {
+    why = error_text("cannot open /proc/self/pagemap or statm");
+    return false;
+  }
+  // Out of the way of the program's own: a run opening a file gets the descriptor it would get in
+  // a process of its own.
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur >= 64) {
+    const int high = static_cast<int>(std::min<rlim_t>(limit.rlim_cur / 2, 4096));
+    for (int* fd : {&uffd_, &pagemap_, &statm_}) {
+      const int moved = ::fcntl(*fd, F_DUPFD_CLOEXEC, high);
+      if (moved < 0) continue;
+      ::close(*fd);
+      *fd = moved;
+    }
+  }
+  return true;
+}
+
+MemorySnapshot::~MemorySnapshot() {
+  for (int fd : {uffd_, pagemap_, statm_}) {
+    if (fd >= 0) ::close(fd);
+  }
+  if (copy_ != nullptr) ::munmap(copy_, copy_bytes_);
+  if (written_ != nullptr) ::munmap(written_, written_capacity_ * sizeof(PageRegion));
+}
+
+bool MemorySnapshot::protect(const Region& region) const {
+  // Huge pages would make a run that writes one byte copy back two megabytes.
+  ::madvise(reinterpret_cast<void*>(region.begin), region.end - region.begin, MADV_NOHUGEPAGE);
+  uffdio_register registration{};
+  registration.range = {region.begin, region.end - region.begin};
+  registration.mode = UFFDIO_REGISTER_MODE_WP;
+  uffdio_writeprotect protection{};
+  protection.range = registration.range;
+  protection.mode = UFFDIO_WRITEPROTECT_MODE_WP;
+  return ::ioctl(uffd_, UFFDIO_REGISTER, &registration) == 0 && ::ioctl(uffd_, UFFDIO_WRITEPROTECT, &protection) == 0;
+}
+
+long MemorySnapshot::mapped_pages() const {
+  char text[64];
+  const ssize_t got = ::pread(statm_, text, sizeof text - 1, 0);
+  if (got <= 0) return -1;
+  text[got] = '\0';
+  return std::strtol(text, nullptr, 10);
+}
+
+std::string MemorySnapshot::layout_change() {
+  const auto brk = static_cast<std::uintptr_t>(::syscall(SYS_brk, 0));
+  if (brk < brk_) return "the run gave heap back to the system (brk below its value at System::run())";
+  for (int fd : open_fds_) {
+    if (::fcntl(fd, F_GETFD) < 0) return "the run closed descriptor " + std::to_string(fd);
+  }
+  // Every other descriptor is the run's: closed, as the end of its process would.
+  unsigned first = 0;
+  for (int fd : kept_fds_) {
+    if (static_cast<unsigned>(fd) > first) ::close_range(first, static_cast<unsigned>(fd) - 1, 0);
+    first = static_cast<unsigned>(fd) + 1;
+  }
+  ::close_range(first, ~0U, 0);
+  return "";
+}
+
+// A region the run unmapped, whole or in part (free() of a block malloc had mapped before the
+// snapshot): mapped anew in place, whole, and filled from the copy.
+bool MemorySnapshot::remap(const Region& region) const {
+  const std::size_t bytes = region.end - region.begin;
+  void* at = reinterpret_cast<void*>(region.begin);
+  if (!region.anonymous ||
+      ::mmap(at, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != at)
+    return false;
+  std::memcpy(at, copy_ + region.copy_offset, bytes);
+  return protect(region);
+}
+
+MemorySnapshot::Restored MemorySnapshot::restore() {
+  const auto brk = static_cast<std::uintptr_t>(::syscall(SYS_brk, 0));
+  if (brk > brk_) ::syscall(SYS_brk, brk_);
+  const bool remapped = mapped_pages() != mapped_pages_;
+  for (const Region& region : regions_) {
+    // madvise() fails with ENOMEM when part of the range is not mapped.
+    if (remapped && ::madvise(reinterpret_cast<void*>(region.begin), region.end - region.begin, MADV_NOHUGEPAGE) != 0) {
+      if (!remap(region)) return Restored::failed;
+      continue;
+    }
+    ScanArgs scan{};
+    scan.size = sizeof scan;
+    scan.start = region.begin;
+    scan.end = region.end;
+    scan.vec = reinterpret_cast<std::uintptr_t>(written_);
+    scan.vec_len = written_capacity_;
+    scan.category_mask = scan.return_mask = kPageWritten;
+    for (;;) {
+      const long found = ::ioctl(pagemap_, kPagemapScan, &scan);
+      if (found < 0) return Restored::failed;
+      for (long i = 0; i < found; ++i) {
+        const PageRegion& pages = written_[i];
+        std::memcpy(reinterpret_cast<void*>(pages.start), copy_ + region.copy_offset + (pages.start - region.begin),
+                    pages.end - pages.start);
+        uffdio_writeprotect protection{};
+        protection.range = {pages.start, pages.end - pages.start};
+        protection.mode = UFFDIO_WRITEPROTECT_MODE_WP;
+        if (::ioctl(uffd_, UFFDIO_WRITEPROTECT, &protection) != 0) return Restored::failed;
+      }
+      if (scan.walk_end >= region.end) break;
+      scan.start = scan.walk_end;
+    }
+  }
+  return mapped_pages() == mapped_pages_ ? Restored::exactly : Restored::mappings_changed;
+}
+
+}  // namespace exocheck::detail

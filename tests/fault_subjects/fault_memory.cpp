@@ -1,0 +1,82 @@
+// fault_memory: changes its process while handling the third hop of the relay, in the ways a fork
+// server performing its runs in place must undo, or notice that it cannot:
+//   --change scribble      overwrites a large block and a global that main set up before
+//                          System::run(), then frees the block (malloc unmaps it): each run first
+//                          checks that both are as main left them
+//   --change leak-fd       opens /dev/null and leaves it open: each run first checks that it gets
+//                          the descriptor a fresh process would
+//   --change leak-mapping  maps memory and leaves it mapped
+//   --change close-fd      closes standard input
+// Started by hand, it injects nothing: the relay runs its five hops and the program exits 0.
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "relay.hpp"
+
+namespace {
+
+constexpr std::size_t kBlockBytes = 1 << 20;  // above malloc's threshold: a mapping of its own
+constexpr unsigned char kPattern = 0x5a;
+
+unsigned char* block = nullptr;
+int runs_seen = 0;  // a global that main sets and every run changes
+int free_fd = -1;   // the lowest descriptor free once main has made the system
+
+bool block_intact() {
+  for (std::size_t i = 0; i < kBlockBytes; i += 512) {
+    if (block[i] != kPattern) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"fault_memory: changes its memory, descriptors or mappings in the middle of a controlled run"};
+  std::string change = "scribble";
+  app.add_option("--change", change, "what the third hop changes")
+      ->check(CLI::IsMember({"scribble", "leak-fd", "leak-mapping", "close-fd"}))
+      ->capture_default_str();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error) == 0 ? 0 : 2;
+  }
+
+  block = static_cast<unsigned char*>(std::malloc(kBlockBytes));
+  std::memset(block, kPattern, kBlockBytes);
+
+  exocheck::System system;
+  free_fd = ::dup(0);
+  ::close(free_fd);
+  exocheck::fault_subjects::FaultPlan plan;
+  if (system.controlled()) {
+    plan.fault = [change] {
+      if (change == "scribble") {
+        exocheck::check(runs_seen == 0 && block != nullptr && block_intact(),
+                        "the run found memory an earlier run changed");
+        ++runs_seen;
+        std::memset(block, ~kPattern, kBlockBytes);
+        std::free(block);
+        block = nullptr;
+      } else if (change == "leak-fd") {
+        const int fd = ::open("/dev/null", O_RDONLY);
+        exocheck::check(fd == free_fd, "the run got descriptor " + std::to_string(fd) + ", a fresh process " +
+                                           std::to_string(free_fd));
+      } else if (change == "leak-mapping") {
+        void* left = ::mmap(nullptr, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        exocheck::check(left != MAP_FAILED, "mmap failed");
+      } else {
+        ::close(0);
+      }
+    };
+  }
+  return exocheck::fault_subjects::run_relay(system, plan);
+}

@@ -1,0 +1,73 @@
+// Runs performed in place by the fork server (control.proto, ServerReady.in_place): what a run
+// changes in its process is put back before the next one (written memory, memory it unmapped,
+// descriptors it left open), and what cannot be put back (a mapping left behind, a descriptor of
+// the server closed) ends the server after that run, whose result stands; that subject's later
+// runs are forked. Fault subject: fault_memory.
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "runner_fixture.hpp"
+
+namespace exocheck::agent::testing {
+namespace {
+
+class InPlace : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!kernel_runs_in_place()) GTEST_SKIP() << "this kernel cannot track written pages (Linux 6.7 or later)";
+  }
+
+  /// `runs` runs of fault_memory --change `change`, each of which must complete.
+  void run_changing(const std::string& change, int runs) {
+    for (int i = 0; i < runs; ++i) {
+      const auto report = runner_.run(spec_of(bin("fault_memory"), {"--change", change}));
+      EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED)
+          << change << ", run " << i << ": " << report.result.detail();
+      EXPECT_EQ(steps_of(report), first_steps(6)) << change << ", run " << i;
+    }
+  }
+
+  Runner runner_;
+};
+
+TEST_F(InPlace, PutsBackTheMemoryARunWroteAndUnmapped) {
+  run_changing("scribble", 5);
+  EXPECT_EQ(runner_.counters().in_place_runs, 5u);
+  EXPECT_EQ(runner_.counters().forked_runs, 0u);
+  EXPECT_EQ(runner_.counters().server_starts, 1u);
+}
+
+TEST_F(InPlace, ClosesTheDescriptorsARunLeftOpen) {
+  run_changing("leak-fd", 4);
+  EXPECT_EQ(runner_.counters().in_place_runs, 4u);
+  EXPECT_EQ(runner_.counters().server_starts, 1u);
+}
+
+TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatLeavesAMappingBehind) {
+  run_changing("leak-mapping", 3);
+  EXPECT_EQ(runner_.counters().in_place_runs, 1u);
+  EXPECT_EQ(runner_.counters().forked_runs, 2u);
+  EXPECT_EQ(runner_.counters().server_starts, 2u);
+}
+
+TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatClosesADescriptorOfTheServer) {
+  run_changing("close-fd", 3);
+  EXPECT_EQ(runner_.counters().in_place_runs, 1u);
+  EXPECT_EQ(runner_.counters().forked_runs, 2u);
+  EXPECT_EQ(runner_.counters().server_starts, 2u);
+}
+
+TEST_F(InPlace, ForksEveryRunWhenAskedTo) {
+  Runner forking(RunnerOptions{.in_place = false});
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(forking.run(spec_of(bin("fault_memory"))).result.status(), proto::RUN_COMPLETED);
+  }
+  EXPECT_EQ(forking.counters().forked_runs, 2u);
+  EXPECT_EQ(forking.counters().in_place_runs, 0u);
+}
+
+}  // namespace
+}  // namespace exocheck::agent::testing
