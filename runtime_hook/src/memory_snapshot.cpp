@@ -6,7 +6,6 @@
 #include <linux/userfaultfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -39,6 +38,8 @@ constexpr int kUserModeOnly = 1;
 /// than this changes the layout and ends the server.
 constexpr std::size_t kStackReserve = 512 * 1024;
 constexpr std::size_t kWrittenCapacity = 4096;
+constexpr int kOwnDescriptorsFrom = 100;
+constexpr std::size_t kOpenPagesPerRegion = 64;
 
 std::size_t page_size() {
   static const auto size = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -198,17 +199,14 @@ bool MemorySnapshot::track(std::string& why) {
     why = error_text("cannot open /proc/self/pagemap or statm");
     return false;
   }
-  // Out of the way of the program's own: a run opening a file gets the descriptor it would get in
-  // a process of its own.
-  rlimit limit{};
-  if (::getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur >= 64) {
-    const int high = static_cast<int>(std::min<rlim_t>(limit.rlim_cur / 2, 4096));
-    for (int* fd : {&uffd_, &pagemap_, &statm_}) {
-      const int moved = ::fcntl(*fd, F_DUPFD_CLOEXEC, high);
-      if (moved < 0) continue;
-      ::close(*fd);
-      *fd = moved;
-    }
+  // Out of the way of the program's own, so that a run opening a file gets the descriptor it would
+  // get in a process of its own; but not far: closing the run's descriptors costs a look at every
+  // slot of the table up to the highest.
+  for (int* fd : {&uffd_, &pagemap_, &statm_}) {
+    const int moved = ::fcntl(*fd, F_DUPFD_CLOEXEC, kOwnDescriptorsFrom);
+    if (moved < 0) continue;
+    ::close(*fd);
+    *fd = moved;
   }
   return true;
 }
@@ -286,6 +284,7 @@ MemorySnapshot::Restored MemorySnapshot::restore() {
     scan.vec = reinterpret_cast<std::uintptr_t>(written_);
     scan.vec_len = written_capacity_;
     scan.category_mask = scan.return_mask = kPageWritten;
+    std::size_t written = 0;
     for (;;) {
       const long found = ::ioctl(pagemap_, kPagemapScan, &scan);
       if (found < 0) return Restored::failed;
@@ -293,13 +292,20 @@ MemorySnapshot::Restored MemorySnapshot::restore() {
         const PageRegion& pages = written_[i];
         std::memcpy(reinterpret_cast<void*>(pages.start), copy_ + region.copy_offset + (pages.start - region.begin),
                     pages.end - pages.start);
-        uffdio_writeprotect protection{};
-        protection.range = {pages.start, pages.end - pages.start};
-        protection.mode = UFFDIO_WRITEPROTECT_MODE_WP;
-        if (::ioctl(uffd_, UFFDIO_WRITEPROTECT, &protection) != 0) return Restored::failed;
+        written += (pages.end - pages.start) / page_size();
       }
       if (scan.walk_end >= region.end) break;
       scan.start = scan.walk_end;
+    }
+    // A page left unprotected is reported written by every scan, so it is copied back after every
+    // run: for the few pages each run writes anyway, that is cheaper than a fault per run and per
+    // page. Past kOpenPagesPerRegion pages, the region is protected again, whole at once (one TLB
+    // flush), so that a run writing much does not make every later restore copy it all.
+    if (written > kOpenPagesPerRegion) {
+      uffdio_writeprotect protection{};
+      protection.range = {region.begin, region.end - region.begin};
+      protection.mode = UFFDIO_WRITEPROTECT_MODE_WP;
+      if (::ioctl(uffd_, UFFDIO_WRITEPROTECT, &protection) != 0) return Restored::failed;
     }
   }
   return mapped_pages() == mapped_pages_ ? Restored::exactly : Restored::mappings_changed;

@@ -1,8 +1,8 @@
 // fault_memory: changes its process while handling the third hop of the relay, in the ways a fork
 // server performing its runs in place must undo, or notice that it cannot:
-//   --change scribble      overwrites a large block and a global that main set up before
-//                          System::run(), then frees the block (malloc unmaps it): each run first
-//                          checks that both are as main left them
+//   --change scribble      overwrites a large block, a large global array and a counter that main
+//                          set up before System::run(), then frees the block (malloc unmaps it):
+//                          each run first checks that all three are as main left them
 //   --change leak-fd       opens /dev/null and leaves it open: each run first checks that it gets
 //                          the descriptor a fresh process would
 //   --change leak-mapping  maps memory and leaves it mapped
@@ -26,12 +26,13 @@ constexpr std::size_t kBlockBytes = 1 << 20;  // above malloc's threshold: a map
 constexpr unsigned char kPattern = 0x5a;
 
 unsigned char* block = nullptr;
-int runs_seen = 0;  // a global that main sets and every run changes
-int free_fd = -1;   // the lowest descriptor free once main has made the system
+unsigned char array[512 * 1024];  // more pages than a restore leaves unprotected
+int runs_seen = 0;                // a global that every run changes
+int free_fd = -1;                 // the lowest descriptor free once main has made the system
 
-bool block_intact() {
-  for (std::size_t i = 0; i < kBlockBytes; i += 512) {
-    if (block[i] != kPattern) return false;
+bool intact(const unsigned char* bytes, std::size_t size) {
+  for (std::size_t i = 0; i < size; i += 512) {
+    if (bytes[i] != kPattern) return false;
   }
   return true;
 }
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
 
   block = static_cast<unsigned char*>(std::malloc(kBlockBytes));
   std::memset(block, kPattern, kBlockBytes);
+  std::memset(array, kPattern, sizeof array);
 
   exocheck::System system;
   free_fd = ::dup(0);
@@ -60,10 +62,11 @@ int main(int argc, char** argv) {
   if (system.controlled()) {
     plan.fault = [change] {
       if (change == "scribble") {
-        exocheck::check(runs_seen == 0 && block != nullptr && block_intact(),
+        exocheck::check(runs_seen == 0 && block != nullptr && intact(block, kBlockBytes) && intact(array, sizeof array),
                         "the run found memory an earlier run changed");
         ++runs_seen;
         std::memset(block, ~kPattern, kBlockBytes);
+        std::memset(array, ~kPattern, sizeof array);
         std::free(block);
         block = nullptr;
       } else if (change == "leak-fd") {
