@@ -61,7 +61,8 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
     stats = agent.stats();
   }
   ExploreOutcome outcome;
-  outcome.runs = ExploreOutcome::RunModes{stats.runs.forked_runs, stats.runs.in_place_runs, stats.runs.process_runs};
+  outcome.runs = ExploreOutcome::RunModes{stats.runs.forked_runs, stats.runs.in_place_runs, stats.runs.process_runs,
+                                          stats.runs.server_starts};
   outcome.verdict = session.verdict();
   outcome.progress = session.progress();
   outcome.bugs = session.bugs();

@@ -75,6 +75,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   if (outcome.runs) {
     json["forked_runs"] = outcome.runs->forked;
     json["in_place_runs"] = outcome.runs->in_place;
+    json["server_starts"] = outcome.runs->server_starts;
     json["process_runs"] = outcome.runs->own_process;
   }
   return json;

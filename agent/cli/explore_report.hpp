@@ -37,6 +37,7 @@ struct ExploreOutcome {
   /// Embedded mode: how many runs were forked from a fork server, and how many had a process of their own.
   struct RunModes {
     std::uint64_t forked = 0, in_place = 0, own_process = 0;
+    std::uint64_t server_starts = 0;
   };
   std::optional<RunModes> runs;
   std::vector<std::string> trace_paths;      ///< per bug, where its trace was saved (empty when not saved)

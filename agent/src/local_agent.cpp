@@ -17,6 +17,8 @@ namespace {
 // How long an idle worker waits before asking again when no result wakes it (a stop() from
 // outside does not notify the agent).
 constexpr std::chrono::milliseconds kIdlePoll{20};
+constexpr std::uint64_t kResultsPerExtraServer = 32;
+constexpr std::chrono::milliseconds kJoinAfter{200};
 
 /// CPU seconds of the calling thread so far.
 double thread_cpu_seconds() {
@@ -70,13 +72,27 @@ void LocalAgent::work(std::size_t index) {
   // One runner per worker for the whole session: it keeps its fork server between runs.
   Runner runner(RunnerOptions{.fork_server = options_.fork_server, .in_place = options_.in_place});
   LocalAgentStats stats;
+  // Another fork server costs a start-up (exec, main, the snapshot: as much as a few dozen runs in
+  // place), which pays off only in explorations longer than that: worker k joins once k times
+  // kResultsPerExtraServer results are in, or k times kJoinAfter has passed (runs that take long,
+  // hangs among them, are worth another server at once). Small explorations run on one server.
+  const std::uint64_t join_after = options_.fork_server ? index * kResultsPerExtraServer : 0;
+  const auto join_at = started_ + static_cast<int>(index) * kJoinAfter;
   try {
     while (!session_.finished()) {
       // Read before asking: a result that lands between the question and the wait changes it, so
       // the wait ends at once instead of after kIdlePoll.
       const std::uint64_t seen = results_seen();
-      if (run_one(runner, stats)) continue;
       std::unique_lock lock(mutex_);
+      if (seen < join_after && std::chrono::steady_clock::now() < join_at) {
+        // Not woken by every result: only by those that may let it join.
+        ramp_.wait_until(lock, std::min(join_at, std::chrono::steady_clock::now() + kIdlePoll),
+                         [&] { return results_ >= join_after || session_.finished(); });
+        continue;
+      }
+      lock.unlock();
+      if (run_one(runner, stats)) continue;
+      lock.lock();
       changed_.wait_for(lock, kIdlePoll, [&] { return results_ != seen; });
     }
   } catch (const std::exception& error) {
@@ -122,11 +138,14 @@ bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
   }  // the report is freed here: the agent's work too
   stats.session_cpu_seconds += in_session;
   stats.runner_cpu_seconds += thread_cpu_seconds() - leased - in_session;
+  const bool finished = session_.finished();
+  std::uint64_t results;
   {
     std::lock_guard lock(mutex_);
-    ++results_;
+    results = ++results_;
   }
   changed_.notify_all();
+  if (finished || results % kResultsPerExtraServer == 0) ramp_.notify_all();
   return true;
 }
 
@@ -137,6 +156,7 @@ void LocalAgent::worker_ended(const LocalAgentStats& stats) {
     --running_workers_;
   }
   changed_.notify_all();
+  ramp_.notify_all();
 }
 
 }  // namespace exocheck::agent

@@ -69,9 +69,11 @@ class LocalAgent {
   const LocalAgentOptions options_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;  // a result arrived or a worker ended
+  std::condition_variable ramp_;     // kResultsPerExtraServer more results arrived, or the session ended
   std::size_t running_workers_ = 0;
   std::optional<std::string> launch_error_;
   LocalAgentStats stats_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::uint64_t results_ = 0;  ///< results handed to the session so far (new leases may follow each)
   std::vector<std::thread> threads_;
 };

@@ -15,7 +15,6 @@ namespace exocheck::detail {
 
 namespace {
 
-constexpr std::size_t kBufferBytes = 256 * 1024;
 constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTERM};
 
 // The one channel of this process, for the signal handlers and exit().
@@ -46,11 +45,11 @@ void install_handlers() {
 
 }  // namespace
 
-ControlChannel::ControlChannel(int fd)
+ControlChannel::ControlChannel(int fd, std::size_t buffer_bytes)
     : fd_(fd),
-      own_buffer_(new char[kBufferBytes]),
+      own_buffer_(new char[buffer_bytes]),
       buffer_(own_buffer_.get()),
-      capacity_(kBufferBytes),
+      capacity_(buffer_bytes),
       committed_(&own_committed_) {
   active_channel.store(this);
   install_handlers();
@@ -67,9 +66,8 @@ ControlChannel::~ControlChannel() {
     return;
   }
   // A run in the shared buffer ends with its process, or hands the socket back to a server that
-  // performs its runs in place, which puts its memory back: the socket is the server's, and
-  // freeing the socket's buffer (mapped apart, being large) would unmap what the server must map
-  // anew.
+  // performs its runs in place, which puts its memory back anyway: the socket is the server's,
+  // and freeing costs time.
   static_cast<void>(own_buffer_.release());
 }
 

@@ -21,8 +21,14 @@ namespace exocheck::detail {
 
 class ControlChannel {
  public:
-  /// Takes over `fd` (a connected stream socket) and installs the flushing signal handlers.
-  explicit ControlChannel(int fd);
+  /// Takes over `fd` (a connected stream socket) and installs the flushing signal handlers. Frames
+  /// are queued in `buffer_bytes` before they go to the socket.
+  explicit ControlChannel(int fd, std::size_t buffer_bytes = kSocketBufferBytes);
+
+  /// Enough to batch a whole run's events for the socket.
+  static constexpr std::size_t kSocketBufferBytes = 256 * 1024;
+  /// Enough for a fork server, whose socket carries only a hello and its own messages.
+  static constexpr std::size_t kServerBufferBytes = 4 * 1024;
   /// The socket's descriptor.
   int fd() const { return fd_; }
   ~ControlChannel();

@@ -36,7 +36,7 @@ constexpr int kUserModeOnly = 1;
 
 /// Stack made part of the snapshot below the point where it is taken: a run that goes deeper
 /// than this changes the layout and ends the server.
-constexpr std::size_t kStackReserve = 512 * 1024;
+constexpr std::size_t kStackReserve = 128 * 1024;
 constexpr std::size_t kWrittenCapacity = 4096;
 constexpr int kOwnDescriptorsFrom = 100;
 constexpr std::size_t kOpenPagesPerRegion = 64;

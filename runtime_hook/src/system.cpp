@@ -48,7 +48,11 @@ class System::Mode {
       pool_ = std::make_unique<detail::ThreadPoolRuntime>();
       return;
     }
-    channel_ = std::make_unique<detail::ControlChannel>(fd);
+    // A fork server's runs write into the event buffer: its socket needs little room, and every
+    // page less is a page less to snapshot.
+    channel_ =
+        std::make_unique<detail::ControlChannel>(fd, event_buffer_fd >= 0 ? detail::ControlChannel::kServerBufferBytes
+                                                                          : detail::ControlChannel::kSocketBufferBytes);
     if (event_buffer_fd >= 0) {
       try {
         fork_server_ = std::make_unique<detail::ForkServer>(*channel_, event_buffer_fd);

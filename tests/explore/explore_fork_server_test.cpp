@@ -57,6 +57,18 @@ TEST_F(ExploreForkServer, RegistryWithThreeWorkersHas24ClassesThroughTheForkServ
   EXPECT_EQ(runs_of(result, default_runs()), executions(result));
 }
 
+// A server's start-up costs as much as a few dozen runs: a second worker joins only an
+// exploration long enough to pay for its server.
+TEST_F(ExploreForkServer, ASecondWorkerStartsAServerOnlyForALongEnoughExploration) {
+  if (!built("registry")) GTEST_SKIP() << "registry not built";
+  const auto small = figures({"--workers", "2"}, "registry");  // 6 runs
+  EXPECT_EQ(small.classes, 6u);
+  EXPECT_EQ(runs_of(small, "server_starts"), 1u);
+  const auto large = figures({"--workers", "2"}, "registry", {"--workers", "5"});  // 720 runs
+  EXPECT_EQ(large.classes, 720u);
+  EXPECT_EQ(runs_of(large, "server_starts"), 2u);
+}
+
 TEST_F(ExploreForkServer, PinnedWorkersFindTheSameClasses) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
   const auto result = figures({"--workers", "3", "--pin-workers"}, "registry", {"--workers", "3"});
