@@ -4,7 +4,8 @@
 // The runner's side of that conversation: start-up, one run at a time, and the same precise
 // verdicts as one process per run for every fault of a run (crash, hang, garbage, early exit).
 // The server only ever waits; a run that breaks it (garbage on the channel, killing it) breaks
-// only this server, and the runner starts another.
+// only this server, and the runner starts another. A server in place performs the runs itself:
+// its death during a run is that run's end (a crash, an _exit), and a hang or garbage kills it.
 
 #include <chrono>
 #include <string>

@@ -55,7 +55,8 @@ struct InPlaceArena {
   MemorySnapshot* snapshot;
   wire::EventBufferHeader* header;
   int control_fd;
-  int running;  ///< a run is in progress
+  pid_t server;  ///< the server's pid: a process the run forks is not it
+  int running;   ///< a run is in progress
   int exit_status;
   int resumed;  ///< non-zero once a run has ended and the memory has been put back
   MemorySnapshot::Restored restored;
@@ -108,7 +109,8 @@ void restore_memory() {
 
 // Registered before the snapshot, so that it is the last handler of every run's exit().
 void end_in_place_run(int status, void*) {
-  if (in_place->running == 0) return;
+  // A child the run forked exits as any process does: its memory is its own.
+  if (in_place->running == 0 || ::getpid() != in_place->server) return;
   in_place->running = 0;
   flush_streams();
   in_place->header->exit_status.store(status, std::memory_order_relaxed);
@@ -213,18 +215,11 @@ proto::RunRequest ForkServer::serve() {
   const pid_t server = ::getpid();
 
   for (;;) {
-    std::optional<proto::RunRequest> request;
-    try {
-      request = channel_.next_request();
-    } catch (const std::exception& error) {
-      std::fprintf(stderr, "%s\n", error.what());
-      ::_exit(3);
-    }
-    if (!request) ::_exit(0);  // the agent closed the channel: the normal end of a server
+    proto::RunRequest request = next_request_or_exit();
     const pid_t child = ::fork();
     if (child == 0) {
       become_run(server);
-      return std::move(*request);
+      return request;
     }
     message.Clear();
     auto* end = message.mutable_end();
@@ -258,6 +253,7 @@ bool ForkServer::prepare_in_place(std::string& why) {
   in_place = new (arena) InPlaceArena{};
   in_place->header = reinterpret_cast<wire::EventBufferHeader*>(mapping_);
   in_place->control_fd = channel_.fd();
+  in_place->server = ::getpid();
   const std::string failure = run_end_frame(0, "the memory the run changed could not be put back");
   if (failure.size() > sizeof in_place->failure_frame) std::abort();  // a constant message: cannot happen
   std::memcpy(in_place->failure_frame, failure.data(), failure.size());
@@ -274,11 +270,21 @@ proto::RunRequest ForkServer::next_in_place_run() {
   if (in_place->resumed != 0) {
     if (in_place->restored == MemorySnapshot::Restored::mappings_changed) {
       send_run_end(in_place->exit_status,
-                   "the run left memory mapped (mmap without munmap, or a stack deeper than at System::run())");
+                   "the run left memory mapped (mmap without munmap, or a stack deeper than 128 KiB below "
+                   "System::run()'s)");
       ::_exit(0);
     }
     send_run_end(in_place->exit_status, "");
   }
+  proto::RunRequest request = next_request_or_exit();
+  in_run_ = true;
+  in_place->running = 1;
+  in_place->header->pid.store(static_cast<std::int32_t>(::getpid()), std::memory_order_release);
+  channel_.use_event_buffer(mapping_, bytes_);
+  return request;
+}
+
+proto::RunRequest ForkServer::next_request_or_exit() {
   std::optional<proto::RunRequest> request;
   try {
     request = channel_.next_request();
@@ -286,11 +292,7 @@ proto::RunRequest ForkServer::next_in_place_run() {
     std::fprintf(stderr, "%s\n", error.what());
     ::_exit(3);
   }
-  if (!request) ::_exit(0);
-  in_run_ = true;
-  in_place->running = 1;
-  in_place->header->pid.store(static_cast<std::int32_t>(::getpid()), std::memory_order_release);
-  channel_.use_event_buffer(mapping_, bytes_);
+  if (!request) ::_exit(0);  // the agent closed the channel: the normal end of a server
   return std::move(*request);
 }
 

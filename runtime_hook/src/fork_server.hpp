@@ -3,6 +3,11 @@
 // System::run(); then every run request is performed by a fork of that process, so that a run
 // costs a fork instead of an exec, dynamic loading and main's start-up. The server itself never
 // runs a step: whatever a run does to its process, the next run starts from the same state.
+//
+// In place (EXOCHECK_IN_PLACE=1, where MemorySnapshot works): the server performs each run
+// itself, from a snapshot of its memory taken where it waits for requests; the run's exit() comes
+// back there through a handler registered before the snapshot, which puts the memory back
+// (on a stack of its own) and resumes the server's context, so that a run costs no fork.
 
 #include <sys/types.h>
 
@@ -33,6 +38,7 @@ class ForkServer {
   void become_run(pid_t server);
   bool prepare_in_place(std::string& why);
   proto::RunRequest next_in_place_run();
+  proto::RunRequest next_request_or_exit();
 
   ControlChannel& channel_;
   char* mapping_ = nullptr;

@@ -7,10 +7,12 @@
 //                          the descriptor a fresh process would
 //   --change leak-mapping  maps memory and leaves it mapped
 //   --change close-fd      closes standard input
+//   --change fork-exit     forks a child that calls exit(), and waits for it
 // Started by hand, it injects nothing: the relay runs its five hops and the program exits 0.
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -43,7 +45,7 @@ int main(int argc, char** argv) {
   CLI::App app{"fault_memory: changes its memory, descriptors or mappings in the middle of a controlled run"};
   std::string change = "scribble";
   app.add_option("--change", change, "what the third hop changes")
-      ->check(CLI::IsMember({"scribble", "leak-fd", "leak-mapping", "close-fd"}))
+      ->check(CLI::IsMember({"scribble", "leak-fd", "leak-mapping", "close-fd", "fork-exit"}))
       ->capture_default_str();
   try {
     app.parse(argc, argv);
@@ -76,6 +78,12 @@ int main(int argc, char** argv) {
       } else if (change == "leak-mapping") {
         void* left = ::mmap(nullptr, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         exocheck::check(left != MAP_FAILED, "mmap failed");
+      } else if (change == "fork-exit") {
+        const pid_t child = ::fork();
+        if (child == 0) std::exit(0);
+        int status = -1;
+        exocheck::check(child > 0 && ::waitpid(child, &status, 0) == child && status == 0,
+                        "the forked child did not exit with 0");
       } else {
         ::close(0);
       }

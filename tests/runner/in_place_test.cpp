@@ -46,6 +46,13 @@ TEST_F(InPlace, ClosesTheDescriptorsARunLeftOpen) {
   EXPECT_EQ(runner_.counters().server_starts, 1u);
 }
 
+// exit() in a child the run forked ends that child, not the run.
+TEST_F(InPlace, LetsAChildTheRunForkedExit) {
+  run_changing("fork-exit", 3);
+  EXPECT_EQ(runner_.counters().in_place_runs, 3u);
+  EXPECT_EQ(runner_.counters().server_starts, 1u);
+}
+
 TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatLeavesAMappingBehind) {
   run_changing("leak-mapping", 3);
   EXPECT_EQ(runner_.counters().in_place_runs, 1u);
