@@ -44,7 +44,7 @@ LocalAgent::~LocalAgent() {
 
 bool LocalAgent::wait_for(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
-  return changed_.wait_for(lock, timeout, [this] { return running_workers_ == 0; });
+  return ended_.wait_for(lock, timeout, [this] { return running_workers_ == 0; });
 }
 
 std::optional<std::string> LocalAgent::launch_error() const {
@@ -157,6 +157,7 @@ void LocalAgent::worker_ended(const LocalAgentStats& stats) {
   }
   changed_.notify_all();
   ramp_.notify_all();
+  ended_.notify_all();
 }
 
 }  // namespace exocheck::agent

@@ -68,7 +68,8 @@ class LocalAgent {
   coordinator::ExplorationSession& session_;
   const LocalAgentOptions options_;
   mutable std::mutex mutex_;
-  std::condition_variable changed_;  // a result arrived or a worker ended
+  std::condition_variable changed_;  // a result arrived or a worker ended (workers wait for leases)
+  std::condition_variable ended_;    // a worker ended (wait_for() waits: not woken by every result)
   std::condition_variable ramp_;     // kResultsPerExtraServer more results arrived, or the session ended
   std::size_t running_workers_ = 0;
   std::optional<std::string> launch_error_;
