@@ -308,7 +308,8 @@ MemorySnapshot::Restored MemorySnapshot::restore() {
       if (::ioctl(uffd_, UFFDIO_WRITEPROTECT, &protection) != 0) return Restored::failed;
     }
   }
-  return mapped_pages() == mapped_pages_ ? Restored::exactly : Restored::mappings_changed;
+  // Unchanged before, unchanged after: nothing above maps or unmaps but remap().
+  return !remapped || mapped_pages() == mapped_pages_ ? Restored::exactly : Restored::mappings_changed;
 }
 
 }  // namespace exocheck::detail
