@@ -11,10 +11,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 namespace exocheck::detail {
 namespace {
@@ -55,10 +54,13 @@ std::string error_text(const char* what) {
 }
 
 // Touches the stack below the caller, so that the stack mapping already covers what the runs
-// will use: its growth would otherwise change the layout on every run.
+// will use: its growth would otherwise change the layout on every run. Reading is enough, and maps
+// the shared zero page instead of allocating one per page.
 [[gnu::noinline]] void reserve_stack() {
-  auto* bottom = static_cast<volatile char*>(alloca(kStackReserve));
-  for (std::size_t offset = 0; offset < kStackReserve; offset += page_size()) bottom[offset] = 0;
+  auto* bottom = static_cast<volatile unsigned char*>(alloca(kStackReserve));
+  unsigned char sink = 0;
+  for (std::size_t offset = 0; offset < kStackReserve; offset += page_size()) sink ^= bottom[offset];
+  asm volatile("" : : "r"(sink));
 }
 
 struct Mapping {
@@ -68,19 +70,33 @@ struct Mapping {
   bool anonymous;  ///< no file behind it (the heap, the stack, malloc's large blocks)
 };
 
+/// This process's mappings (/proc/self/maps); empty when it cannot be read.
 std::vector<Mapping> read_mappings() {
   std::vector<Mapping> mappings;
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    std::istringstream fields(line);
-    std::string range, permissions, offset, device, inode;
-    fields >> range >> permissions >> offset >> device >> inode;
-    const auto dash = range.find('-');
-    if (dash == std::string::npos || permissions.size() < 4) continue;
-    mappings.push_back({std::stoull(range.substr(0, dash), nullptr, 16),
-                        std::stoull(range.substr(dash + 1), nullptr, 16),
-                        permissions[1] == 'w' && permissions[3] == 'p', inode == "0"});
+  const int fd = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return mappings;
+  std::string text;
+  char chunk[8192];
+  for (;;) {
+    const ssize_t got = ::read(fd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    text.append(chunk, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    start = end + 1;
+    unsigned long begin = 0, finish = 0, offset = 0, inode = 0;
+    unsigned major = 0, minor = 0;
+    char permissions[5] = {};
+    if (std::sscanf(line.c_str(), "%lx-%lx %4s %lx %x:%x %lu", &begin, &finish, permissions, &offset, &major, &minor,
+                    &inode) != 7) {
+      continue;
+    }
+    mappings.push_back({begin, finish, permissions[1] == 'w' && permissions[3] == 'p', inode == 0});
   }
   return mappings;
 }
@@ -115,6 +131,10 @@ std::unique_ptr<MemorySnapshot> MemorySnapshot::take(std::span<const AddressRang
       snapshot->regions_.push_back({range.begin, range.end, bytes, mapping.anonymous});
       bytes += range.end - range.begin;
     }
+  }
+  if (snapshot->regions_.empty()) {
+    why = "cannot read /proc/self/maps";
+    return nullptr;
   }
 
   // Descriptors: the program's open now must still be open after a run; the others are the run's.
