@@ -14,6 +14,7 @@
 
 #include "exocheck/wire/frame.hpp"
 #include "poll_wait.hpp"
+#include "request_frame.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -35,9 +36,7 @@ constexpr int kRoundsAfterExit = 1024;
 RunSession::RunSession(const RunSpec& spec, SubjectProcess process, Clock::time_point deadline, RunReport& report)
     : spec_(spec), process_(std::move(process)), deadline_(deadline), report_(report), conversation_(report) {
   if (spec.defer_prefix_events) conversation_.defer_steps_below(static_cast<std::size_t>(spec.request.prefix_size()));
-  proto::RunRequest request = spec.request;
-  request.set_protocol_version(wire::kProtocolVersion);
-  wire::append_frame(request_, request);
+  append_request_frame(request_, spec.request);
 }
 
 void RunSession::run() {

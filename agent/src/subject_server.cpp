@@ -15,6 +15,7 @@
 
 #include "exocheck/wire/frame.hpp"
 #include "poll_wait.hpp"
+#include "request_frame.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -147,10 +148,8 @@ void SubjectServer::drain_stderr(StderrTail& errors) {
 }
 
 bool SubjectServer::send_request(const RunSpec& spec, Clock::time_point deadline) {
-  proto::RunRequest request = spec.request;
-  request.set_protocol_version(wire::kProtocolVersion);
   request_.clear();
-  wire::append_frame(request_, request);
+  append_request_frame(request_, spec.request);
   std::size_t sent = 0;
   while (sent < request_.size()) {
     const ssize_t n = ::send(process_.control_fd(), request_.data() + sent, request_.size() - sent, MSG_NOSIGNAL);

@@ -82,7 +82,7 @@ void send_frame(const char* frame, std::size_t bytes) {
 std::string run_end_frame(int exit_status, const std::string& lost) {
   proto::HookMessage message;
   auto* end = message.mutable_end();
-  end->set_pid(::getpid());
+  end->set_pid(in_place->server);
   end->set_wait_status(W_EXITCODE(exit_status, 0));
   end->set_in_place_lost(lost);
   std::string frame;
@@ -122,11 +122,6 @@ void end_in_place_run(int status, void*) {
   }
   in_place->exit_status = status;
   in_place->resumed = 1;
-  ::getcontext(&in_place->restorer);
-  in_place->restorer.uc_stack.ss_sp = in_place->stack;
-  in_place->restorer.uc_stack.ss_size = sizeof in_place->stack;
-  in_place->restorer.uc_link = nullptr;
-  ::makecontext(&in_place->restorer, restore_memory, 0);
   ::setcontext(&in_place->restorer);
 }
 
@@ -262,6 +257,13 @@ bool ForkServer::prepare_in_place(std::string& why) {
   // heap instead of giving it back, and serve large blocks from it instead of from mappings.
   ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
   ::mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);
+  // Made once: restore_memory() never returns, so each run's end enters it afresh at the top of
+  // the arena's stack.
+  ::getcontext(&in_place->restorer);
+  in_place->restorer.uc_stack.ss_sp = in_place->stack;
+  in_place->restorer.uc_stack.ss_size = sizeof in_place->stack;
+  in_place->restorer.uc_link = nullptr;
+  ::makecontext(&in_place->restorer, restore_memory, 0);
   ::on_exit(end_in_place_run, nullptr);
   return true;
 }
@@ -279,7 +281,7 @@ proto::RunRequest ForkServer::next_in_place_run() {
   proto::RunRequest request = next_request_or_exit();
   in_run_ = true;
   in_place->running = 1;
-  in_place->header->pid.store(static_cast<std::int32_t>(::getpid()), std::memory_order_release);
+  in_place->header->pid.store(static_cast<std::int32_t>(in_place->server), std::memory_order_release);
   channel_.use_event_buffer(mapping_, bytes_);
   return request;
 }

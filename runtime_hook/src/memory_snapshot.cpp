@@ -167,7 +167,6 @@ std::unique_ptr<MemorySnapshot> MemorySnapshot::take(std::span<const AddressRang
   snapshot->copy_ = static_cast<char*>(copy);
   snapshot->copy_bytes_ = bytes;
   snapshot->written_ = static_cast<PageRegion*>(written);
-  snapshot->written_capacity_ = kWrittenCapacity;
   snapshot->brk_ = static_cast<std::uintptr_t>(::syscall(SYS_brk, 0));
 
   for (const Region& region : snapshot->regions_) {
@@ -181,7 +180,7 @@ std::unique_ptr<MemorySnapshot> MemorySnapshot::take(std::span<const AddressRang
   probe.start = snapshot->regions_.empty() ? 0 : snapshot->regions_.front().begin;
   probe.end = probe.start + page_size();
   probe.vec = reinterpret_cast<std::uintptr_t>(snapshot->written_);
-  probe.vec_len = snapshot->written_capacity_;
+  probe.vec_len = kWrittenCapacity;
   probe.category_mask = probe.return_mask = kPageWritten;
   if (::ioctl(snapshot->pagemap_, kPagemapScan, &probe) < 0) {
     why = error_text("the kernel cannot list written pages (PAGEMAP_SCAN, Linux 6.7)");
@@ -236,7 +235,7 @@ MemorySnapshot::~MemorySnapshot() {
     if (fd >= 0) ::close(fd);
   }
   if (copy_ != nullptr) ::munmap(copy_, copy_bytes_);
-  if (written_ != nullptr) ::munmap(written_, written_capacity_ * sizeof(PageRegion));
+  if (written_ != nullptr) ::munmap(written_, kWrittenCapacity * sizeof(PageRegion));
 }
 
 bool MemorySnapshot::protect(const Region& region) const {
@@ -302,7 +301,7 @@ MemorySnapshot::Restored MemorySnapshot::restore() {
     scan.start = region.begin;
     scan.end = region.end;
     scan.vec = reinterpret_cast<std::uintptr_t>(written_);
-    scan.vec_len = written_capacity_;
+    scan.vec_len = kWrittenCapacity;
     scan.category_mask = scan.return_mask = kPageWritten;
     std::size_t written = 0;
     for (;;) {

@@ -75,7 +75,6 @@ class MemorySnapshot {
   char* copy_ = nullptr;       ///< the regions' bytes, in a mapping of its own (not tracked)
   std::size_t copy_bytes_ = 0;
   PageRegion* written_ = nullptr;  ///< PAGEMAP_SCAN's answer, in a mapping of its own
-  std::size_t written_capacity_ = 0;
   std::uintptr_t brk_ = 0;
   long mapped_pages_ = 0;
 };

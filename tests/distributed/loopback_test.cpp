@@ -123,8 +123,11 @@ TEST_F(LoopbackTest, AgentKilledMidwayAndRestartedChangesNothing) {
   const auto first = cluster.start_agent("a1");
   cluster.start_agent("a2");
   cluster.wait_for_agents(2);
-  // LCA without sleep sets explores many redundant paths: long enough to kill an agent mid-way.
+  // LCA without sleep sets on 5 workers: 19,845 paths, which last several of the coordinator's
+  // 250 ms progress updates even at 10,000 runs a second per agent, so the kill lands mid-way. (On
+  // 4 workers, 549 paths can end between two updates.)
   auto request = pi_submission(pi_sha);
+  request.set_args(1, "5");
   request.mutable_settings()->set_heuristic("lca");
   request.mutable_settings()->set_sleep_sets(false);
   bool killed = false;

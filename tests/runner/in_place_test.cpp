@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,41 +31,40 @@ class InPlace : public ::testing::Test {
     }
   }
 
+  /// The runner's counters, all three at once.
+  void expect_runs(std::uint64_t in_place, std::uint64_t forked, std::uint64_t server_starts) const {
+    EXPECT_EQ(runner_.counters().in_place_runs, in_place);
+    EXPECT_EQ(runner_.counters().forked_runs, forked);
+    EXPECT_EQ(runner_.counters().server_starts, server_starts);
+  }
+
   Runner runner_;
 };
 
 TEST_F(InPlace, PutsBackTheMemoryARunWroteAndUnmapped) {
   run_changing("scribble", 5);
-  EXPECT_EQ(runner_.counters().in_place_runs, 5u);
-  EXPECT_EQ(runner_.counters().forked_runs, 0u);
-  EXPECT_EQ(runner_.counters().server_starts, 1u);
+  expect_runs(5, 0, 1);
 }
 
 TEST_F(InPlace, ClosesTheDescriptorsARunLeftOpen) {
   run_changing("leak-fd", 4);
-  EXPECT_EQ(runner_.counters().in_place_runs, 4u);
-  EXPECT_EQ(runner_.counters().server_starts, 1u);
+  expect_runs(4, 0, 1);
 }
 
 // exit() in a child the run forked ends that child, not the run.
 TEST_F(InPlace, LetsAChildTheRunForkedExit) {
   run_changing("fork-exit", 3);
-  EXPECT_EQ(runner_.counters().in_place_runs, 3u);
-  EXPECT_EQ(runner_.counters().server_starts, 1u);
+  expect_runs(3, 0, 1);
 }
 
 TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatLeavesAMappingBehind) {
   run_changing("leak-mapping", 3);
-  EXPECT_EQ(runner_.counters().in_place_runs, 1u);
-  EXPECT_EQ(runner_.counters().forked_runs, 2u);
-  EXPECT_EQ(runner_.counters().server_starts, 2u);
+  expect_runs(1, 2, 2);
 }
 
 TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatClosesADescriptorOfTheServer) {
   run_changing("close-fd", 3);
-  EXPECT_EQ(runner_.counters().in_place_runs, 1u);
-  EXPECT_EQ(runner_.counters().forked_runs, 2u);
-  EXPECT_EQ(runner_.counters().server_starts, 2u);
+  expect_runs(1, 2, 2);
 }
 
 TEST_F(InPlace, ForksEveryRunWhenAskedTo) {
