@@ -76,13 +76,14 @@ class Connection {
     work_ready_.notify_all();
   }
 
-  std::optional<RunSpec> take_lease(std::uint64_t& lease_id) {
+  std::optional<RunSpec> take_lease(std::uint64_t& lease_id, std::uint64_t& job_id) {
     std::unique_lock lock(mutex_);
     work_ready_.wait(lock, [this] { return closed_ || !pending_.empty(); });
     if (closed_) return std::nullopt;
     const auto lease = std::move(pending_.front());
     pending_.pop_front();
     lease_id = lease.lease_id();
+    job_id = lease.job_id();
     RunSpec spec;
     spec.binary = job_->subject();
     spec.args.assign(job_->args().begin(), job_->args().end());
@@ -93,9 +94,14 @@ class Connection {
   }
 
   void run_leases() {
+    // The runner, and its fork server, serve every job of this connection.
     Runner runner(runner_options_);
-    std::uint64_t lease_id = 0;
-    while (auto spec = take_lease(lease_id)) {
+    std::uint64_t lease_id = 0, job_id = 0, runner_job = 0;
+    while (auto spec = take_lease(lease_id, job_id)) {
+      if (job_id != runner_job) {
+        runner.prepare(spec->binary, spec->args);  // a binary rebuilt since the last job needs a new server
+        runner_job = job_id;
+      }
       proto::LeaseResult result;
       result.set_lease_id(lease_id);
       try {

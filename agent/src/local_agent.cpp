@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cpu_pinning.hpp"
 #include "exocheck/agent/runner.hpp"
@@ -32,6 +33,9 @@ double thread_cpu_seconds() {
 LocalAgent::LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptions options)
     : session_(session), options_(options) {
   const std::size_t workers = std::max<std::size_t>(1, options_.workers);
+  if (auto* kept = options_.kept_runners) {
+    while (kept->size() < workers) kept->emplace_back(runner_options());
+  }
   running_workers_ = workers;
   threads_.reserve(workers);
   for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
@@ -70,14 +74,18 @@ void LocalAgent::work(std::size_t index) {
     }
   }
   // One runner per worker for the whole session: it keeps its fork server between runs.
-  Runner runner(RunnerOptions{.fork_server = options_.fork_server, .in_place = options_.in_place});
+  std::optional<Runner> own;
+  Runner& runner = options_.kept_runners ? (*options_.kept_runners)[index] : own.emplace(runner_options());
+  const RunnerCounters counters_before = runner.counters();
   LocalAgentStats stats;
   // Another fork server costs a start-up (exec, main, the snapshot: as much as a few dozen runs in
   // place), which pays off only in explorations longer than that: worker k joins once k times
   // kResultsPerExtraServer results are in, or k times kJoinAfter has passed (runs that take long,
   // hangs among them, are worth another server at once). Small explorations run on one server.
-  const std::uint64_t join_after = options_.fork_server ? index * kResultsPerExtraServer : 0;
-  const auto join_at = started_ + static_cast<int>(index) * kJoinAfter;
+  // A worker whose runner has a server ready costs nothing to join.
+  const bool ready = runner.prepare(session_.options().subject, session_.options().args);
+  const std::uint64_t join_after = options_.fork_server && !ready ? index * kResultsPerExtraServer : 0;
+  const auto join_at = started_ + static_cast<int>(ready ? 0 : index) * kJoinAfter;
   try {
     while (!session_.finished()) {
       // Read before asking: a result that lands between the question and the wait changes it, so
@@ -100,8 +108,12 @@ void LocalAgent::work(std::size_t index) {
     spdlog::critical("local agent worker: {}", error.what());
     session_.stop();
   }
-  stats.runs = runner.counters();
+  stats.runs = runner.counters() - counters_before;
   worker_ended(stats);
+}
+
+RunnerOptions LocalAgent::runner_options() const {
+  return {.fork_server = options_.fork_server, .in_place = options_.in_place};
 }
 
 // Runs one lease if one is ready; false when there was none.

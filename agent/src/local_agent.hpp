@@ -24,6 +24,11 @@ struct LocalAgentOptions {
   /// their number): faster on a machine with nothing else to do, slower when other load shares it.
   bool pin_workers = false;
   bool in_place = true;  ///< the fork server performs its runs in place where it can (RunnerOptions)
+  /// Runners kept from one exploration to the next, or nullptr: each worker then has a runner for
+  /// this exploration only. Worker i uses (*kept_runners)[i], made with this agent's options when
+  /// missing. Their fork servers outlive the exploration, and a worker whose runner has a server
+  /// of the subject ready joins at once. Must outlive the agent; used by one agent at a time.
+  std::vector<Runner>* kept_runners = nullptr;
 };
 
 /// Where the workers' time went, summed over the workers that have ended.
@@ -61,6 +66,7 @@ class LocalAgent {
 
  private:
   void work(std::size_t index);
+  RunnerOptions runner_options() const;
   bool run_one(Runner& runner, LocalAgentStats& stats);
   void worker_ended(const LocalAgentStats& stats);
   std::uint64_t results_seen() const;

@@ -47,7 +47,7 @@ class Runner::ForkServing {
   /// The run's report through a fork server, or nullopt when it must run in a process of its own.
   std::optional<RunReport> run(const RunSpec& spec, RunnerCounters& counters) {
     if (!ensure_buffer()) return std::nullopt;
-    if (!server_ || !server_->usable() || !server_->serves(spec.binary, spec.args)) {
+    if (!ready_for(spec.binary, spec.args)) {
       // Only when a server is needed: the invocation's text is not built per run.
       const std::string key = invocation(spec);
       if (refused_.contains(key)) return std::nullopt;
@@ -83,6 +83,15 @@ class Runner::ForkServing {
     return report;
   }
 
+  bool ready_for(const std::string& binary, const std::vector<std::string>& args) const {
+    return server_ && server_->usable() && server_->serves(binary, args);
+  }
+
+  bool prepare(const std::string& binary, const std::vector<std::string>& args) {
+    if (server_ && server_->binary_rebuilt()) server_.reset();
+    return ready_for(binary, args);
+  }
+
  private:
   bool ensure_buffer() {
     if (buffer_) return true;
@@ -113,6 +122,10 @@ Runner::Runner(RunnerOptions options) : options_(options) {
 Runner::~Runner() = default;
 Runner::Runner(Runner&&) noexcept = default;
 Runner& Runner::operator=(Runner&&) noexcept = default;
+
+bool Runner::prepare(const std::string& binary, const std::vector<std::string>& args) {
+  return serving_ && serving_->prepare(binary, args);
+}
 
 RunReport Runner::run(const RunSpec& spec) {
   if (serving_) {

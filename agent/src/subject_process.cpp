@@ -152,6 +152,8 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
   auto opened = open_descriptors();
   if (auto* failure = std::get_if<LaunchFailure>(&opened)) return std::move(*failure);
   auto& d = std::get<ChildDescriptors>(opened);
+  // Before the exec: a binary replaced in between then differs from its stamp, never the reverse.
+  auto stamp = stamp_of(std::get<std::string>(path));
   UniqueFd event_buffer;
   if (event_buffer_fd >= 0) {
     event_buffer = UniqueFd(::fcntl(event_buffer_fd, F_DUPFD_CLOEXEC, kEventBufferFdInChild + 1));
@@ -182,21 +184,30 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
     if (error) return LaunchFailure{fmt::format("cannot start subject {}: {}", binary, error.message())};
     const pid_t pid = child.id();
     child.detach();  // this class waits for and kills the process itself
-    return SubjectProcess(pid, std::move(d.control_parent), std::move(d.stderr_read));
+    return SubjectProcess(pid, std::move(d.control_parent), std::move(d.stderr_read),
+                          std::move(std::get<std::string>(path)), stamp);
   } catch (const std::exception& e) {
     return LaunchFailure{fmt::format("cannot start subject {}: {}", binary, e.what())};
   }
 }
 
-SubjectProcess::SubjectProcess(pid_t pid, UniqueFd control, UniqueFd stderr_read)
-    : pid_(pid), control_(std::move(control)), stderr_(std::move(stderr_read)), exit_(open_exit_descriptor(pid)) {}
+SubjectProcess::SubjectProcess(pid_t pid, UniqueFd control, UniqueFd stderr_read, std::string binary_path,
+                               std::optional<BinaryStamp> binary_stamp)
+    : pid_(pid),
+      control_(std::move(control)),
+      stderr_(std::move(stderr_read)),
+      exit_(open_exit_descriptor(pid)),
+      binary_path_(std::move(binary_path)),
+      binary_stamp_(binary_stamp) {}
 
 SubjectProcess::SubjectProcess(SubjectProcess&& other) noexcept
     : pid_(std::exchange(other.pid_, -1)),
       control_(std::move(other.control_)),
       stderr_(std::move(other.stderr_)),
       exit_(std::move(other.exit_)),
-      status_(std::exchange(other.status_, std::nullopt)) {}
+      status_(std::exchange(other.status_, std::nullopt)),
+      binary_path_(std::move(other.binary_path_)),
+      binary_stamp_(other.binary_stamp_) {}
 
 SubjectProcess::~SubjectProcess() {
   if (pid_ <= 0) return;

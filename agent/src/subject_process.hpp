@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "binary_stamp.hpp"
 #include "unique_fd.hpp"
 
 namespace exocheck::agent {
@@ -30,6 +31,10 @@ class SubjectProcess {
                                                             int event_buffer_fd = -1, bool in_place = false);
   /// The process id (also its process group's).
   pid_t pid() const { return pid_; }
+  /// The binary's path as executed (after the PATH search).
+  const std::string& binary_path() const { return binary_path_; }
+  /// The binary's stamp, taken before it was executed: nullopt when it could not be read.
+  const std::optional<BinaryStamp>& binary_stamp() const { return binary_stamp_; }
 
   SubjectProcess(SubjectProcess&& other) noexcept;
   SubjectProcess& operator=(SubjectProcess&&) = delete;
@@ -62,7 +67,8 @@ class SubjectProcess {
   void signal_group(int signal) const;
 
  private:
-  SubjectProcess(pid_t pid, UniqueFd control, UniqueFd stderr_read);
+  SubjectProcess(pid_t pid, UniqueFd control, UniqueFd stderr_read, std::string binary_path,
+                 std::optional<BinaryStamp> binary_stamp);
   void record_exit(int status);
 
   pid_t pid_;
@@ -70,6 +76,8 @@ class SubjectProcess {
   UniqueFd stderr_;
   UniqueFd exit_;
   std::optional<int> status_;
+  std::string binary_path_;
+  std::optional<BinaryStamp> binary_stamp_;
 };
 
 }  // namespace exocheck::agent

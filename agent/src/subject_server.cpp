@@ -78,6 +78,11 @@ SubjectServer::SubjectServer(std::string binary, std::vector<std::string> args, 
                              EventBuffer& buffer)
     : binary_(std::move(binary)), args_(std::move(args)), process_(std::move(process)), buffer_(&buffer) {}
 
+bool SubjectServer::binary_rebuilt() const {
+  const auto& started = process_.binary_stamp();
+  return !started || stamp_of(process_.binary_path()) != started;
+}
+
 // Waits for the next complete frame from the server, reading stderr into `errors` meanwhile.
 SubjectServer::Heard SubjectServer::next_frame(Clock::time_point until, StderrTail& errors) {
   for (;;) {

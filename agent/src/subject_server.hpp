@@ -63,6 +63,8 @@ class SubjectServer {
   bool serves(const std::string& binary, const std::vector<std::string>& args) const {
     return binary == binary_ && args == args_;
   }
+  /// True when the binary file it was started from has changed since (a stat, not done per run).
+  bool binary_rebuilt() const;
 
  private:
   enum class Heard { frame, garbage, gone, timeout };

@@ -56,6 +56,8 @@ const char* name_of(RunMode mode) {
   switch (mode) {
     case RunMode::in_place:
       return "in-place";
+    case RunMode::in_place_kept:
+      return "in-place-kept";
     case RunMode::fork:
       return "fork";
     case RunMode::process:
@@ -65,32 +67,33 @@ const char* name_of(RunMode mode) {
 }
 
 std::optional<RunMode> run_mode_named(const std::string& name) {
-  for (const RunMode mode : {RunMode::in_place, RunMode::fork, RunMode::process}) {
+  for (const RunMode mode : {RunMode::in_place, RunMode::in_place_kept, RunMode::fork, RunMode::process}) {
     if (name == name_of(mode)) return mode;
   }
   return std::nullopt;
 }
 
 agent::RunnerOptions runner_options(RunMode mode) {
-  return {.fork_server = mode != RunMode::process, .in_place = mode == RunMode::in_place};
+  return {.fork_server = mode != RunMode::process,
+          .in_place = mode == RunMode::in_place || mode == RunMode::in_place_kept};
 }
 
 namespace {
 
 Explored explore_once(const coordinator::ExplorationOptions& options, const ExplorationSetup& setup,
-                      std::chrono::steady_clock::time_point deadline) {
+                      std::chrono::steady_clock::time_point deadline, std::vector<agent::Runner>* kept_runners) {
   coordinator::ExplorationSession session(options);
   Explored explored;
   {
     const auto runner = runner_options(setup.mode);
-    agent::LocalAgent agent(
-        session, {setup.cores, std::chrono::milliseconds(10'000), runner.fork_server, true, runner.in_place});
+    agent::LocalAgent agent(session, {setup.cores, std::chrono::milliseconds(10'000), runner.fork_server, true,
+                                      runner.in_place, kept_runners});
     while (!agent.wait_for(std::chrono::milliseconds(5))) {
       if (std::chrono::steady_clock::now() >= deadline) session.stop();
     }
     if (const auto error = agent.launch_error()) throw std::runtime_error(*error);
     explored.stats = agent.stats();
-  }  // the runners' fork servers are reaped here: their CPU joins RUSAGE_CHILDREN
+  }  // the runners' fork servers are reaped here, unless kept: their CPU joins RUSAGE_CHILDREN
   const auto progress = session.progress();
   explored.executions = progress.stats.paths + progress.stats.sleep_blocked;
   explored.classes = progress.stats.classes;
@@ -104,7 +107,8 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
 
 // Small programs are explored completely in a fraction of the time: they are explored again and
 // again until the time is up, each exploration with its own session, agent and fork servers, as a
-// user running exocheck explore would.
+// user running exocheck explore would; in mode in_place_kept, the fork servers are kept from one
+// exploration to the next, as exocheck-agent keeps them from one job to the next.
 nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
                                    const ExplorationSetup& setup) {
   pin_to(setup.cores);
@@ -124,8 +128,10 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
   std::uint64_t executions = 0, explorations = 0, classes = 0, executed_steps = 0, transitions = 0;
   bool complete = true;  // every exploration but a last one cut short by the time limit was complete
   agent::LocalAgentStats stats;
+  std::optional<std::vector<agent::Runner>> kept_runners;
+  if (setup.mode == RunMode::in_place_kept) kept_runners.emplace();
   do {
-    const auto explored = explore_once(options, setup, deadline);
+    const auto explored = explore_once(options, setup, deadline, kept_runners ? &*kept_runners : nullptr);
     executions += explored.executions;
     executed_steps += explored.executed_steps;
     transitions += explored.transitions;
@@ -137,6 +143,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
     stats += explored.stats;
   } while (complete && std::chrono::steady_clock::now() < deadline);
   // "complete": the first exploration explored every class (later ones repeat it).
+  kept_runners.reset();  // their fork servers are reaped here
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto self_after = usage_of(RUSAGE_SELF);
   const auto children_after = usage_of(RUSAGE_CHILDREN);

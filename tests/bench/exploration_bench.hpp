@@ -21,10 +21,11 @@ struct ExplorationCase {
   std::vector<std::string> args;
 };
 
-/// How the runner performs runs: in place in a fork server, forked from it, or one process each.
-enum class RunMode { in_place, fork, process };
+/// How the runner performs runs: in place in a fork server, forked from it, or one process each;
+/// in_place_kept: in place, the fork servers kept from one exploration to the next.
+enum class RunMode { in_place, in_place_kept, fork, process };
 
-/// "in-place", "fork", "process".
+/// "in-place", "in-place-kept", "fork", "process".
 const char* name_of(RunMode mode);
 /// The mode `name_of` names, or nullopt.
 std::optional<RunMode> run_mode_named(const std::string& name);

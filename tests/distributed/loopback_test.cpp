@@ -2,10 +2,13 @@
 // client library `exocheck explore --coordinator` uses. The reference is the embedded explorer
 // (the same session, run by one local worker thread).
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <set>
 #include <string>
@@ -202,6 +205,33 @@ TEST_F(LoopbackTest, TheNextJobWaitsForTheFirst) {
   EXPECT_EQ(second_states.back(), proto::JOB_COMPLETE_NO_BUG);
   EXPECT_EQ(last.classes(), 24u);
   EXPECT_EQ(client.watch(first, [](const proto::JobProgress&) {}).state(), proto::JOB_COMPLETE_NO_BUG);
+}
+
+// The agent keeps its slots' fork servers from job to job: a subject rebuilt in between (a new
+// file renamed over the old, as a linker does) must be explored as rebuilt, not by the old build's
+// server.
+TEST_F(LoopbackTest, ASubjectRebuiltBetweenJobsIsExploredAsRebuilt) {
+  const auto dir = std::filesystem::temp_directory_path() / ("exocheck-loopback-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string installed = (dir / "subject").string();
+  const auto install = [&](const std::string& built) {
+    std::filesystem::copy_file(built, installed + ".next", std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::rename(installed + ".next", installed);
+  };
+  cluster.start_agent("a1");
+  install(subject("pi"));
+  auto request = pi_submission(pi_sha);
+  request.set_subject(installed);
+  const auto pi = explore(request);
+  EXPECT_EQ(pi.state(), proto::JOB_COMPLETE_NO_BUG);
+  EXPECT_EQ(pi.classes(), 24u);
+
+  install(subject("registry"));
+  request.set_sha256(agent::sha256_of_file(subject("registry")));
+  const auto registry = explore(request);  // registry --workers 4
+  EXPECT_EQ(registry.state(), proto::JOB_COMPLETE_NO_BUG);
+  EXPECT_EQ(registry.classes(), 120u);  // the 5! orders of the registrations
+  std::filesystem::remove_all(dir);
 }
 
 TEST(CoordinatorAddress, ThatDoesNotAnswerIsReportedInBoundedTime) {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -269,6 +270,41 @@ TEST_P(ForkServer, SurvivesItsServerBeingKilledAndStartsAnother) {
   EXPECT_EQ(served(runner.counters()), 2u);
   EXPECT_EQ(runner.counters().process_runs, 1u);
   EXPECT_EQ(runner.counters().server_starts, 2u);
+}
+
+// A build replaced the way a linker does it: a new file renamed over the old one (a binary being
+// executed cannot be rewritten in place).
+void install(const std::string& built, const std::string& installed) {
+  const std::string next = installed + ".next";
+  std::filesystem::copy_file(built, next, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::rename(next, installed);
+}
+
+// A runner kept between explorations (exocheck-agent keeps one per slot from job to job) must not
+// serve a rebuilt binary's runs from the old build's server.
+TEST_P(ForkServer, PrepareStopsTheServerOfABinaryRebuiltSinceItStarted) {
+  const auto dir = std::filesystem::temp_directory_path() / ("exocheck-rebuilt-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string subject = (dir / "subject").string();
+  install(bin("registry"), subject);
+  Runner runner(options());
+  EXPECT_FALSE(runner.prepare(subject, {}));  // no server yet
+  const auto registry = runner.run(spec_of(subject));
+  ASSERT_EQ(registry.result.status(), proto::RUN_COMPLETED) << registry.result.detail();
+  EXPECT_TRUE(runner.prepare(subject, {}));
+  EXPECT_FALSE(runner.prepare(subject, {"--workers", "3"}));  // another invocation needs another server
+  EXPECT_EQ(runner.counters().server_starts, 1u);
+
+  install(bin("pingpong"), subject);
+  const std::vector<std::string> ten_steps{"--steps", "10"};
+  EXPECT_FALSE(runner.prepare(subject, {}));
+  EXPECT_FALSE(runner.prepare(subject, ten_steps));
+  const auto pingpong = runner.run(spec_of(subject, ten_steps));
+  expect_same_run(pingpong, run(bin("pingpong"), ten_steps), "the rebuilt binary");
+  EXPECT_EQ(runner.counters().server_starts, 2u);
+  EXPECT_EQ(served(runner.counters()), 2u);
+  EXPECT_TRUE(runner.prepare(subject, ten_steps));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

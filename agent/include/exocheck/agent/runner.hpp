@@ -58,6 +58,12 @@ struct RunnerCounters {
   /// Runs a fork server performed, forked or in place.
   std::uint64_t served_runs() const { return forked_runs + in_place_runs; }
 
+  /// The runs and starts since `earlier`, counters of the same runner taken before.
+  RunnerCounters operator-(const RunnerCounters& earlier) const {
+    return {forked_runs - earlier.forked_runs, in_place_runs - earlier.in_place_runs,
+            process_runs - earlier.process_runs, server_starts - earlier.server_starts};
+  }
+
   RunnerCounters& operator+=(const RunnerCounters& other) {
     forked_runs += other.forked_runs;
     in_place_runs += other.in_place_runs;
@@ -68,7 +74,9 @@ struct RunnerCounters {
 };
 
 /// Runs one controlled execution per call; safe to use from one thread at a time per instance
-/// (use one instance per slot). Between calls it keeps only its fork server.
+/// (use one instance per slot). Between calls it keeps only its fork server, also from one
+/// exploration to the next (see prepare()): a runner kept between explorations of one subject
+/// starts it once.
 class Runner {
  public:
   explicit Runner(RunnerOptions options = {});
@@ -80,6 +88,12 @@ class Runner {
   RunReport run(const RunSpec& spec);
 
   const RunnerCounters& counters() const { return counters_; }
+
+  /// To be called when an exploration (or a job) of `binary args` begins. The fork server is kept
+  /// from run to run by the subject's name and arguments, without looking at the file per run: here
+  /// it is stopped if the binary has been rebuilt since it started. True when a server of the
+  /// subject is ready: the next run starts no process.
+  bool prepare(const std::string& binary, const std::vector<std::string>& args);
 
  private:
   class ForkServing;
