@@ -28,6 +28,23 @@ void HookConversation::received(std::size_t bytes) {
   }
 }
 
+std::size_t HookConversation::take_frames(std::string_view bytes) {
+  std::size_t taken = 0;
+  // Each header is read once and its length checked against `bytes`: a run writing the buffer
+  // meanwhile can make a frame unparseable, never make this read outside it.
+  while (!done() && bytes.size() - taken >= wire::kFrameHeaderBytes) {
+    const std::uint32_t length = wire::read_frame_header(bytes.substr(taken, wire::kFrameHeaderBytes));
+    if (length > wire::kMaxFrameBytes) {
+      fail(fmt::format("oversized frame of {} bytes", length));
+      break;
+    }
+    if (bytes.size() - taken - wire::kFrameHeaderBytes < length) break;
+    handle(bytes.substr(taken + wire::kFrameHeaderBytes, length));
+    taken += wire::kFrameHeaderBytes + length;
+  }
+  return taken;
+}
+
 namespace {
 
 /// The first byte of a serialized HookMessage whose body is an event: field 2, length-delimited.

@@ -33,6 +33,10 @@ class HookConversation {
   char* prepare(std::size_t bytes) { return decoder_.prepare(bytes); }
   /// Takes `bytes` bytes written at prepare()'s pointer and handles every complete frame.
   void received(std::size_t bytes);
+  /// Handles every complete frame at the start of `bytes` where they are, without copying them
+  /// (memory the caller keeps while this runs: the shared event buffer); returns the bytes those
+  /// frames took. A frame cut short at the end is left for a later call with more bytes.
+  std::size_t take_frames(std::string_view bytes);
 
   /// The result arrived; later bytes are ignored.
   bool finished() const { return finished_; }

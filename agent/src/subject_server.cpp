@@ -199,10 +199,7 @@ SubjectServer::Heard SubjectServer::wait_for_end(Clock::time_point deadline, Run
 void SubjectServer::decode_new_frames(Run& run) {
   const std::string_view frames = buffer_->frames();
   if (frames.size() <= run.decoded || run.conversation.done()) return;
-  const std::size_t fresh = frames.size() - run.decoded;
-  std::memcpy(run.conversation.prepare(fresh), frames.data() + run.decoded, fresh);
-  run.conversation.received(fresh);
-  run.decoded = frames.size();
+  run.decoded += run.conversation.take_frames(frames.substr(run.decoded));
 }
 
 SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point deadline, RunReport& report) {

@@ -170,13 +170,15 @@ proto::RunRequest ControlChannel::read_request() {
 std::optional<proto::RunRequest> ControlChannel::next_request() {
   char header[wire::kFrameHeaderBytes];
   ssize_t first;
+  // The whole header at once where it can (one read per run saved); never more than the frame's
+  // own bytes, so that nothing of a later frame is read into memory a run in place puts back.
   do {
-    first = ::read(fd_, header, 1);
+    first = ::read(fd_, header, sizeof header);
   } while (first < 0 && errno == EINTR);
   if (first == 0) return std::nullopt;  // closed between requests
   if (first < 0)
     throw std::runtime_error(std::string("exocheck: control channel read failed: ") + std::strerror(errno));
-  read_exactly(header + 1, sizeof header - 1);
+  read_exactly(header + first, sizeof header - static_cast<std::size_t>(first));
   const std::uint32_t size = wire::read_frame_header(std::string_view(header, sizeof header));
   if (size > wire::kMaxFrameBytes) {
     throw std::runtime_error("exocheck: run request frame of " + std::to_string(size) + " bytes is too large");

@@ -30,14 +30,16 @@ rusage usage_of(int who) {
   return usage;
 }
 
-// Pins this thread, and so every thread and process it starts later, to the first `cores` CPUs
-// it may use: the figure "on one core" then includes the subject's processes on that core.
-void pin_to(std::size_t cores) {
+// Pins this thread, and so every thread and process it starts later, to `cores` CPUs it may use,
+// from the `first`-th on: the figure "on one core" then includes the subject's processes on that
+// core.
+void pin_to(std::size_t cores, std::size_t first = 0) {
   auto cpus = agent::allowed_cpus();
-  if (cpus.size() < cores) {
-    throw std::runtime_error("only " + std::to_string(cpus.size()) + " CPUs are available, " + std::to_string(cores) +
-                             " asked for");
+  if (cpus.size() < first + cores) {
+    throw std::runtime_error("only " + std::to_string(cpus.size()) + " CPUs are available, " +
+                             std::to_string(first + cores) + " asked for");
   }
+  cpus.erase(cpus.begin(), cpus.begin() + static_cast<std::ptrdiff_t>(first));
   cpus.resize(cores);
   if (!agent::pin_this_thread(cpus)) throw std::runtime_error("cannot pin to " + std::to_string(cores) + " CPUs");
 }
@@ -111,7 +113,7 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
 // exploration to the next, as exocheck-agent keeps them from one job to the next.
 nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
                                    const ExplorationSetup& setup) {
-  pin_to(setup.cores);
+  pin_to(setup.cores, setup.first_cpu);
   coordinator::ExplorationOptions options;
   options.explorer.reduction = engine::Reduction::kTransDpor;
   options.explorer.sleep_sets = true;

@@ -32,7 +32,8 @@ std::optional<RunMode> run_mode_named(const std::string& name);
 agent::RunnerOptions runner_options(RunMode mode);
 
 struct ExplorationSetup {
-  std::size_t cores = 1;  ///< the process is pinned to this many CPUs, with as many workers, one per CPU
+  std::size_t cores = 1;      ///< the process is pinned to this many CPUs, with as many workers, one per CPU
+  std::size_t first_cpu = 0;  ///< the first of them, among the CPUs the process may use
   RunMode mode = RunMode::in_place;
   double seconds = 3;  ///< stop handing out runs after this long
 };

@@ -72,6 +72,7 @@ struct Options {
   std::string measure;
   std::vector<std::string> measure_args;
   std::size_t cores = 1;
+  std::size_t first_cpu = 0;
   std::string mode = "in-place";
   bool runner_alone = false;  // with --measure: the runner alone instead of an exploration
   std::uint64_t runner_runs = 2000;
@@ -105,22 +106,59 @@ std::vector<ExplorationCase> cases(const Options& options) {
   return kept;
 }
 
-// Runs one measurement in a child process of this program and returns its JSON.
-json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
-                      bool runner_alone = false) {
+/// One measurement running in a child process of this program.
+struct Measurement {
+  std::string command;
+  FILE* pipe = nullptr;
+};
+
+// Starts one measurement in a child process of this program, pinned to `cores` CPUs from the
+// `first_cpu`-th on.
+Measurement start_measurement(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
+                              bool runner_alone = false, std::size_t first_cpu = 0) {
   std::string command = quoted(own_path()) + " --measure " + quoted(c.subject) + " --cores " + std::to_string(cores) +
-                        " --mode " + exocheck::bench::name_of(mode) + " --seconds " + std::to_string(options.seconds) +
-                        (runner_alone ? " --runner-alone" : "") + " --";
+                        " --first-cpu " + std::to_string(first_cpu) + " --mode " + exocheck::bench::name_of(mode) +
+                        " --seconds " + std::to_string(options.seconds) + (runner_alone ? " --runner-alone" : "") +
+                        " --";
   for (const auto& arg : c.args) command += " " + quoted(arg);
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return {{"error", "cannot start " + command}};
+  return {command, ::popen(command.c_str(), "r")};
+}
+
+// Waits for a measurement's end and returns its JSON.
+json finish_measurement(const Measurement& measurement) {
+  if (measurement.pipe == nullptr) return {{"error", "cannot start " + measurement.command}};
   std::string output;
   char chunk[4096];
-  while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, pipe)) output.append(chunk, got);
-  const int status = ::pclose(pipe);
+  while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, measurement.pipe)) output.append(chunk, got);
+  const int status = ::pclose(measurement.pipe);
   const auto parsed = json::parse(output, nullptr, false);
-  if (status != 0 || parsed.is_discarded()) return {{"error", "measurement failed: " + command}};
+  if (status != 0 || parsed.is_discarded()) return {{"error", "measurement failed: " + measurement.command}};
   return parsed;
+}
+
+json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
+                      bool runner_alone = false) {
+  return finish_measurement(start_measurement(options, c, cores, mode, runner_alone));
+}
+
+double rate_of(const json& m) {
+  return m.contains("executions_per_second") ? m["executions_per_second"].get<double>() : 0;
+}
+
+// `cores` one-core explorations at once, each in a process of its own on a CPU of its own: nothing
+// shared but the machine. Their summed rate is what this machine gives `cores` times one core of
+// this work, the ceiling for one exploration on `cores` cores.
+json measure_side_by_side(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode) {
+  std::vector<Measurement> running;
+  for (std::size_t cpu = 0; cpu < cores; ++cpu) running.push_back(start_measurement(options, c, 1, mode, false, cpu));
+  json each = json::array();
+  double sum = 0;
+  for (const auto& measurement : running) {
+    each.push_back(finish_measurement(measurement));
+    if (each.back().contains("error")) return each.back();
+    sum += rate_of(each.back());
+  }
+  return {{"explorations_at_once", cores}, {"executions_per_second", sum}, {"each", each}};
 }
 
 std::string row(const std::string& label, const json& m) {
@@ -134,10 +172,6 @@ std::string row(const std::string& label, const json& m) {
       m["peak_rss_kib"]["largest_subject_process"].get<long>(), m["executions"].get<long>(),
       m["complete"].get<bool>() ? fmt::format("complete ({} explorations)", m["explorations"].get<long>())
                                 : std::string("time limit"));
-}
-
-double rate_of(const json& m) {
-  return m.contains("executions_per_second") ? m["executions_per_second"].get<double>() : 0;
 }
 
 int run_benchmark(const Options& options) {
@@ -157,11 +191,20 @@ int run_benchmark(const Options& options) {
     for (const RunMode mode : kExplorationModes) {
       const json one = measure_in_child(options, c, 1, mode);
       const json all = all_cores > 1 ? measure_in_child(options, c, all_cores, mode) : one;
+      const json side_by_side = all_cores > 1 ? measure_side_by_side(options, c, all_cores, mode) : one;
       const double speedup = rate_of(one) > 0 ? rate_of(all) / rate_of(one) : 0;
-      entry[key_of(mode)] = {{"one_core", one}, {"all_cores", all}, {"speedup", speedup}};
+      const double ceiling = rate_of(one) > 0 ? rate_of(side_by_side) / rate_of(one) : 0;
+      entry[key_of(mode)] = {{"one_core", one},
+                             {"all_cores", all},
+                             {"speedup", speedup},
+                             {"one_core_explorations_side_by_side", side_by_side},
+                             {"side_by_side_speedup", ceiling}};
       if (!options.json) {
         std::cout << row(c.label, one) << row(c.label, all)
-                  << fmt::format("{:<16} {} cores / 1 core: {:.2f}x", "", all_cores, speedup);
+                  << fmt::format(
+                         "{:<16} {} cores / 1 core: {:.2f}x; {} one-core explorations side by side (the "
+                         "machine's ceiling): {:.0f} exec/s, {:.2f}x",
+                         "", all_cores, speedup, all_cores, rate_of(side_by_side), ceiling);
         if (one.contains("replayed_steps_per_execution")) {
           std::cout << fmt::format("; steps per execution {:.1f}, of them replayed prefix {:.1f}",
                                    one["steps_per_execution"].get<double>(),
@@ -242,6 +285,8 @@ int main(int argc, char** argv) {
   app.add_flag("--json", options.json, "print one JSON object instead of text");
   app.add_option("--measure", options.measure, "(internal) measure one exploration of this subject, print JSON");
   app.add_option("--cores", options.cores, "(with --measure) CPUs and workers")->check(CLI::Range(1, 1024));
+  app.add_option("--first-cpu", options.first_cpu, "(with --measure) the first of those CPUs, from 0")
+      ->check(CLI::Range(0, 1023));
   app.add_option("--mode", options.mode, "(with --measure) in-place, in-place-kept, fork or process")
       ->check(CLI::IsMember({"in-place", "in-place-kept", "fork", "process"}));
   app.add_flag("--runner-alone", options.runner_alone, "(with --measure) time the runner alone, not an exploration");
@@ -261,7 +306,7 @@ int main(int argc, char** argv) {
                   << std::endl;
         return 0;
       }
-      ExplorationSetup setup{options.cores, mode, options.seconds};
+      ExplorationSetup setup{options.cores, options.first_cpu, mode, options.seconds};
       std::cout << exocheck::bench::measure_exploration(options.measure, options.measure_args, setup).dump()
                 << std::endl;
       return 0;
