@@ -152,8 +152,9 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
   auto opened = open_descriptors();
   if (auto* failure = std::get_if<LaunchFailure>(&opened)) return std::move(*failure);
   auto& d = std::get<ChildDescriptors>(opened);
-  // Before the exec: a binary replaced in between then differs from its stamp, never the reverse.
-  auto stamp = stamp_of(std::get<std::string>(path));
+  // Only a fork server outlives its first run, and so may outlive its build. Taken before the
+  // exec: a binary replaced in between then differs from its stamp, never the reverse.
+  const auto stamp = event_buffer_fd >= 0 ? stamp_of(std::get<std::string>(path)) : std::nullopt;
   UniqueFd event_buffer;
   if (event_buffer_fd >= 0) {
     event_buffer = UniqueFd(::fcntl(event_buffer_fd, F_DUPFD_CLOEXEC, kEventBufferFdInChild + 1));

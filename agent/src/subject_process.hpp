@@ -33,7 +33,8 @@ class SubjectProcess {
   pid_t pid() const { return pid_; }
   /// The binary's path as executed (after the PATH search).
   const std::string& binary_path() const { return binary_path_; }
-  /// The binary's stamp, taken before it was executed: nullopt when it could not be read.
+  /// The binary's stamp, taken before it was executed: nullopt when it could not be read, or when
+  /// the process is not a fork server.
   const std::optional<BinaryStamp>& binary_stamp() const { return binary_stamp_; }
 
   SubjectProcess(SubjectProcess&& other) noexcept;
