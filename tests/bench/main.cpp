@@ -8,9 +8,11 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
@@ -31,34 +33,33 @@ constexpr RunMode kModes[] = {RunMode::in_place, RunMode::fork, RunMode::process
 // Keeping fork servers between explorations changes what an exploration costs, not what a run does.
 constexpr RunMode kExplorationModes[] = {RunMode::in_place, RunMode::in_place_kept, RunMode::fork, RunMode::process};
 
-/// The key of a mode's figures in the JSON output.
+/// How the figures of a mode are named: their key in the JSON output, and for people.
+struct ModeNames {
+  RunMode mode;
+  const char* key;
+  const char* label;
+};
+
+constexpr ModeNames kModeNames[] = {
+    {RunMode::in_place, "in_place", "fork server, runs in place"},
+    {RunMode::in_place_kept, "in_place_servers_kept", "fork server kept between explorations, runs in place"},
+    {RunMode::fork, "fork_server", "fork server, runs forked"},
+    {RunMode::process, "process_per_run", "one process per run"},
+};
+
+const ModeNames& names_of(RunMode mode) {
+  return *std::find_if(std::begin(kModeNames), std::end(kModeNames),
+                       [mode](const ModeNames& names) { return names.mode == mode; });
+}
+
 const char* key_of(RunMode mode) {
-  switch (mode) {
-    case RunMode::in_place:
-      return "in_place";
-    case RunMode::in_place_kept:
-      return "in_place_servers_kept";
-    case RunMode::fork:
-      return "fork_server";
-    case RunMode::process:
-      return "process_per_run";
-  }
-  return "?";
+  return names_of(mode).key;
 }
 
 const char* label_of(RunMode mode) {
-  switch (mode) {
-    case RunMode::in_place:
-      return "fork server, runs in place";
-    case RunMode::in_place_kept:
-      return "fork server kept between explorations, runs in place";
-    case RunMode::fork:
-      return "fork server, runs forked";
-    case RunMode::process:
-      return "one process per run";
-  }
-  return "?";
+  return names_of(mode).label;
 }
+
 using nlohmann::json;
 
 struct Options {
