@@ -56,11 +56,6 @@ std::optional<std::string> LocalAgent::launch_error() const {
   return launch_error_;
 }
 
-std::uint64_t LocalAgent::results_seen() const {
-  std::lock_guard lock(mutex_);
-  return results_;
-}
-
 LocalAgentStats LocalAgent::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
@@ -78,79 +73,94 @@ void LocalAgent::work(std::size_t index) {
   Runner& runner = options_.kept_runners ? (*options_.kept_runners)[index] : own.emplace(runner_options());
   const RunnerCounters counters_before = runner.counters();
   LocalAgentStats stats;
-  // Another fork server costs a start-up (exec, main, the snapshot: as much as a few dozen runs in
-  // place), which pays off only in explorations longer than that: worker k joins once k times
-  // kResultsPerExtraServer results are in, or k times kJoinAfter has passed (runs that take long,
-  // hangs among them, are worth another server at once). Small explorations run on one server.
-  // A worker whose runner has a server ready costs nothing to join.
+  // Worker k joins once k times kResultsPerExtraServer results are in, or k times kJoinAfter has
+  // passed (wait_to_join): small explorations run on one server. A worker whose runner has a
+  // server ready costs nothing to join.
   const bool ready = runner.prepare(session_.options().subject, session_.options().args);
   const std::uint64_t join_after = options_.fork_server && !ready ? index * kResultsPerExtraServer : 0;
   const auto join_at = started_ + static_cast<int>(ready ? 0 : index) * kJoinAfter;
+  std::optional<coordinator::Lease> lease;  // the next run, handed over with the last result
   try {
-    while (!session_.finished()) {
-      // Read before asking: a result that lands between the question and the wait changes it, so
-      // the wait ends at once instead of after kIdlePoll.
-      const std::uint64_t seen = results_seen();
-      std::unique_lock lock(mutex_);
-      if (seen < join_after && std::chrono::steady_clock::now() < join_at) {
-        // Not woken by every result: only by those that may let it join.
-        ramp_.wait_until(lock, std::min(join_at, std::chrono::steady_clock::now() + kIdlePoll),
-                         [&] { return results_ >= join_after || session_.finished(); });
+    wait_to_join(join_after, join_at);
+    double mark = thread_cpu_seconds();  // this thread's CPU time when its last session call ended
+    for (bool more = true; more;) {
+      if (lease) {
+        more = run_lease(runner, lease, mark, stats);
         continue;
       }
-      lock.unlock();
-      if (run_one(runner, stats)) continue;
-      lock.lock();
-      changed_.wait_for(lock, kIdlePoll, [&] { return results_ != seen; });
+      // Read before asking: a result that lands between the question and the wait changes it, so
+      // the wait ends at once instead of after kIdlePoll.
+      const std::uint64_t seen = results_.load();
+      const double asked = thread_cpu_seconds();
+      stats.runner_cpu_seconds += asked - mark;
+      lease = session_.next();
+      mark = thread_cpu_seconds();
+      stats.session_cpu_seconds += mark - asked;
+      if (lease) continue;
+      if (session_.finished()) break;
+      std::unique_lock lock(mutex_);
+      changed_.wait_for(lock, kIdlePoll, [&] { return results_.load() != seen; });
     }
   } catch (const std::exception& error) {
     // An internal error must not take the process down from a thread; end the exploration.
     spdlog::critical("local agent worker: {}", error.what());
     session_.stop();
+    if (lease) session_.abandon(lease->id);  // a lease held forever would keep the session from finishing
   }
   stats.runs = runner.counters() - counters_before;
   worker_ended(stats);
+}
+
+// Another fork server costs a start-up (exec, main, the snapshot: as much as a few dozen runs in
+// place), which pays off only in explorations longer than that: a worker joins once `join_after`
+// results are in, or at `join_at` (runs that take long, hangs among them, are worth another server
+// at once). Not woken by every result: only by those that may let it join.
+void LocalAgent::wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at) {
+  std::unique_lock lock(mutex_);
+  while (results_.load() < join_after && std::chrono::steady_clock::now() < join_at && !session_.finished()) {
+    ramp_.wait_until(lock, std::min(join_at, std::chrono::steady_clock::now() + kIdlePoll),
+                     [&] { return results_.load() >= join_after || session_.finished(); });
+  }
 }
 
 RunnerOptions LocalAgent::runner_options() const {
   return {.fork_server = options_.fork_server, .in_place = options_.in_place};
 }
 
-// Runs one lease if one is ready; false when there was none.
-bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
-  const double asked = thread_cpu_seconds();
-  auto lease = session_.next();
-  const double leased = thread_cpu_seconds();
-  stats.session_cpu_seconds += leased - asked;
-  if (!lease) return false;
-  double in_session = 0;  // of the time from here on, what the session took
-  {
-    RunSpec spec;
-    spec.binary = session_.options().subject;
-    spec.args = session_.options().args;
-    spec.request = std::move(lease->request);
-    spec.timeout = options_.run_timeout;
-    spec.defer_prefix_events = true;  // complete() takes the events from first_event_to_send() on
-    const auto report = runner.run(spec);
-    const double handing_over = thread_cpu_seconds();
-    if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
-      // Every other run would fail the same way: stop, and leave the lease unexplored.
-      {
-        std::lock_guard lock(mutex_);
-        if (!launch_error_) launch_error_ = report.result.detail();
-      }
-      session_.stop();
-      session_.abandon(lease->id);
-    } else {
-      const auto events = coordinator::pointers_to(report.events);
-      const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
-      session_.complete(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
+// Runs `lease` and hands its result over, taking the next lease in the same call when one is
+// ready (`lease` then holds it; else it is empty). `mark` is this thread's CPU time when its last
+// session call ended: what follows, up to the hand-over, is the agent's work. False once the
+// session is finished.
+bool LocalAgent::run_lease(Runner& runner, std::optional<coordinator::Lease>& lease, double& mark,
+                           LocalAgentStats& stats) {
+  RunSpec spec;
+  spec.binary = session_.options().subject;
+  spec.args = session_.options().args;
+  spec.request = std::move(lease->request);
+  spec.timeout = options_.run_timeout;
+  spec.defer_prefix_events = true;  // complete() takes the events from first_event_to_send() on
+  const auto report = runner.run(spec);
+  const double handing_over = thread_cpu_seconds();
+  stats.runner_cpu_seconds += handing_over - mark;
+  bool finished = false;
+  if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
+    // Every other run would fail the same way: stop, and leave the lease unexplored.
+    {
+      std::lock_guard lock(mutex_);
+      if (!launch_error_) launch_error_ = report.result.detail();
     }
-    in_session = thread_cpu_seconds() - handing_over;
-  }  // the report is freed here: the agent's work too
-  stats.session_cpu_seconds += in_session;
-  stats.runner_cpu_seconds += thread_cpu_seconds() - leased - in_session;
-  const bool finished = session_.finished();
+    session_.stop();
+    session_.abandon(lease->id);
+    lease.reset();
+  } else {
+    const auto events = coordinator::pointers_to(report.events);
+    const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
+    auto handover = session_.complete_and_next(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
+    lease = std::move(handover.next);
+    finished = handover.finished;
+  }
+  mark = thread_cpu_seconds();  // the report is freed after this: the agent's work, counted with the next run
+  stats.session_cpu_seconds += mark - handing_over;
   std::uint64_t results;
   {
     std::lock_guard lock(mutex_);
@@ -158,7 +168,7 @@ bool LocalAgent::run_one(Runner& runner, LocalAgentStats& stats) {
   }
   changed_.notify_all();
   if (finished || results % kResultsPerExtraServer == 0) ramp_.notify_all();
-  return true;
+  return !finished;
 }
 
 void LocalAgent::worker_ended(const LocalAgentStats& stats) {

@@ -2,6 +2,7 @@
 // Embedded mode's agent: worker threads in this process, each with its own Runner, that take
 // leases from an exploration session and hand back results until the session is finished.
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
@@ -67,9 +68,9 @@ class LocalAgent {
  private:
   void work(std::size_t index);
   RunnerOptions runner_options() const;
-  bool run_one(Runner& runner, LocalAgentStats& stats);
+  void wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at);
+  bool run_lease(Runner& runner, std::optional<coordinator::Lease>& lease, double& mark, LocalAgentStats& stats);
   void worker_ended(const LocalAgentStats& stats);
-  std::uint64_t results_seen() const;
 
   coordinator::ExplorationSession& session_;
   const LocalAgentOptions options_;
@@ -81,7 +82,9 @@ class LocalAgent {
   std::optional<std::string> launch_error_;
   LocalAgentStats stats_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-  std::uint64_t results_ = 0;  ///< results handed to the session so far (new leases may follow each)
+  /// Results handed to the session so far (new leases may follow each); changed under mutex_, so
+  /// that a waiter cannot miss the change, and read without it.
+  std::atomic<std::uint64_t> results_{0};
   std::vector<std::thread> threads_;
 };
 

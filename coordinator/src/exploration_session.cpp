@@ -44,6 +44,24 @@ bool ExplorationSession::stopping() const {
 
 std::optional<Lease> ExplorationSession::next() {
   std::lock_guard lock(mutex_);
+  return next_locked();
+}
+
+bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
+  std::lock_guard lock(mutex_);
+  return complete_locked(id, events, result);
+}
+
+Handover ExplorationSession::complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
+  std::lock_guard lock(mutex_);
+  Handover handover;
+  handover.accepted = complete_locked(id, events, result);
+  handover.next = next_locked();
+  handover.finished = finished_locked();
+  return handover;
+}
+
+std::optional<Lease> ExplorationSession::next_locked() {
   if (stopping()) return std::nullopt;
   auto item = explorer_.next();
   if (!item) return std::nullopt;
@@ -53,8 +71,7 @@ std::optional<Lease> ExplorationSession::next() {
   return lease;
 }
 
-bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
-  std::lock_guard lock(mutex_);
+bool ExplorationSession::complete_locked(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
   const auto leased = leased_.find(id);
   if (leased == leased_.end()) return false;
   const auto ranking = std::move(leased->second);

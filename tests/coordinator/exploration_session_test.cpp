@@ -80,6 +80,32 @@ TEST(ExplorationSession, AResultIsAcceptedOnce) {
   EXPECT_EQ(session.progress().stats.paths, 1u);
 }
 
+TEST(ExplorationSession, CompleteAndNextHandsOverTheNextLeaseWithTheResult) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  const auto first = session.next();
+  ASSERT_TRUE(first);
+  const auto run = run_fake(first->request);
+  const auto handover = session.complete_and_next(first->id, pointers_to(run.events), run.result);
+  EXPECT_TRUE(handover.accepted);
+  ASSERT_TRUE(handover.next);
+  EXPECT_EQ(prefix_of(*handover.next), std::vector<std::string>{"env#2"});
+  EXPECT_FALSE(handover.finished);  // the second lease is out
+  EXPECT_EQ(session.progress().outstanding, 1u);
+
+  const auto second = run_fake(handover.next->request);
+  const auto last = session.complete_and_next(handover.next->id, pointers_to(second.events), second.result);
+  EXPECT_TRUE(last.accepted);
+  EXPECT_FALSE(last.next);
+  EXPECT_TRUE(last.finished);
+  EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
+  EXPECT_EQ(session.progress().stats.paths, 2u);
+  // A result for a lease already completed is refused, and hands nothing over.
+  const auto again = session.complete_and_next(first->id, pointers_to(run.events), run.result);
+  EXPECT_FALSE(again.accepted);
+  EXPECT_FALSE(again.next);
+  EXPECT_TRUE(again.finished);
+}
+
 TEST(ExplorationSession, AnAbandonedLeaseIsIssuedAgain) {
   ExplorationSession session(options_with(engine::Reduction::kDpor));
   const auto lease = session.next();

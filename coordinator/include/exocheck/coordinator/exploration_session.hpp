@@ -46,6 +46,14 @@ struct Bug {
   std::optional<proto::TraceFile> reference;
 };
 
+/// What a worker gets back for a result: its next lease, if one is ready, and whether the
+/// exploration is over.
+struct Handover {
+  bool accepted = false;  ///< complete()'s answer
+  std::optional<Lease> next;
+  bool finished = false;
+};
+
 /// Why the exploration ended (or that it has not).
 enum class Verdict {
   kRunning,
@@ -73,6 +81,9 @@ class ExplorationSession {
   bool complete(std::uint64_t id, const std::vector<proto::Event>& events, const proto::RunResult& result) {
     return complete(id, pointers_to(events), result);
   }
+  /// complete(), then next() and finished(), under one lock: what a worker calls in a row between
+  /// two of its runs (on several cores, each lock taken is a hand-over between them).
+  Handover complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result);
   /// The lease's run was lost (agent died, deadline passed): it is leased again.
   void abandon(std::uint64_t id);
   /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
@@ -89,6 +100,8 @@ class ExplorationSession {
 
  private:
   // Helpers called with mutex_ held.
+  std::optional<Lease> next_locked();
+  bool complete_locked(std::uint64_t id, EventSpan events, const proto::RunResult& result);
   bool stopping() const;
   bool finished_locked() const;
   void note_dead_letters(EventSpan events, const proto::RunResult& result);
