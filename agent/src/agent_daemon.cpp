@@ -27,8 +27,8 @@ using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorM
 /// coordinator issues them again).
 class Connection {
  public:
-  Connection(Stream& stream, std::uint32_t slots, RunnerOptions runner_options)
-      : stream_(stream), slots_(slots), runner_options_(runner_options) {}
+  Connection(Stream& stream, std::uint32_t slots, RunnerOptions runner_options, SubjectCheck& check)
+      : stream_(stream), slots_(slots), runner_options_(runner_options), check_(check) {}
 
   /// Serves until the stream breaks. True when the coordinator answered at all.
   bool serve() {
@@ -51,7 +51,7 @@ class Connection {
     proto::AgentMessage answer;
     auto& check = *answer.mutable_job_check();
     check.set_job_id(offer.job_id());
-    const auto refusal = refusal_reason(offer);
+    const auto refusal = check_.refusal_reason(offer);
     check.set_accepted(!refusal);
     if (refusal) {
       check.set_reason(*refusal);
@@ -149,6 +149,7 @@ class Connection {
   Stream& stream_;
   const std::uint32_t slots_;
   const RunnerOptions runner_options_;
+  SubjectCheck& check_;
   std::mutex write_mutex_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
@@ -179,8 +180,9 @@ struct AgentDaemon::Impl {
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     bool answered = false;
     if (stream->Write(hello))
-      answered = Connection(*stream, options.slots, {.fork_server = options.fork_server, .in_place = options.in_place})
-                     .serve();
+      answered =
+          Connection(*stream, options.slots, {.fork_server = options.fork_server, .in_place = options.in_place}, check)
+              .serve();
     const auto status = stream->Finish();
     {
       std::lock_guard lock(mutex);
@@ -197,6 +199,7 @@ struct AgentDaemon::Impl {
   }
 
   AgentDaemonOptions options;
+  SubjectCheck check;  // outlives connections: the digests it keeps serve every job of this agent
   std::mutex mutex;
   std::condition_variable stopped;
   bool stopping = false;

@@ -270,6 +270,12 @@ const JobDispatcher::Job* JobDispatcher::find_job(std::uint64_t job_id) const {
   return found == jobs_.end() ? nullptr : found->second.get();
 }
 
+bool JobDispatcher::is_over(std::uint64_t job_id) const {
+  std::lock_guard lock(mutex_);
+  const Job* job = find_job(job_id);
+  return job == nullptr || is_final(job->state);
+}
+
 std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) const {
   std::lock_guard lock(mutex_);
   const Job* job = find_job(job_id);

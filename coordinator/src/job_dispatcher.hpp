@@ -62,6 +62,8 @@ class JobDispatcher {
 
   /// The job's progress; nothing for an unknown job.
   std::optional<proto::JobProgress> progress(std::uint64_t job_id) const;
+  /// True once the job has ended (or is unknown): cheaper than progress() to poll.
+  bool is_over(std::uint64_t job_id) const;
   /// The job's bugs (empty for an unknown job).
   std::vector<Bug> bugs(std::uint64_t job_id) const;
 

@@ -116,9 +116,12 @@ TEST_F(JobDispatcherTest, OffersTheJobBeforeAnyLease) {
 
 TEST_F(JobDispatcherTest, AcceptsAResultOnceAndEndsTheJob) {
   const auto job = dispatcher.submit(submission());
+  EXPECT_FALSE(dispatcher.is_over(job));
   const auto agent = accepting_agent(job);
   const auto lease = dispatcher.work_for(agent).leases.at(0);
   EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id()))), 1u);
+  EXPECT_TRUE(dispatcher.is_over(job));      // what Watch polls to send the final state at once
+  EXPECT_TRUE(dispatcher.is_over(job + 1));  // unknown
   EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id()))), 0u);
   const auto progress = dispatcher.progress(job).value();
   EXPECT_EQ(progress.state(), proto::JOB_COMPLETE_NO_BUG);
