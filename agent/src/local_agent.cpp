@@ -79,13 +79,19 @@ void LocalAgent::work(std::size_t index) {
   const bool ready = runner.prepare(session_.options().subject, session_.options().args);
   const std::uint64_t join_after = options_.fork_server && !ready ? index * kResultsPerExtraServer : 0;
   const auto join_at = started_ + static_cast<int>(ready ? 0 : index) * kJoinAfter;
+  // The session's subject and the run timeout, once: each run only brings its request.
+  RunSpec spec;
+  spec.binary = session_.options().subject;
+  spec.args = session_.options().args;
+  spec.timeout = options_.run_timeout;
+  spec.defer_prefix_events = true;          // complete() takes the events from first_event_to_send() on
   std::optional<coordinator::Lease> lease;  // the next run, handed over with the last result
   try {
     wait_to_join(join_after, join_at);
     double mark = thread_cpu_seconds();  // this thread's CPU time when its last session call ended
     for (bool more = true; more;) {
       if (lease) {
-        more = run_lease(runner, lease, mark, stats);
+        more = run_lease(runner, spec, lease, mark, stats);
         continue;
       }
       // Read before asking: a result that lands between the question and the wait changes it, so
@@ -131,14 +137,9 @@ RunnerOptions LocalAgent::runner_options() const {
 // ready (`lease` then holds it; else it is empty). `mark` is this thread's CPU time when its last
 // session call ended: what follows, up to the hand-over, is the agent's work. False once the
 // session is finished.
-bool LocalAgent::run_lease(Runner& runner, std::optional<coordinator::Lease>& lease, double& mark,
+bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, std::optional<coordinator::Lease>& lease, double& mark,
                            LocalAgentStats& stats) {
-  RunSpec spec;
-  spec.binary = session_.options().subject;
-  spec.args = session_.options().args;
   spec.request = std::move(lease->request);
-  spec.timeout = options_.run_timeout;
-  spec.defer_prefix_events = true;  // complete() takes the events from first_event_to_send() on
   const auto report = runner.run(spec);
   const double handing_over = thread_cpu_seconds();
   stats.runner_cpu_seconds += handing_over - mark;

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <cstring>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>

@@ -154,10 +154,11 @@ json measure_side_by_side(const Options& options, const ExplorationCase& c, std:
   for (std::size_t cpu = 0; cpu < cores; ++cpu) running.push_back(start_measurement(options, c, 1, mode, false, cpu));
   json each = json::array();
   double sum = 0;
-  for (const auto& measurement : running) {
-    each.push_back(finish_measurement(measurement));
-    if (each.back().contains("error")) return each.back();
-    sum += rate_of(each.back());
+  // Every one is waited for, also after a failure: none is left running or unreaped.
+  for (const auto& measurement : running) each.push_back(finish_measurement(measurement));
+  for (const auto& measured : each) {
+    if (measured.contains("error")) return measured;
+    sum += rate_of(measured);
   }
   return {{"explorations_at_once", cores}, {"executions_per_second", sum}, {"each", each}};
 }
