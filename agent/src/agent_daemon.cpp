@@ -96,6 +96,7 @@ class Connection {
   void run_leases() {
     // The runner, and its fork server, serve every job of this connection.
     Runner runner(runner_options_);
+    RunReport report;  // every run's: its events are parsed into the last run's messages
     std::uint64_t lease_id = 0, job_id = 0, runner_job = 0;
     while (auto spec = take_lease(lease_id, job_id)) {
       if (job_id != runner_job) {
@@ -105,7 +106,7 @@ class Connection {
       proto::LeaseResult result;
       result.set_lease_id(lease_id);
       try {
-        auto report = runner.run(*spec);
+        runner.run(*spec, report);
         wire::assign_events_to_send(report.events, spec->request, report.result, *result.mutable_events());
         *result.mutable_result() = std::move(report.result);
         result.set_hello_seen(report.hello_seen);

@@ -103,7 +103,7 @@ void HookConversation::handle(std::string_view payload) {
       }
       return;
     }
-    auto& event = report_.events.emplace_back();
+    auto& event = add_event(report_.events);
     if (!event.ParseFromArray(event_bytes->data(), static_cast<int>(event_bytes->size()))) {
       report_.events.pop_back();
       fail(fmt::format("unparseable frame of {} bytes", payload.size()));
@@ -158,7 +158,7 @@ void HookConversation::handle_event(proto::Event& event) {
   if (next_step_ <= deferred_below_) {
     deferred_.push_back(event.SerializeAsString());
   } else {
-    report_.events.emplace_back().Swap(&event);
+    add_event(report_.events).Swap(&event);
   }
 }
 
@@ -169,6 +169,15 @@ void HookConversation::handle_result(proto::RunResult& result) {
   }
   result_.Swap(&result);
   finished_ = true;
+}
+
+proto::Event& HookConversation::add_event(std::vector<proto::Event>& events) {
+  auto& spare = report_.spare_events;
+  if (spare.empty()) return events.emplace_back();
+  // Moving a message swaps its insides: the spare one's allocations come along.
+  events.push_back(std::move(spare.back()));
+  spare.pop_back();
+  return events.back();
 }
 
 bool HookConversation::take_step(std::uint32_t step) {
@@ -182,11 +191,12 @@ bool HookConversation::take_step(std::uint32_t step) {
 
 void HookConversation::complete_events() {
   if (deferred_.empty()) return;
-  std::vector<proto::Event> events(deferred_.size());
+  std::vector<proto::Event> events;
+  events.reserve(deferred_.size() + report_.events.size());
   for (std::size_t i = 0; i < deferred_.size(); ++i) {
-    if (!events[i].ParseFromString(deferred_[i])) {
+    if (!add_event(events).ParseFromString(deferred_[i])) {
       fail(fmt::format("unparseable event of {} bytes for step {}", deferred_[i].size(), i));
-      events.resize(i);
+      events.pop_back();
       break;
     }
   }

@@ -54,6 +54,9 @@ class HookConversation {
   void handle_hello(const proto::Hello& hello);
   void handle_event(proto::Event& event);
   void handle_result(proto::RunResult& result);
+  /// A new event at the end of `events`: a spare message of the report's when there is one, whose
+  /// strings and repeated fields parsing reuses.
+  proto::Event& add_event(std::vector<proto::Event>& events);
   bool take_step(std::uint32_t step);  // the next event's step: false (and failed) unless due
   void fail(std::string problem);
 

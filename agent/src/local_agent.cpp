@@ -86,12 +86,13 @@ void LocalAgent::work(std::size_t index) {
   spec.timeout = options_.run_timeout;
   spec.defer_prefix_events = true;          // complete() takes the events from first_event_to_send() on
   std::optional<coordinator::Lease> lease;  // the next run, handed over with the last result
+  RunReport report;                         // every run's, reused: see Runner::run(spec, report)
   try {
     wait_to_join(join_after, join_at);
     double mark = thread_cpu_seconds();  // this thread's CPU time when its last session call ended
     for (bool more = true; more;) {
       if (lease) {
-        more = run_lease(runner, spec, lease, mark, stats);
+        more = run_lease(runner, spec, report, lease, mark, stats);
         continue;
       }
       // Read before asking: a result that lands between the question and the wait changes it, so
@@ -137,10 +138,10 @@ RunnerOptions LocalAgent::runner_options() const {
 // ready (`lease` then holds it; else it is empty). `mark` is this thread's CPU time when its last
 // session call ended: what follows, up to the hand-over, is the agent's work. False once the
 // session is finished.
-bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, std::optional<coordinator::Lease>& lease, double& mark,
-                           LocalAgentStats& stats) {
+bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std::optional<coordinator::Lease>& lease,
+                           double& mark, LocalAgentStats& stats) {
   spec.request = std::move(lease->request);
-  const auto report = runner.run(spec);
+  runner.run(spec, report);
   const double handing_over = thread_cpu_seconds();
   stats.runner_cpu_seconds += handing_over - mark;
   bool finished = false;
@@ -160,7 +161,7 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, std::optional<coordina
     lease = std::move(handover.next);
     finished = handover.finished;
   }
-  mark = thread_cpu_seconds();  // the report is freed after this: the agent's work, counted with the next run
+  mark = thread_cpu_seconds();
   stats.session_cpu_seconds += mark - handing_over;
   std::uint64_t results;
   {

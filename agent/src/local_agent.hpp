@@ -69,8 +69,8 @@ class LocalAgent {
   void work(std::size_t index);
   RunnerOptions runner_options() const;
   void wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at);
-  bool run_lease(Runner& runner, RunSpec& spec, std::optional<coordinator::Lease>& lease, double& mark,
-                 LocalAgentStats& stats);
+  bool run_lease(Runner& runner, RunSpec& spec, RunReport& report, std::optional<coordinator::Lease>& lease,
+                 double& mark, LocalAgentStats& stats);
   void worker_ended(const LocalAgentStats& stats);
 
   coordinator::ExplorationSession& session_;

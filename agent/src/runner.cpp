@@ -1,5 +1,6 @@
 #include "exocheck/agent/runner.hpp"
 
+#include <iterator>
 #include <map>
 #include <optional>
 #include <set>
@@ -17,18 +18,26 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-RunReport run_in_own_process(const RunSpec& spec) {
+void run_in_own_process(const RunSpec& spec, RunReport& report) {
   // The timeout covers the launch too: a slow exec is part of the run.
   const auto deadline = Clock::now() + spec.timeout;
-  RunReport report;
   auto launched = SubjectProcess::launch(spec.binary, spec.args);
   if (auto* failure = std::get_if<LaunchFailure>(&launched)) {
     report.result.set_status(proto::RUN_LAUNCH_FAILED);
     report.result.set_detail(std::move(failure->detail));
-    return report;
+    return;
   }
   RunSession(spec, std::move(std::get<SubjectProcess>(launched)), deadline, report).run();
-  return report;
+}
+
+/// Empties `report` for a new run, its events kept as spare messages.
+void recycle(RunReport& report) {
+  auto& spare = report.spare_events;
+  spare.insert(spare.end(), std::make_move_iterator(report.events.begin()),
+               std::make_move_iterator(report.events.end()));
+  report.events.clear();
+  report.result.Clear();
+  report.hello_seen = false;
 }
 
 std::string invocation(const RunSpec& spec) {
@@ -44,13 +53,14 @@ class Runner::ForkServing {
  public:
   ForkServing(std::size_t buffer_bytes, bool in_place) : buffer_bytes_(buffer_bytes), in_place_(in_place) {}
 
-  /// The run's report through a fork server, or nullopt when it must run in a process of its own.
-  std::optional<RunReport> run(const RunSpec& spec, RunnerCounters& counters) {
-    if (!ensure_buffer()) return std::nullopt;
+  /// The run's report through a fork server into `report`; false when it must run in a process of
+  /// its own instead (`report` is then as it was).
+  bool run(const RunSpec& spec, RunnerCounters& counters, RunReport& report) {
+    if (!ensure_buffer()) return false;
     if (!ready_for(spec.binary, spec.args)) {
       // Only when a server is needed: the invocation's text is not built per run.
       const std::string key = invocation(spec);
-      if (refused_.contains(key)) return std::nullopt;
+      if (refused_.contains(key)) return false;
       server_.reset();
       ++counters.server_starts;
       auto started = SubjectServer::start(spec.binary, spec.args, *buffer_, Clock::now() + spec.timeout,
@@ -60,14 +70,13 @@ class Runner::ForkServing {
           spdlog::warn("{}: no fork server ({}); running one process per run", key, refusal->reason);
         }
         refused_.emplace(key, refusal->reason);
-        return std::nullopt;
+        return false;
       }
       server_.emplace(std::move(std::get<SubjectServer>(started)));
       if (!server_->in_place_refusal().empty() && forked_only_.emplace(key).second) {
         spdlog::info("{}: runs are forked, not performed in place: {}", key, server_->in_place_refusal());
       }
     }
-    RunReport report;
     const auto served = server_->run(spec, Clock::now() + spec.timeout, report);
     const bool in_place = server_->in_place();
     if (!server_->in_place_lost().empty()) {
@@ -78,9 +87,12 @@ class Runner::ForkServing {
       forked_only_.insert(key);
     }
     if (!server_->usable()) server_.reset();
-    if (served == SubjectServer::Served::lost) return std::nullopt;
+    if (served == SubjectServer::Served::lost) {
+      recycle(report);  // what the lost run left is not the run's report
+      return false;
+    }
     ++(in_place ? counters.in_place_runs : counters.forked_runs);
-    return report;
+    return true;
   }
 
   bool ready_for(const std::string& binary, const std::vector<std::string>& args) const {
@@ -128,11 +140,16 @@ bool Runner::prepare(const std::string& binary, const std::vector<std::string>& 
 }
 
 RunReport Runner::run(const RunSpec& spec) {
-  if (serving_) {
-    if (auto report = serving_->run(spec, counters_)) return std::move(*report);
-  }
+  RunReport report;
+  run(spec, report);
+  return report;
+}
+
+void Runner::run(const RunSpec& spec, RunReport& report) {
+  recycle(report);
+  if (serving_ && serving_->run(spec, counters_, report)) return;
   ++counters_.process_runs;
-  return run_in_own_process(spec);
+  run_in_own_process(spec, report);
 }
 
 }  // namespace exocheck::agent

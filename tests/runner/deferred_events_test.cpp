@@ -62,5 +62,38 @@ TEST_P(DeferredEvents, ARunThatCannotBeLeanReportsEveryStep) {
   EXPECT_EQ(steps_of(report), first_steps(6));
 }
 
+// One report for run after run (Runner::run(spec, report)): each run's events are parsed into the
+// messages of the last one's, deferred or not, and come out as in a report of its own.
+TEST_P(DeferredEvents, AReportReusedRunAfterRunHoldsWhatAFreshOneWould) {
+  const auto lean = registry_prefix();
+  auto whole = lean;
+  whole.set_whole_result(true);
+  proto::RunRequest crash;
+  crash.add_prefix("env#1");
+  Runner runner(RunnerOptions{.fork_server = GetParam()});
+  RunReport reused;
+  const std::pair<std::string, proto::RunRequest> runs[] = {
+      {"registry", {}}, {"registry", lean}, {"registry", whole}, {"fault_crash", crash}, {"registry", lean}};
+  const std::size_t event_counts[] = {6, 3, 6, 3, 3};
+  for (std::size_t r = 0; r < std::size(runs); ++r) {
+    auto spec = spec_of(bin(runs[r].first), {}, std::chrono::milliseconds(5000), runs[r].second);
+    spec.defer_prefix_events = true;
+    runner.run(spec, reused);
+    const auto fresh = run_with(runs[r].first, runs[r].second, true);
+    ASSERT_EQ(reused.events.size(), event_counts[r]) << "run " << r;
+    ASSERT_EQ(fresh.events.size(), event_counts[r]) << "run " << r;
+    for (std::size_t i = 0; i < fresh.events.size(); ++i) {
+      EXPECT_EQ(reused.events[i].SerializeAsString(), fresh.events[i].SerializeAsString()) << "run " << r << ", " << i;
+    }
+    proto::RunResult a = reused.result, b = fresh.result;
+    a.clear_stderr_tail();
+    b.clear_stderr_tail();
+    EXPECT_EQ(a.SerializeAsString(), b.SerializeAsString()) << "run " << r;
+    EXPECT_EQ(reused.hello_seen, fresh.hello_seen) << "run " << r;
+  }
+  // Most messages came from earlier runs: after the first run's 6, at most 6 were ever in use.
+  EXPECT_EQ(reused.events.size() + reused.spare_events.size(), 6u);
+}
+
 }  // namespace
 }  // namespace exocheck::agent::testing

@@ -210,6 +210,9 @@ const std::vector<Invocation> kSuite{
 
 TEST_P(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite) {
   std::size_t compared = 0;
+  // Every served run is reported into this one report: its events are parsed into the messages of
+  // earlier runs, of other subjects and lengths, and must come out as a fresh report's.
+  RunReport forked;
   for (const auto& [subject, args] : kSuite) {
     struct stat info {};
     if (::stat(bin(subject).c_str(), &info) != 0) continue;  // subjects are optional targets
@@ -232,7 +235,7 @@ TEST_P(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite
     requests.push_back(replay);
     for (std::size_t r = 0; r < requests.size(); ++r) {
       const auto spec = spec_of(bin(subject), args, std::chrono::milliseconds(10000), requests[r]);
-      const auto forked = forking.run(spec);
+      forking.run(spec, forked);
       const auto alone = own.run(spec);
       ASSERT_NE(alone.result.status(), proto::RUN_LAUNCH_FAILED) << subject << ": " << alone.result.detail();
       expect_same_run(forked, alone, subject + " request " + std::to_string(r));

@@ -36,6 +36,10 @@ struct RunReport {
   std::vector<proto::Event> events;  ///< every event the hook wrote, in order, also when it crashed
   proto::RunResult result;           ///< the hook's verdict, or the runner's when the process misbehaved
   bool hello_seen = false;           ///< the subject announced itself: it is linked with the hook
+  /// Messages of earlier runs' events, cleared, for the next run to parse into: protobuf keeps a
+  /// message's strings and repeated fields when it is parsed again, so a run like the last one
+  /// allocates nothing for its events (Runner::run(spec, report)). Not part of what a run reports.
+  std::vector<proto::Event> spare_events;
 };
 
 struct RunnerOptions {
@@ -86,6 +90,9 @@ class Runner {
 
   /// Runs `spec` to its end and reports. Never throws because of the subject's behaviour.
   RunReport run(const RunSpec& spec);
+  /// The same, into `report`, whose events become its spare_events first: a caller that reports
+  /// run after run into one RunReport has the events parsed into the messages of the last run's.
+  void run(const RunSpec& spec, RunReport& report);
 
   const RunnerCounters& counters() const { return counters_; }
 
