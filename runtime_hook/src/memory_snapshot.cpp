@@ -36,7 +36,10 @@ constexpr int kUserModeOnly = 1;
 /// Stack made part of the snapshot below the point where it is taken: a run that goes deeper
 /// than this changes the layout and ends the server.
 constexpr std::size_t kStackReserve = 128 * 1024;
-constexpr std::size_t kWrittenCapacity = 4096;
+/// Written ranges one PAGEMAP_SCAN returns at most (restore() asks again for more). The kernel
+/// allocates a buffer of this many entries, up to 512, per call: 512 (12 KB) takes the page
+/// allocator on every restore, 128 (3 KB) a slab cache.
+constexpr std::size_t kWrittenCapacity = 128;
 constexpr int kOwnDescriptorsFrom = 100;
 constexpr std::size_t kOpenPagesPerRegion = 64;
 
