@@ -1,8 +1,9 @@
 // fault_memory: changes its process while handling the third hop of the relay, in the ways a fork
 // server performing its runs in place must undo, or notice that it cannot:
-//   --change scribble      overwrites a large block, a large global array and a counter that main
-//                          set up before System::run(), then frees the block (malloc unmaps it):
-//                          each run first checks that all three are as main left them
+//   --change scribble      overwrites a large block, a large global array, every other page of
+//                          another and a counter that main set up before System::run(), then
+//                          frees the block (malloc unmaps it): each run first checks that all
+//                          four are as main left them
 //   --change leak-fd       opens /dev/null and leaves it open: each run first checks that it gets
 //                          the descriptor a fresh process would
 //   --change leak-mapping  maps memory and leaves it mapped
@@ -29,8 +30,12 @@ constexpr unsigned char kPattern = 0x5a;
 
 unsigned char* block = nullptr;
 unsigned char array[512 * 1024];  // more pages than a restore leaves unprotected
-int runs_seen = 0;                // a global that every run changes
-int free_fd = -1;                 // the lowest descriptor free once main has made the system
+// Every other page of it is written: more separate written ranges (256) than one scan of the
+// written pages returns, so a restore must ask again.
+unsigned char scattered[2 * 1024 * 1024];
+constexpr std::size_t kPage = 4096;
+int runs_seen = 0;  // a global that every run changes
+int free_fd = -1;   // the lowest descriptor free once main has made the system
 
 bool intact(const unsigned char* bytes, std::size_t size) {
   for (std::size_t i = 0; i < size; i += 512) {
@@ -56,6 +61,7 @@ int main(int argc, char** argv) {
   block = static_cast<unsigned char*>(std::malloc(kBlockBytes));
   std::memset(block, kPattern, kBlockBytes);
   std::memset(array, kPattern, sizeof array);
+  std::memset(scattered, kPattern, sizeof scattered);
 
   exocheck::System system;
   free_fd = ::dup(0);
@@ -64,11 +70,13 @@ int main(int argc, char** argv) {
   if (system.controlled()) {
     plan.fault = [change] {
       if (change == "scribble") {
-        exocheck::check(runs_seen == 0 && block != nullptr && intact(block, kBlockBytes) && intact(array, sizeof array),
+        exocheck::check(runs_seen == 0 && block != nullptr && intact(block, kBlockBytes) &&
+                            intact(array, sizeof array) && intact(scattered, sizeof scattered),
                         "the run found memory an earlier run changed");
         ++runs_seen;
         std::memset(block, ~kPattern, kBlockBytes);
         std::memset(array, ~kPattern, sizeof array);
+        for (std::size_t page = 0; page < sizeof scattered; page += 2 * kPage) scattered[page] = ~kPattern;
         std::free(block);
         block = nullptr;
       } else if (change == "leak-fd") {
