@@ -48,7 +48,9 @@ void pin_to(std::size_t cores, std::size_t first = 0) {
 struct Explored {
   std::uint64_t executions = 0, classes = 0;
   std::uint64_t executed_steps = 0, transitions = 0;
+  std::uint64_t bugs = 0;
   bool complete = false;
+  bool cut_short = false;  ///< stopped by the time limit
   agent::LocalAgentStats stats;
 };
 
@@ -91,7 +93,10 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
     agent::LocalAgent agent(session, {setup.cores, std::chrono::milliseconds(10'000), runner.fork_server, true,
                                       runner.in_place, kept_runners});
     while (!agent.wait_for(std::chrono::milliseconds(5))) {
-      if (std::chrono::steady_clock::now() >= deadline) session.stop();
+      if (std::chrono::steady_clock::now() >= deadline) {
+        session.stop();
+        explored.cut_short = true;
+      }
     }
     if (const auto error = agent.launch_error()) throw std::runtime_error(*error);
     explored.stats = agent.stats();
@@ -101,7 +106,12 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
   explored.classes = progress.stats.classes;
   explored.executed_steps = progress.stats.executed_steps;
   explored.transitions = progress.stats.transitions;
-  explored.complete = session.verdict() == coordinator::Verdict::kCompleteNoBug;
+  // Explorations go on after bugs (keep_going): one that found bugs is complete too, unless the
+  // time limit stopped it.
+  const auto verdict = session.verdict();
+  explored.complete = !explored.cut_short &&
+                      (verdict == coordinator::Verdict::kCompleteNoBug || verdict == coordinator::Verdict::kBugFound);
+  explored.bugs = progress.bugs;
   return explored;
 }
 
@@ -127,7 +137,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
   const auto start = std::chrono::steady_clock::now();
   const auto deadline = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double>(setup.seconds));
-  std::uint64_t executions = 0, explorations = 0, classes = 0, executed_steps = 0, transitions = 0;
+  std::uint64_t executions = 0, explorations = 0, classes = 0, bugs = 0, executed_steps = 0, transitions = 0;
   bool complete = true;  // every exploration but a last one cut short by the time limit was complete
   agent::LocalAgentStats stats;
   std::optional<std::vector<agent::Runner>> kept_runners;
@@ -139,6 +149,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
     transitions += explored.transitions;
     if (explorations == 0) {
       classes = explored.classes;
+      bugs = explored.bugs;
       complete = explored.complete;
     }
     ++explorations;
@@ -160,6 +171,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
       {"executions", executions},
       {"complete", complete},
       {"classes", classes},
+      {"bugs", bugs},  // of the first exploration
       {"wall_seconds", wall},
       {"executions_per_second", wall > 0 ? static_cast<double>(executions) / wall : 0},
       {"us_per_execution", wall * per_run},
