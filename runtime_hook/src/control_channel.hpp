@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-#include "proto/control.pb.h"
+#include "wire_messages.hpp"
 
 namespace exocheck::detail {
 

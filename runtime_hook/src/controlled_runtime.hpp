@@ -11,9 +11,9 @@
 #include "exocheck/detail/actor_cell.hpp"
 #include "exocheck/detail/runtime.hpp"
 #include "fork_server.hpp"
-#include "proto/control.pb.h"
 #include "scheduling_order.hpp"
 #include "vector_clock.hpp"
+#include "wire_messages.hpp"
 
 namespace exocheck::detail {
 

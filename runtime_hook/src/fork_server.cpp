@@ -151,21 +151,6 @@ std::string why_not_forkable() {
   return std::to_string(threads) + " threads are running when System::run() starts; a fork would copy only one of them";
 }
 
-[[gnu::noinline]] void throw_once() {
-  throw 0;
-}
-
-// The first exception a statically linked program throws sorts the frame descriptions of the
-// whole binary to find its unwind table (about 3 ms for a subject here). Thrown once in the
-// server, so that every run starts with the table sorted, instead of each run that throws (a
-// failed check() throws) paying for it again: its process, or its memory put back, loses it.
-void sort_unwind_tables() {
-  try {
-    throw_once();
-  } catch (int) {
-  }
-}
-
 }  // namespace
 
 ForkServer::ForkServer(ControlChannel& channel, int event_buffer_fd) : channel_(channel) {
@@ -197,7 +182,6 @@ ForkServer::~ForkServer() {
 proto::RunRequest ForkServer::serve() {
   proto::HookMessage message;
   const std::string reason = why_not_forkable();
-  if (reason.empty()) sort_unwind_tables();
   std::string in_place_reason;
   if (reason.empty() && in_place_wanted_ && prepare_in_place(in_place_reason)) {
     // Every run ends by coming back here, with the memory as it is now.

@@ -15,7 +15,7 @@
 #include <string>
 
 #include "control_channel.hpp"
-#include "proto/control.pb.h"
+#include "wire_messages.hpp"
 
 namespace exocheck::detail {
 

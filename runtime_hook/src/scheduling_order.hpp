@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "proto/control.pb.h"
+#include "wire_messages.hpp"
 
 namespace exocheck::detail {
 

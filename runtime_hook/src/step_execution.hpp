@@ -4,7 +4,7 @@
 #include <string>
 
 #include "exocheck/detail/envelope.hpp"
-#include "proto/trace.pb.h"
+#include "wire_messages.hpp"
 
 namespace exocheck::detail {
 

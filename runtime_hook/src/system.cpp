@@ -62,7 +62,7 @@ class System::Mode {
       }
     }
     controlled_ = std::make_unique<detail::ControlledRuntime>(*channel_, fork_server_.get());
-    proto::HookMessage hello;
+    detail::proto::HookMessage hello;
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     hello.mutable_hello()->set_pid(static_cast<int>(::getpid()));
     hello.mutable_hello()->set_program(program_invocation_name);

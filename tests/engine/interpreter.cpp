@@ -110,7 +110,9 @@ class Interpreter {
       const Actor& a = actors_[pending_[i].receiver];
       view.push_back({pending_[i].send_seq, static_cast<std::uint32_t>(pending_[i].receiver), a.creation_seq, &a.id});
     }
-    return candidates[exocheck::detail::SchedulingOrder(spec_.heuristic, spec_.ranking).choose(view)];
+    // The hook's enum is the same proto enum, compiled in its own package (wire_messages.hpp).
+    const auto heuristic = static_cast<exocheck::detail::proto::Heuristic>(spec_.heuristic);
+    return candidates[exocheck::detail::SchedulingOrder(heuristic, spec_.ranking).choose(view)];
   }
 
   bool is_enabled(const Message& m) const {
