@@ -54,7 +54,7 @@ class Runner::ForkServing {
   ForkServing(std::size_t buffer_bytes, bool in_place) : buffer_bytes_(buffer_bytes), in_place_(in_place) {}
 
   /// The run's report through a fork server into `report`; false when it must run in a process of
-  /// its own instead (`report` is then as it was).
+  /// its own instead (`report` then holds nothing of this attempt).
   bool run(const RunSpec& spec, RunnerCounters& counters, RunReport& report) {
     if (!ensure_buffer()) return false;
     if (!ready_for(spec.binary, spec.args)) {
