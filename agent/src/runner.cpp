@@ -1,5 +1,6 @@
 #include "exocheck/agent/runner.hpp"
 
+#include <algorithm>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -30,11 +31,12 @@ void run_in_own_process(const RunSpec& spec, RunReport& report) {
   RunSession(spec, std::move(std::get<SubjectProcess>(launched)), deadline, report).run();
 }
 
-/// Empties `report` for a new run, its events kept as spare messages.
+/// Empties `report` for a new run, its events kept as spare messages (at most kSpareEventsKept).
 void recycle(RunReport& report) {
   auto& spare = report.spare_events;
+  const std::size_t kept = std::min(report.events.size(), kSpareEventsKept - std::min(spare.size(), kSpareEventsKept));
   spare.insert(spare.end(), std::make_move_iterator(report.events.begin()),
-               std::make_move_iterator(report.events.end()));
+               std::make_move_iterator(report.events.begin() + static_cast<std::ptrdiff_t>(kept)));
   report.events.clear();
   report.result.Clear();
   report.hello_seen = false;

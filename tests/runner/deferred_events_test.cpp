@@ -95,5 +95,18 @@ TEST_P(DeferredEvents, AReportReusedRunAfterRunHoldsWhatAFreshOneWould) {
   EXPECT_EQ(reused.events.size() + reused.spare_events.size(), 6u);
 }
 
+// A report keeps at most kSpareEventsKept messages for later runs, however long a run was.
+TEST_P(DeferredEvents, AReportKeepsABoundedNumberOfSpareMessages) {
+  Runner runner(RunnerOptions{.fork_server = GetParam()});
+  RunReport reused;
+  runner.run(spec_of(bin("pingpong"), {"--steps", "2000"}), reused);
+  ASSERT_EQ(reused.result.status(), proto::RUN_COMPLETED) << reused.result.detail();
+  ASSERT_EQ(reused.events.size(), 2001u);
+  runner.run(spec_of(bin("registry")), reused);
+  ASSERT_EQ(reused.result.status(), proto::RUN_COMPLETED) << reused.result.detail();
+  EXPECT_EQ(steps_of(reused), first_steps(6));
+  EXPECT_EQ(reused.events.size() + reused.spare_events.size(), kSpareEventsKept);
+}
+
 }  // namespace
 }  // namespace exocheck::agent::testing

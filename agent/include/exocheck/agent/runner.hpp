@@ -31,6 +31,10 @@ struct RunSpec {
   bool defer_prefix_events = false;
 };
 
+/// Spare messages a RunReport keeps at most from one run to the next: enough for the runs of an
+/// exploration, without a long-lived agent holding on to every message of its longest run ever.
+inline constexpr std::size_t kSpareEventsKept = 1024;
+
 /// Everything one run produced. `result.status` is always set (never RUN_UNKNOWN).
 struct RunReport {
   std::vector<proto::Event> events;  ///< every event the hook wrote, in order, also when it crashed
@@ -38,7 +42,8 @@ struct RunReport {
   bool hello_seen = false;           ///< the subject announced itself: it is linked with the hook
   /// Messages of earlier runs' events, cleared, for the next run to parse into: protobuf keeps a
   /// message's strings and repeated fields when it is parsed again, so a run like the last one
-  /// allocates nothing for its events (Runner::run(spec, report)). Not part of what a run reports.
+  /// allocates nothing for its events (Runner::run(spec, report)). At most kSpareEventsKept. Not
+  /// part of what a run reports.
   std::vector<proto::Event> spare_events;
 };
 
