@@ -14,10 +14,9 @@ namespace exocheck::coordinator {
 namespace {
 
 // Watch sends at most this many updates a second (the CLI redraws at most 4 times a second), and
-// the final state as soon as it is seen, checked every kFinalPoll: a small job's client then waits
-// for its job, not for the next update.
+// the final state as soon as it is reached: a small job's client then waits for its job, not for
+// the next update.
 constexpr std::chrono::milliseconds kWatchInterval{250};
-constexpr std::chrono::milliseconds kFinalPoll{5};
 constexpr std::chrono::milliseconds kTickInterval{100};
 constexpr std::chrono::milliseconds kIdleWait{100};
 
@@ -132,11 +131,7 @@ class ClientServiceImpl final : public proto::ClientService::Service {
       if (!progress) return job_not_found(job->job_id());
       if (!writer->Write(*progress)) return grpc::Status::OK;
       if (is_final(progress->state())) return grpc::Status::OK;
-      const auto next_update = std::chrono::steady_clock::now() + kWatchInterval;
-      while (std::chrono::steady_clock::now() < next_update && !context->IsCancelled() &&
-             !dispatcher_.is_over(job->job_id())) {
-        std::this_thread::sleep_for(kFinalPoll);
-      }
+      dispatcher_.wait_until_over(job->job_id(), std::chrono::steady_clock::now() + kWatchInterval);
       dispatcher_.wait_for_change(seen, kIdleWait);
     }
     return grpc::Status::CANCELLED;

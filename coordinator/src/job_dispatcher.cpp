@@ -270,10 +270,13 @@ const JobDispatcher::Job* JobDispatcher::find_job(std::uint64_t job_id) const {
   return found == jobs_.end() ? nullptr : found->second.get();
 }
 
-bool JobDispatcher::is_over(std::uint64_t job_id) const {
-  std::lock_guard lock(mutex_);
-  const Job* job = find_job(job_id);
-  return job == nullptr || is_final(job->state);
+bool JobDispatcher::wait_until_over(std::uint64_t job_id, Clock::time_point deadline) const {
+  std::unique_lock lock(mutex_);
+  // Every change of a job's state ends with notify().
+  return changed_.wait_until(lock, deadline, [&] {
+    const Job* job = find_job(job_id);
+    return job == nullptr || is_final(job->state);
+  });
 }
 
 std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) const {

@@ -62,8 +62,8 @@ class JobDispatcher {
 
   /// The job's progress; nothing for an unknown job.
   std::optional<proto::JobProgress> progress(std::uint64_t job_id) const;
-  /// True once the job has ended (or is unknown): cheaper than progress() to poll.
-  bool is_over(std::uint64_t job_id) const;
+  /// Waits until the job has ended (or is unknown), or until `deadline`; true when it has ended.
+  bool wait_until_over(std::uint64_t job_id, Clock::time_point deadline) const;
   /// The job's bugs (empty for an unknown job).
   std::vector<Bug> bugs(std::uint64_t job_id) const;
 

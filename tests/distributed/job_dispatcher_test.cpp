@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include "job_dispatcher.hpp"
 
 namespace exocheck::coordinator {
@@ -116,12 +118,16 @@ TEST_F(JobDispatcherTest, OffersTheJobBeforeAnyLease) {
 
 TEST_F(JobDispatcherTest, AcceptsAResultOnceAndEndsTheJob) {
   const auto job = dispatcher.submit(submission());
-  EXPECT_FALSE(dispatcher.is_over(job));
+  EXPECT_FALSE(dispatcher.wait_until_over(job, Clock::now()));
   const auto agent = accepting_agent(job);
   const auto lease = dispatcher.work_for(agent).leases.at(0);
+  // What Watch waits for to send the final state at once: woken by the result that ends the job.
+  auto waiter = std::async(std::launch::async,
+                           [&] { return dispatcher.wait_until_over(job, Clock::now() + std::chrono::seconds(60)); });
   EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id()))), 1u);
-  EXPECT_TRUE(dispatcher.is_over(job));      // what Watch polls to send the final state at once
-  EXPECT_TRUE(dispatcher.is_over(job + 1));  // unknown
+  EXPECT_EQ(waiter.wait_for(std::chrono::seconds(30)), std::future_status::ready);
+  EXPECT_TRUE(waiter.get());
+  EXPECT_TRUE(dispatcher.wait_until_over(job + 1, Clock::now()));  // unknown
   EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id()))), 0u);
   const auto progress = dispatcher.progress(job).value();
   EXPECT_EQ(progress.state(), proto::JOB_COMPLETE_NO_BUG);
