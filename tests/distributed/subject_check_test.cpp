@@ -47,7 +47,7 @@ TEST_F(SubjectCheckTest, AcceptsTheSubmittedBuildAgainAndRefusesARebuildOfTheSam
   write("build one");
   const auto one = sha256_of_file(subject_);
   EXPECT_EQ(check_.refusal_reason(offer_of(one)), std::nullopt);
-  EXPECT_EQ(check_.refusal_reason(offer_of(one)), std::nullopt);  // from the digest kept
+  EXPECT_EQ(check_.refusal_reason(offer_of(one)), std::nullopt);  // the digest kept (not observable here)
 
   // A rebuild comes later than a timestamp tick (file times may advance by a few ms at a time).
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
