@@ -15,6 +15,8 @@
 namespace exocheck::agent {
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 // How long an idle worker waits before asking again when no result wakes it (a stop() from
 // outside does not notify the agent).
 constexpr std::chrono::milliseconds kIdlePoll{20};
@@ -26,6 +28,10 @@ double thread_cpu_seconds() {
   timespec now{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
 }  // namespace
@@ -88,7 +94,9 @@ void LocalAgent::work(std::size_t index) {
   std::optional<coordinator::Lease> lease;  // the next run, handed over with the last result
   RunReport report;                         // every run's, reused: see Runner::run(spec, report)
   try {
+    const auto joining = Clock::now();
     wait_to_join(join_after, join_at);
+    stats.lease_wait_seconds += seconds_since(joining);
     double mark = thread_cpu_seconds();  // this thread's CPU time when its last session call ended
     for (bool more = true; more;) {
       if (lease) {
@@ -105,8 +113,10 @@ void LocalAgent::work(std::size_t index) {
       stats.session_cpu_seconds += mark - asked;
       if (lease) continue;
       if (session_.finished()) break;
+      const auto waiting = Clock::now();
       std::unique_lock lock(mutex_);
       changed_.wait_for(lock, kIdlePoll, [&] { return results_.load() != seen; });
+      stats.lease_wait_seconds += seconds_since(waiting);
     }
   } catch (const std::exception& error) {
     // An internal error must not take the process down from a thread; end the exploration.
@@ -143,6 +153,7 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std
   spec.request = std::move(lease->request);
   runner.run(spec, report);
   const double handing_over = thread_cpu_seconds();
+  const auto handed_over = Clock::now();
   stats.runner_cpu_seconds += handing_over - mark;
   bool finished = false;
   if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
@@ -163,6 +174,7 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std
   }
   mark = thread_cpu_seconds();
   stats.session_cpu_seconds += mark - handing_over;
+  stats.session_wall_seconds += seconds_since(handed_over);
   std::uint64_t results;
   {
     std::lock_guard lock(mutex_);

@@ -39,11 +39,19 @@ struct LocalAgentStats {
   double session_cpu_seconds = 0;
   /// CPU of the workers outside the session: the runner and the report (the agent's work).
   double runner_cpu_seconds = 0;
+  /// Wall time the workers waited for a lease: the session had none to hand out (all were out,
+  /// the exploration was too narrow for every worker), or the worker had not joined yet.
+  double lease_wait_seconds = 0;
+  /// Wall time in the session's calls; what exceeds session_cpu_seconds was spent waiting for its
+  /// lock (or off the CPU).
+  double session_wall_seconds = 0;
 
   LocalAgentStats& operator+=(const LocalAgentStats& other) {
     runs += other.runs;
     session_cpu_seconds += other.session_cpu_seconds;
     runner_cpu_seconds += other.runner_cpu_seconds;
+    lease_wait_seconds += other.lease_wait_seconds;
+    session_wall_seconds += other.session_wall_seconds;
     return *this;
   }
 };

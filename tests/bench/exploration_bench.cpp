@@ -4,11 +4,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
 
+#include "available_parallelism.hpp"
 #include "cpu_pinning.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
 #include "local_agent.hpp"
@@ -82,6 +84,27 @@ agent::RunnerOptions runner_options(RunMode mode) {
           .in_place = mode == RunMode::in_place || mode == RunMode::in_place_kept};
 }
 
+nlohmann::json measure_available_parallelism(const std::string& subject, const std::vector<std::string>& args,
+                                             std::size_t workers) {
+  pin_to(1);
+  constexpr std::uint64_t kMaxExecutions = 100'000;
+  const auto options = exploration_options(subject, args);
+  RunCache runs(subject, args);
+  const auto one = lockstep_schedule(options, 1, runs, kMaxExecutions);
+  const auto many = lockstep_schedule(options, workers, runs, kMaxExecutions);
+  const auto figures = [](const LockstepSchedule& schedule) {
+    return nlohmann::json{
+        {"executions", schedule.executions}, {"rounds", schedule.rounds}, {"complete", schedule.complete}};
+  };
+  // One worker needs a round per execution: the rate on `workers` over the rate on one is the
+  // executions of a round.
+  return {{"workers", workers},
+          {"one_worker", figures(one)},
+          {"all_workers", figures(many)},
+          {"speedup", many.executions_per_round()},
+          {"distinct_runs", runs.runs()}};
+}
+
 namespace {
 
 Explored explore_once(const coordinator::ExplorationOptions& options, const ExplorationSetup& setup,
@@ -124,13 +147,7 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
 nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
                                    const ExplorationSetup& setup) {
   pin_to(setup.cores, setup.first_cpu);
-  coordinator::ExplorationOptions options;
-  options.explorer.reduction = engine::Reduction::kTransDpor;
-  options.explorer.sleep_sets = true;
-  options.explorer.heuristic = engine::Heuristic::kFifo;
-  options.keep_going = true;
-  options.subject = subject;
-  options.args = args;
+  const auto options = exploration_options(subject, args);
 
   const auto self_before = usage_of(RUSAGE_SELF);
   const auto children_before = usage_of(RUSAGE_CHILDREN);
@@ -184,6 +201,11 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
         {"agent", stats.runner_cpu_seconds * per_run},
         {"subject_and_hook", subject_cpu * per_run},
         {"other", (self_cpu - stats.session_cpu_seconds - stats.runner_cpu_seconds) * per_run}}},
+      // Where the workers' wall time went besides their CPU: the reasons a run on several cores
+      // falls short of the exploration's available parallelism.
+      {"worker_wait_us_per_execution",
+       {{"for_a_lease", stats.lease_wait_seconds * per_run},
+        {"for_the_session", std::max(0.0, stats.session_wall_seconds - stats.session_cpu_seconds) * per_run}}},
       {"peak_rss_kib", {{"explorer", self_after.ru_maxrss}, {"largest_subject_process", children_after.ru_maxrss}}},
       {"runs",
        {{"in_place", stats.runs.in_place_runs},

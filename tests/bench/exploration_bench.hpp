@@ -38,6 +38,11 @@ struct ExplorationSetup {
   double seconds = 3;  ///< stop handing out runs after this long
 };
 
+/// The speedup `workers` cores could give over one at best, the exploration's own parallelism
+/// (available_parallelism.hpp): its lock-step schedules on one worker and on `workers`, as JSON.
+nlohmann::json measure_available_parallelism(const std::string& subject, const std::vector<std::string>& args,
+                                             std::size_t workers);
+
 /// Explores `subject` with TransDPOR, sleep sets and FIFO, within `setup`, and returns the
 /// figures as JSON: paths, wall seconds, executions per second, microseconds per execution, CPU
 /// of the coordinator's work, the agent's, the subject's processes (hook included) and the rest,

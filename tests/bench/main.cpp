@@ -76,6 +76,7 @@ struct Options {
   std::size_t first_cpu = 0;
   std::string mode = "in-place";
   bool runner_alone = false;  // with --measure: the runner alone instead of an exploration
+  bool available = false;     // with --measure: the exploration's own parallelism on --cores workers
   std::uint64_t runner_runs = 2000;
 };
 
@@ -109,6 +110,9 @@ std::vector<ExplorationCase> cases(const Options& options) {
   return kept;
 }
 
+/// What a child process of this program measures.
+enum class Measured { exploration, runner_alone, available_parallelism };
+
 /// One measurement running in a child process of this program.
 struct Measurement {
   std::string command;
@@ -118,10 +122,13 @@ struct Measurement {
 // Starts one measurement in a child process of this program, pinned to `cores` CPUs from the
 // `first_cpu`-th on.
 Measurement start_measurement(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
-                              bool runner_alone = false, std::size_t first_cpu = 0) {
+                              Measured measured = Measured::exploration, std::size_t first_cpu = 0) {
   std::string command = quoted(own_path()) + " --measure " + quoted(c.subject) + " --cores " + std::to_string(cores) +
                         " --first-cpu " + std::to_string(first_cpu) + " --mode " + exocheck::bench::name_of(mode) +
-                        " --seconds " + std::to_string(options.seconds) + (runner_alone ? " --runner-alone" : "") +
+                        " --seconds " + std::to_string(options.seconds) +
+                        (measured == Measured::runner_alone            ? " --runner-alone"
+                         : measured == Measured::available_parallelism ? " --available-parallelism"
+                                                                       : "") +
                         " --";
   for (const auto& arg : c.args) command += " " + quoted(arg);
   return {command, ::popen(command.c_str(), "r")};
@@ -140,8 +147,8 @@ json finish_measurement(const Measurement& measurement) {
 }
 
 json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
-                      bool runner_alone = false) {
-  return finish_measurement(start_measurement(options, c, cores, mode, runner_alone));
+                      Measured measured = Measured::exploration) {
+  return finish_measurement(start_measurement(options, c, cores, mode, measured));
 }
 
 double rate_of(const json& m) {
@@ -153,7 +160,8 @@ double rate_of(const json& m) {
 // this work, the ceiling for one exploration on `cores` cores.
 json measure_side_by_side(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode) {
   std::vector<Measurement> running;
-  for (std::size_t cpu = 0; cpu < cores; ++cpu) running.push_back(start_measurement(options, c, 1, mode, false, cpu));
+  for (std::size_t cpu = 0; cpu < cores; ++cpu)
+    running.push_back(start_measurement(options, c, 1, mode, Measured::exploration, cpu));
   json each = json::array();
   double sum = 0;
   // Every one is waited for, also after a failure: none is left running or unreaped.
@@ -180,6 +188,17 @@ std::string row(const std::string& label, const json& m) {
           : std::string("time limit"));
 }
 
+// The exploration's own parallelism: what the speedups below can reach at best.
+std::string available_row(const std::string& label, const json& m) {
+  if (m.contains("error")) return fmt::format("{:<16} {}\n", label, m["error"].get<std::string>());
+  const auto& many = m["all_workers"];
+  return fmt::format(
+      "{:<16} available to {} workers: {} executions in {} lock-step rounds, {:.2f}x at most (runs of equal "
+      "length, no overhead){}\n",
+      label, m["workers"].get<int>(), many["executions"].get<long>(), many["rounds"].get<long>(),
+      m["speedup"].get<double>(), many["complete"].get<bool>() ? "" : "; stopped at the cap on executions");
+}
+
 int run_benchmark(const Options& options) {
   const std::size_t all_cores = std::max(1u, std::thread::hardware_concurrency());
   json results = json::array();
@@ -194,6 +213,12 @@ int run_benchmark(const Options& options) {
   }
   for (const auto& c : cases(options)) {
     json entry{{"case", c.label}, {"subject", c.subject}, {"args", c.args}};
+    if (all_cores > 1) {
+      const json available =
+          measure_in_child(options, c, all_cores, RunMode::in_place, Measured::available_parallelism);
+      entry["available_parallelism"] = available;
+      if (!options.json) std::cout << available_row(c.label, available);
+    }
     for (const RunMode mode : kExplorationModes) {
       const json one = measure_in_child(options, c, 1, mode);
       const json all = all_cores > 1 ? measure_in_child(options, c, all_cores, mode) : one;
@@ -211,6 +236,13 @@ int run_benchmark(const Options& options) {
                          "{:<16} {} cores / 1 core: {:.2f}x; {} one-core explorations side by side (the "
                          "machine's ceiling): {:.0f} exec/s, {:.2f}x",
                          "", all_cores, speedup, all_cores, rate_of(side_by_side), ceiling);
+        if (all.contains("worker_wait_us_per_execution")) {
+          const auto& wait = all["worker_wait_us_per_execution"];
+          std::cout << fmt::format(
+              "; workers on {} cores waited {:.1f} us per execution for a lease, {:.1f} for the "
+              "session",
+              all_cores, wait["for_a_lease"].get<double>(), wait["for_the_session"].get<double>());
+        }
         if (one.contains("replayed_steps_per_execution")) {
           std::cout << fmt::format("; steps per execution {:.1f}, of them replayed prefix {:.1f}",
                                    one["steps_per_execution"].get<double>(),
@@ -225,7 +257,7 @@ int run_benchmark(const Options& options) {
   const ExplorationCase registry{"registry K=2", options.bin_dir + "/registry", {}};
   json alone = json::object();
   for (const RunMode mode : kModes) {
-    const json m = measure_in_child(options, registry, 1, mode, true);
+    const json m = measure_in_child(options, registry, 1, mode, Measured::runner_alone);
     alone[key_of(mode)] = m;
     if (!options.json && !m.contains("error")) {
       std::cout << fmt::format(
@@ -296,6 +328,8 @@ int main(int argc, char** argv) {
   app.add_option("--mode", options.mode, "(with --measure) in-place, in-place-kept, fork or process")
       ->check(CLI::IsMember({"in-place", "in-place-kept", "fork", "process"}));
   app.add_flag("--runner-alone", options.runner_alone, "(with --measure) time the runner alone, not an exploration");
+  app.add_flag("--available-parallelism", options.available,
+               "(with --measure) the speedup --cores workers could give at best: runs of equal length, no overhead");
   app.add_option("args", options.measure_args, "(with --measure) the subject's arguments, after --");
   try {
     app.parse(argc, argv);
@@ -305,6 +339,13 @@ int main(int argc, char** argv) {
   try {
     if (!options.measure.empty()) {
       const RunMode mode = exocheck::bench::run_mode_named(options.mode).value();  // checked by IsMember
+      if (options.available) {
+        std::cout << exocheck::bench::measure_available_parallelism(options.measure, options.measure_args,
+                                                                    options.cores)
+                         .dump()
+                  << std::endl;
+        return 0;
+      }
       if (options.runner_alone) {
         std::cout << exocheck::bench::measure_runner_alone(options.measure, options.measure_args, mode,
                                                            options.runner_runs)
