@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <sys/eventfd.h>
 #include <time.h>
 
 #include <algorithm>
@@ -42,6 +43,8 @@ LocalAgent::LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptio
   if (auto* kept = options_.kept_runners) {
     while (kept->size() < workers) kept->emplace_back(runner_options());
   }
+  session_over_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
+  cpu_per_worker_ = workers <= allowed_cpus().size();
   running_workers_ = workers;
   threads_.reserve(workers);
   for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
@@ -49,6 +52,7 @@ LocalAgent::LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptio
 
 LocalAgent::~LocalAgent() {
   session_.stop();
+  give_up_server_starts();
   for (auto& thread : threads_) thread.join();
 }
 
@@ -79,12 +83,6 @@ void LocalAgent::work(std::size_t index) {
   Runner& runner = options_.kept_runners ? (*options_.kept_runners)[index] : own.emplace(runner_options());
   const RunnerCounters counters_before = runner.counters();
   LocalAgentStats stats;
-  // Worker k joins once k times kResultsPerExtraServer results are in, or k times kJoinAfter has
-  // passed (wait_to_join): small explorations run on one server. A worker whose runner has a
-  // server ready costs nothing to join.
-  const bool ready = runner.prepare(session_.options().subject, session_.options().args);
-  const std::uint64_t join_after = options_.fork_server && !ready ? index * kResultsPerExtraServer : 0;
-  const auto join_at = started_ + static_cast<int>(ready ? 0 : index) * kJoinAfter;
   // The session's subject and the run timeout, once: each run only brings its request.
   RunSpec spec;
   spec.binary = session_.options().subject;
@@ -94,10 +92,10 @@ void LocalAgent::work(std::size_t index) {
   std::optional<coordinator::Lease> lease;  // the next run, handed over with the last result
   RunReport report;                         // every run's, reused: see Runner::run(spec, report)
   try {
-    const auto joining = Clock::now();
-    wait_to_join(join_after, join_at);
-    stats.lease_wait_seconds += seconds_since(joining);
     double mark = thread_cpu_seconds();  // this thread's CPU time when its last session call ended
+    const auto joining = Clock::now();
+    join(index, runner);  // a server started here is the agent's work, as in a first run
+    stats.lease_wait_seconds += seconds_since(joining);
     for (bool more = true; more;) {
       if (lease) {
         more = run_lease(runner, spec, report, lease, mark, stats);
@@ -112,7 +110,10 @@ void LocalAgent::work(std::size_t index) {
       mark = thread_cpu_seconds();
       stats.session_cpu_seconds += mark - asked;
       if (lease) continue;
-      if (session_.finished()) break;
+      if (session_.finished()) {
+        give_up_server_starts();
+        break;
+      }
       const auto waiting = Clock::now();
       std::unique_lock lock(mutex_);
       changed_.wait_for(lock, kIdlePoll, [&] { return results_.load() != seen; });
@@ -126,6 +127,23 @@ void LocalAgent::work(std::size_t index) {
   }
   stats.runs = runner.counters() - counters_before;
   worker_ended(stats);
+}
+
+// Waits until worker `index` is to take part, with its runner's fork server ready if it has one.
+void LocalAgent::join(std::size_t index, Runner& runner) {
+  const auto& subject = session_.options().subject;
+  const auto& args = session_.options().args;
+  bool ready = runner.prepare(subject, args);
+  if (!ready && index > 0 && options_.fork_server && cpu_per_worker_ && session_over_) {
+    // On a CPU of its own, this worker's server start costs the others nothing: it starts at once,
+    // and gives up if the session is over first (the exploration does not wait for it).
+    ready = runner.start_server(subject, args, options_.run_timeout, session_over_.get());
+  }
+  // Else worker k joins once k times kResultsPerExtraServer results are in, or k times kJoinAfter
+  // has passed: small explorations run on one server. A worker whose runner has a server ready
+  // costs nothing to join.
+  if (ready || !options_.fork_server) return;
+  wait_to_join(index * kResultsPerExtraServer, started_ + static_cast<int>(index) * kJoinAfter);
 }
 
 // Another fork server costs a start-up (exec, main, the snapshot: as much as a few dozen runs in
@@ -171,6 +189,7 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std
     auto handover = session_.complete_and_next(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
     lease = std::move(handover.next);
     finished = handover.finished;
+    if (finished) give_up_server_starts();
   }
   mark = thread_cpu_seconds();
   stats.session_cpu_seconds += mark - handing_over;
@@ -183,6 +202,12 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std
   changed_.notify_all();
   if (finished || results % kResultsPerExtraServer == 0) ramp_.notify_all();
   return !finished;
+}
+
+void LocalAgent::give_up_server_starts() {
+  if (!session_over_) return;
+  const std::uint64_t one = 1;
+  [[maybe_unused]] const auto written = ::write(session_over_.get(), &one, sizeof one);  // cannot block: non-blocking
 }
 
 void LocalAgent::worker_ended(const LocalAgentStats& stats) {

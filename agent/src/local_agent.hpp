@@ -14,6 +14,7 @@
 
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "unique_fd.hpp"
 
 namespace exocheck::agent {
 
@@ -76,10 +77,12 @@ class LocalAgent {
  private:
   void work(std::size_t index);
   RunnerOptions runner_options() const;
+  void join(std::size_t index, Runner& runner);
   void wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at);
   bool run_lease(Runner& runner, RunSpec& spec, RunReport& report, std::optional<coordinator::Lease>& lease,
                  double& mark, LocalAgentStats& stats);
   void worker_ended(const LocalAgentStats& stats);
+  void give_up_server_starts();
 
   coordinator::ExplorationSession& session_;
   const LocalAgentOptions options_;
@@ -94,6 +97,10 @@ class LocalAgent {
   /// Results handed to the session so far (new leases may follow each); changed under mutex_, so
   /// that a waiter cannot miss the change, and read without it.
   std::atomic<std::uint64_t> results_{0};
+  /// Readable once the session is over: a worker still starting its fork server gives up.
+  UniqueFd session_over_;
+  /// Every worker can have a CPU of its own: another server's start costs the others nothing.
+  bool cpu_per_worker_ = false;
   std::vector<std::thread> threads_;
 };
 

@@ -42,9 +42,9 @@ void recycle(RunReport& report) {
   report.hello_seen = false;
 }
 
-std::string invocation(const RunSpec& spec) {
-  std::string text = spec.binary;
-  for (const auto& arg : spec.args) text += " " + arg;
+std::string invocation(const std::string& binary, const std::vector<std::string>& args) {
+  std::string text = binary;
+  for (const auto& arg : args) text += " " + arg;
   return text;
 }
 
@@ -58,32 +58,12 @@ class Runner::ForkServing {
   /// The run's report through a fork server into `report`; false when it must run in a process of
   /// its own instead (`report` then holds nothing of this attempt).
   bool run(const RunSpec& spec, RunnerCounters& counters, RunReport& report) {
-    if (!ensure_buffer()) return false;
-    if (!ready_for(spec.binary, spec.args)) {
-      // Only when a server is needed: the invocation's text is not built per run.
-      const std::string key = invocation(spec);
-      if (refused_.contains(key)) return false;
-      server_.reset();
-      ++counters.server_starts;
-      auto started = SubjectServer::start(spec.binary, spec.args, *buffer_, Clock::now() + spec.timeout,
-                                          in_place_ && !forked_only_.contains(key));
-      if (auto* refusal = std::get_if<SubjectServer::Refusal>(&started)) {
-        if (!refusal->not_started) {
-          spdlog::warn("{}: no fork server ({}); running one process per run", key, refusal->reason);
-        }
-        refused_.emplace(key, refusal->reason);
-        return false;
-      }
-      server_.emplace(std::move(std::get<SubjectServer>(started)));
-      if (!server_->in_place_refusal().empty() && forked_only_.emplace(key).second) {
-        spdlog::info("{}: runs are forked, not performed in place: {}", key, server_->in_place_refusal());
-      }
-    }
+    if (!start(spec.binary, spec.args, Clock::now() + spec.timeout, counters, -1)) return false;
     const auto served = server_->run(spec, Clock::now() + spec.timeout, report);
     const bool in_place = server_->in_place();
     if (!server_->in_place_lost().empty()) {
       // Such a run is likely to come again: from now on this subject's runs are forked.
-      const std::string key = invocation(spec);
+      const std::string key = invocation(spec.binary, spec.args);
       spdlog::info("{}: runs are forked from now on, as a run changed what running in place cannot undo: {}", key,
                    server_->in_place_lost());
       forked_only_.insert(key);
@@ -94,6 +74,34 @@ class Runner::ForkServing {
       return false;
     }
     ++(in_place ? counters.in_place_runs : counters.forked_runs);
+    return true;
+  }
+
+  /// True when a server of `binary args` is ready, started now if need be; false when the subject
+  /// has none, or the start was given up (`give_up` readable).
+  bool start(const std::string& binary, const std::vector<std::string>& args, Clock::time_point deadline,
+             RunnerCounters& counters, int give_up) {
+    if (!ensure_buffer()) return false;
+    if (ready_for(binary, args)) return true;
+    // Only when a server is needed: the invocation's text is not built per run.
+    const std::string key = invocation(binary, args);
+    if (refused_.contains(key)) return false;
+    server_.reset();
+    ++counters.server_starts;
+    auto started =
+        SubjectServer::start(binary, args, *buffer_, deadline, in_place_ && !forked_only_.contains(key), give_up);
+    if (auto* refusal = std::get_if<SubjectServer::Refusal>(&started)) {
+      if (refusal->given_up) return false;  // nothing learnt about the subject
+      if (!refusal->not_started) {
+        spdlog::warn("{}: no fork server ({}); running one process per run", key, refusal->reason);
+      }
+      refused_.emplace(key, refusal->reason);
+      return false;
+    }
+    server_.emplace(std::move(std::get<SubjectServer>(started)));
+    if (!server_->in_place_refusal().empty() && forked_only_.emplace(key).second) {
+      spdlog::info("{}: runs are forked, not performed in place: {}", key, server_->in_place_refusal());
+    }
     return true;
   }
 
@@ -139,6 +147,11 @@ Runner& Runner::operator=(Runner&&) noexcept = default;
 
 bool Runner::prepare(const std::string& binary, const std::vector<std::string>& args) {
   return serving_ && serving_->prepare(binary, args);
+}
+
+bool Runner::start_server(const std::string& binary, const std::vector<std::string>& args,
+                          std::chrono::milliseconds timeout, int give_up) {
+  return serving_ && serving_->start(binary, args, Clock::now() + timeout, counters_, give_up);
 }
 
 RunReport Runner::run(const RunSpec& spec) {

@@ -35,10 +35,12 @@ constexpr int kKilledStatus = SIGKILL;
 std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const std::string& binary,
                                                                          const std::vector<std::string>& args,
                                                                          EventBuffer& buffer,
-                                                                         Clock::time_point deadline, bool in_place) {
+                                                                         Clock::time_point deadline, bool in_place,
+                                                                         int give_up) {
   auto launched = SubjectProcess::launch(binary, args, buffer.fd(), in_place);
   if (auto* failure = std::get_if<LaunchFailure>(&launched)) return Refusal{failure->detail, true};
   SubjectServer server(binary, args, std::move(std::get<SubjectProcess>(launched)), buffer);
+  server.give_up_fd_ = give_up;
   StderrTail errors;
   bool hello_seen = false;
   for (;;) {
@@ -52,6 +54,8 @@ std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const s
         return Refusal{"it exited before System::run()"};
       case Heard::timeout:
         return Refusal{"it was not ready within the run timeout"};
+      case Heard::given_up:
+        return Refusal{"its start was given up", true, true};
     }
     const auto& message = server.message_;
     if (message.has_hello() && !hello_seen) {
@@ -66,6 +70,7 @@ std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const s
       if (!message.ready().forkable()) return Refusal{message.ready().reason()};
       server.in_place_ = message.ready().in_place();
       server.in_place_refusal_ = message.ready().in_place_reason();
+      server.give_up_fd_ = -1;
       return server;
     } else {
       return Refusal{"its start-up sent an unexpected frame on the control channel"};
@@ -101,6 +106,7 @@ SubjectServer::Heard SubjectServer::next_frame(Clock::time_point until, StderrTa
         break;
     }
     if (process_.control_fd() < 0) return Heard::gone;
+    if (given_up_) return Heard::given_up;
     if (Clock::now() >= until) return Heard::timeout;
     pump(until, errors);
   }
@@ -108,10 +114,14 @@ SubjectServer::Heard SubjectServer::next_frame(Clock::time_point until, StderrTa
 
 // One poll round over the control socket, stderr and the server's exit.
 void SubjectServer::pump(Clock::time_point until, StderrTail& errors) {
-  std::array<pollfd, 3> fds{};
+  std::array<pollfd, 4> fds{};
   nfds_t count = 0;
   fds[count++] = {process_.control_fd(), POLLIN, 0};
-  int stderr_index = -1, exit_index = -1;
+  int stderr_index = -1, exit_index = -1, give_up_index = -1;
+  if (give_up_fd_ >= 0) {
+    give_up_index = static_cast<int>(count);
+    fds[count++] = {give_up_fd_, POLLIN, 0};
+  }
   if (process_.stderr_fd() >= 0) {
     stderr_index = static_cast<int>(count);
     fds[count++] = {process_.stderr_fd(), POLLIN, 0};
@@ -123,6 +133,7 @@ void SubjectServer::pump(Clock::time_point until, StderrTail& errors) {
   int wait = milliseconds_until(until);
   if (exit_index < 0) wait = std::min(wait, static_cast<int>(kExitPollInterval.count()));
   if (::poll(fds.data(), count, wait) < 0) return;  // EINTR: the caller looks again
+  if (give_up_index >= 0 && fds[give_up_index].revents != 0) given_up_ = true;
   if (stderr_index >= 0 && fds[stderr_index].revents != 0) drain_stderr(errors);
   const bool exited = (exit_index < 0 || fds[exit_index].revents != 0) && process_.poll_exit();
   if (fds[0].revents == 0 && !exited) return;
@@ -243,6 +254,7 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
     case Heard::gone:
       return server_gone(spec, run, report);
     case Heard::timeout:
+    case Heard::given_up:  // only while starting
       break;
   }
   kill_run();

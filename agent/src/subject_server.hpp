@@ -32,15 +32,18 @@ class SubjectServer {
     /// The subject could not be started or never said hello: a run in a process of its own
     /// reports that precisely, so there is nothing to warn about.
     bool not_started = false;
+    /// The start was given up (start()'s `give_up` fd became readable): the subject may serve.
+    bool given_up = false;
   };
 
   /// Starts `binary args` in fork-server mode with `buffer` and waits until `deadline` for it to
   /// be ready. `buffer` must outlive the server.
   /// With `in_place`, the server is asked to perform its runs in place (in_place() says whether
-  /// it does).
+  /// it does). Once `give_up` (a file descriptor, -1: none) is readable, the start is given up and
+  /// the process killed.
   static std::variant<SubjectServer, Refusal> start(const std::string& binary, const std::vector<std::string>& args,
                                                     EventBuffer& buffer, Clock::time_point deadline,
-                                                    bool in_place = false);
+                                                    bool in_place = false, int give_up = -1);
 
   /// How run() went.
   enum class Served {
@@ -67,7 +70,7 @@ class SubjectServer {
   bool binary_rebuilt() const;
 
  private:
-  enum class Heard { frame, garbage, gone, timeout };
+  enum class Heard { frame, garbage, gone, timeout, given_up };
 
   /// One run in progress: its events decoded so far and its stderr.
   struct Run {
@@ -95,6 +98,8 @@ class SubjectServer {
   proto::HookMessage message_;  ///< the last frame next_frame() returned
   std::string problem_;         ///< what the last garbage was
   std::string request_;         ///< the run request being sent
+  int give_up_fd_ = -1;         ///< while starting: readable once the start is given up
+  bool given_up_ = false;
   bool usable_ = true;
   bool in_place_ = false;
   std::string in_place_refusal_;

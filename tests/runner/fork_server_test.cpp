@@ -8,10 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runner_fixture.hpp"
@@ -308,6 +310,46 @@ TEST_P(ForkServer, PrepareStopsTheServerOfABinaryRebuiltSinceItStarted) {
   EXPECT_EQ(served(runner.counters()), 2u);
   EXPECT_TRUE(runner.prepare(subject, ten_steps));
   std::filesystem::remove_all(dir);
+}
+
+TEST_P(ForkServer, StartsItsServerBeforeAnyRunWhenAsked) {
+  Runner runner(options());
+  EXPECT_TRUE(runner.start_server(bin("registry"), {}, std::chrono::seconds(5)));
+  EXPECT_TRUE(runner.prepare(bin("registry"), {}));
+  EXPECT_EQ(children_of_this_thread().size(), 1u);
+  const auto report = runner.run(spec_of(bin("registry")));
+  EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED) << report.result.detail();
+  EXPECT_TRUE(runner.start_server(bin("registry"), {}, std::chrono::seconds(5)));  // ready: nothing to start
+  EXPECT_EQ(runner.counters().server_starts, 1u);
+  EXPECT_EQ(served(runner.counters()), 1u);
+  EXPECT_FALSE(Runner(RunnerOptions{.fork_server = false}).start_server(bin("registry"), {}, std::chrono::seconds(5)));
+}
+
+// The local agent gives up a worker's server start when the exploration ends first: the start
+// must end at once, kill what it started, and not count the subject as one without a server.
+TEST_P(ForkServer, GivesUpAServerStartOnceAskedAndKillsTheSubject) {
+  int give_up[2];
+  ASSERT_EQ(::pipe(give_up), 0);
+  Runner runner(options());
+  std::thread asker([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(::write(give_up[1], "x", 1), 1);
+  });
+  const std::vector<std::string> slow_start{"sleep:20000", "hello"};
+  const auto start = std::chrono::steady_clock::now();
+  const bool ready = runner.start_server(bin("scripted_hook"), slow_start, std::chrono::seconds(30), give_up[0]);
+  const auto took = std::chrono::steady_clock::now() - start;
+  asker.join();
+  ::close(give_up[0]);
+  ::close(give_up[1]);
+  EXPECT_FALSE(ready);
+  EXPECT_LT(took, std::chrono::seconds(5));
+  EXPECT_TRUE(children_of_this_thread().empty());
+  // Not refused: the next start tries again, and this time the subject is too slow for it.
+  EXPECT_FALSE(runner.start_server(bin("scripted_hook"), slow_start, std::chrono::milliseconds(200)));
+  EXPECT_EQ(runner.counters().server_starts, 2u);
+  EXPECT_FALSE(runner.start_server(bin("scripted_hook"), slow_start, std::chrono::milliseconds(200)));
+  EXPECT_EQ(runner.counters().server_starts, 2u);  // refused now: not tried again
 }
 
 }  // namespace

@@ -106,6 +106,12 @@ class Runner {
   /// it is stopped if the binary has been rebuilt since it started. True when a server of the
   /// subject is ready: the next run starts no process.
   bool prepare(const std::string& binary, const std::vector<std::string>& args);
+  /// Starts a fork server of `binary args` now, unless one is ready, so that the next run of it
+  /// starts none: within `timeout`, and given up (the half-started subject killed) once `give_up`
+  /// is readable (-1: never). True when a server is ready; false when the subject has none (its
+  /// runs will say why), the start was given up, or the runner makes no fork servers.
+  bool start_server(const std::string& binary, const std::vector<std::string>& args, std::chrono::milliseconds timeout,
+                    int give_up = -1);
 
  private:
   class ForkServing;
