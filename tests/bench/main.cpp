@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 
 #include "exploration_bench.hpp"
+#include "measurement_rounds.hpp"
 #include "measurements.hpp"
 
 namespace {
@@ -64,6 +65,7 @@ using nlohmann::json;
 
 struct Options {
   double seconds = 3;
+  int rounds = 3;  // each exploration figure measured in this many turns, alternating with the others
   std::uint64_t steps = 100000;
   int repeat = 3;
   bool json = false;
@@ -122,10 +124,11 @@ struct Measurement {
 // Starts one measurement in a child process of this program, pinned to `cores` CPUs from the
 // `first_cpu`-th on.
 Measurement start_measurement(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
-                              Measured measured = Measured::exploration, std::size_t first_cpu = 0) {
+                              Measured measured = Measured::exploration, std::size_t first_cpu = 0,
+                              double seconds = 0) {
   std::string command = quoted(own_path()) + " --measure " + quoted(c.subject) + " --cores " + std::to_string(cores) +
                         " --first-cpu " + std::to_string(first_cpu) + " --mode " + exocheck::bench::name_of(mode) +
-                        " --seconds " + std::to_string(options.seconds) +
+                        " --seconds " + std::to_string(seconds > 0 ? seconds : options.seconds) +
                         (measured == Measured::runner_alone            ? " --runner-alone"
                          : measured == Measured::available_parallelism ? " --available-parallelism"
                                                                        : "") +
@@ -147,8 +150,8 @@ json finish_measurement(const Measurement& measurement) {
 }
 
 json measure_in_child(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode,
-                      Measured measured = Measured::exploration) {
-  return finish_measurement(start_measurement(options, c, cores, mode, measured));
+                      Measured measured = Measured::exploration, double seconds = 0) {
+  return finish_measurement(start_measurement(options, c, cores, mode, measured, 0, seconds));
 }
 
 double rate_of(const json& m) {
@@ -157,20 +160,56 @@ double rate_of(const json& m) {
 
 // `cores` one-core explorations at once, each in a process of its own on a CPU of its own: nothing
 // shared but the machine. Their summed rate is what this machine gives `cores` times one core of
-// this work, the ceiling for one exploration on `cores` cores.
-json measure_side_by_side(const Options& options, const ExplorationCase& c, std::size_t cores, RunMode mode) {
+// this work, the ceiling for one exploration on `cores` cores. One round: each one's figures.
+std::vector<json> measure_side_by_side(const Options& options, const ExplorationCase& c, std::size_t cores,
+                                       RunMode mode, double seconds) {
   std::vector<Measurement> running;
-  for (std::size_t cpu = 0; cpu < cores; ++cpu)
-    running.push_back(start_measurement(options, c, 1, mode, Measured::exploration, cpu));
+  for (std::size_t cpu = 0; cpu < cores; ++cpu) {
+    running.push_back(start_measurement(options, c, 1, mode, Measured::exploration, cpu, seconds));
+  }
+  // Every one is waited for, also after a failure: none is left running or unreaped.
+  std::vector<json> each;
+  for (const auto& measurement : running) each.push_back(finish_measurement(measurement));
+  return each;
+}
+
+// The side-by-side explorations' rounds put together: each CPU's rounds combined, their rates summed.
+json side_by_side_of(const std::vector<std::vector<json>>& rounds_per_cpu) {
   json each = json::array();
   double sum = 0;
-  // Every one is waited for, also after a failure: none is left running or unreaped.
-  for (const auto& measurement : running) each.push_back(finish_measurement(measurement));
-  for (const auto& measured : each) {
-    if (measured.contains("error")) return measured;
-    sum += rate_of(measured);
+  for (const auto& rounds : rounds_per_cpu) {
+    const json combined = exocheck::bench::combine_rounds(rounds);
+    if (combined.contains("error")) return combined;
+    sum += rate_of(combined);
+    each.push_back(combined);
   }
-  return {{"explorations_at_once", cores}, {"executions_per_second", sum}, {"each", each}};
+  return {{"explorations_at_once", rounds_per_cpu.size()}, {"executions_per_second", sum}, {"each", each}};
+}
+
+/// One mode's exploration figures: on one core, on every core, and one-core explorations side by side.
+struct ModeFigures {
+  json one, all, side_by_side;
+};
+
+// The three in turn, options.rounds times, each round options.seconds / options.rounds long: in
+// the same minutes, so that their ratios hold on a machine whose speed drifts
+// (measurement_rounds.hpp).
+ModeFigures measure_mode(const Options& options, const ExplorationCase& c, RunMode mode, std::size_t all_cores) {
+  const double seconds = options.seconds / options.rounds;
+  std::vector<json> one, all;
+  std::vector<std::vector<json>> side_by_side(all_cores);
+  for (int round = 0; round < options.rounds; ++round) {
+    one.push_back(measure_in_child(options, c, 1, mode, Measured::exploration, seconds));
+    if (all_cores == 1) continue;
+    all.push_back(measure_in_child(options, c, all_cores, mode, Measured::exploration, seconds));
+    auto each = measure_side_by_side(options, c, all_cores, mode, seconds);
+    for (std::size_t cpu = 0; cpu < all_cores; ++cpu) side_by_side[cpu].push_back(std::move(each[cpu]));
+  }
+  ModeFigures figures;
+  figures.one = exocheck::bench::combine_rounds(one);
+  figures.all = all_cores > 1 ? exocheck::bench::combine_rounds(all) : figures.one;
+  figures.side_by_side = all_cores > 1 ? side_by_side_of(side_by_side) : figures.one;
+  return figures;
 }
 
 std::string row(const std::string& label, const json& m) {
@@ -205,11 +244,11 @@ int run_benchmark(const Options& options) {
   if (!options.json) {
     std::cout << fmt::format(
         "Explorations: TransDPOR + sleep sets, FIFO, one worker per core (--pin-workers), for {} s (explored again\n"
-        "and again when complete sooner); "
+        "and again when complete sooner) in {} rounds of {:.2f} s, 1 core, all cores and side by side in turn; "
         "CPU in us per execution; peak memory of the explorer process and of the largest subject process\n"
         "{:<16} {:>5} {:<13} {:>9} {:>8} | {:>7} {:>7} {:>9} {:>6} | {:>9} {:>8} | {:>8}\n",
-        options.seconds, "case", "cores", "runs", "exec/s", "us/exec", "coord", "agent", "subj+hook", "other",
-        "peak KiB", "subj KiB", "execs");
+        options.seconds, options.rounds, options.seconds / options.rounds, "case", "cores", "runs", "exec/s", "us/exec",
+        "coord", "agent", "subj+hook", "other", "peak KiB", "subj KiB", "execs");
   }
   for (const auto& c : cases(options)) {
     json entry{{"case", c.label}, {"subject", c.subject}, {"args", c.args}};
@@ -220,9 +259,7 @@ int run_benchmark(const Options& options) {
       if (!options.json) std::cout << available_row(c.label, available);
     }
     for (const RunMode mode : kExplorationModes) {
-      const json one = measure_in_child(options, c, 1, mode);
-      const json all = all_cores > 1 ? measure_in_child(options, c, all_cores, mode) : one;
-      const json side_by_side = all_cores > 1 ? measure_side_by_side(options, c, all_cores, mode) : one;
+      const auto [one, all, side_by_side] = measure_mode(options, c, mode, all_cores);
       const double speedup = rate_of(one) > 0 ? rate_of(all) / rate_of(one) : 0;
       const double ceiling = rate_of(one) > 0 ? rate_of(side_by_side) / rate_of(one) : 0;
       entry[key_of(mode)] = {{"one_core", one},
@@ -315,7 +352,12 @@ int main(int argc, char** argv) {
   CLI::App app{"exocheck-bench: executions per second of explorations, per core and on every core"};
   Options options;
   options.bin_dir = std::filesystem::path(own_path()).parent_path().string();
-  app.add_option("--seconds", options.seconds, "time limit of each exploration")->check(CLI::Range(0.1, 3600.0));
+  app.add_option("--seconds", options.seconds, "how long each exploration figure is measured, in all its rounds")
+      ->check(CLI::Range(0.1, 3600.0));
+  app.add_option("--rounds", options.rounds,
+                 "turns each exploration figure is measured in, alternating 1 core, all cores and side by side "
+                 "(each turn --seconds / --rounds long)")
+      ->check(CLI::Range(1, 100));
   app.add_option("--only", options.only, "subjects to measure (registry, pi, regsim, serverreal); default: all");
   app.add_option("--steps", options.steps, "macro-steps of the pingpong run")->check(CLI::Range(1ULL, 1ULL << 32));
   app.add_option("--repeat", options.repeat, "pingpong runs per mode; the fastest counts")->check(CLI::Range(1, 100));
