@@ -33,6 +33,14 @@ std::string describe_message(EventSpan events, const std::string& id) {
   return "unknown message";
 }
 
+/// This thread's conversion of a result, reused from one result to the next: made before the
+/// session's lock is taken, so that workers convert their results at the same time.
+const engine::Execution& converted(EventSpan events, const proto::RunResult& result) {
+  thread_local engine::Execution execution;
+  to_execution(events, result, execution);
+  return execution;
+}
+
 }  // namespace
 
 ExplorationSession::ExplorationSession(ExplorationOptions options)
@@ -42,47 +50,71 @@ bool ExplorationSession::stopping() const {
   return stopped_ || (!bugs_.empty() && !options_.keep_going);
 }
 
+// What can be done without the lock is done before or after it: converting the result, a bug's
+// trace (a copy of every event), the next lease's request. On several cores the lock is the one
+// thing workers wait for each other on.
 std::optional<Lease> ExplorationSession::next() {
-  std::lock_guard lock(mutex_);
-  return next_locked();
+  std::optional<engine::WorkItem> item;
+  {
+    std::lock_guard lock(mutex_);
+    item = next_locked();
+  }
+  return lease_of(std::move(item));
 }
 
 bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
+  Result converted_result{converted(events, result), events, result, bug_trace_of(events, result)};
   std::lock_guard lock(mutex_);
-  return complete_locked(id, events, result);
+  return complete_locked(id, converted_result);
 }
 
 Handover ExplorationSession::complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
-  std::lock_guard lock(mutex_);
+  Result converted_result{converted(events, result), events, result, bug_trace_of(events, result)};
   Handover handover;
-  handover.accepted = complete_locked(id, events, result);
-  handover.next = next_locked();
-  handover.finished = finished_locked();
+  std::optional<engine::WorkItem> item;
+  {
+    std::lock_guard lock(mutex_);
+    handover.accepted = complete_locked(id, converted_result);
+    item = next_locked();
+    handover.finished = finished_locked();
+  }
+  handover.next = lease_of(std::move(item));
   return handover;
 }
 
-std::optional<Lease> ExplorationSession::next_locked() {
+std::optional<engine::WorkItem> ExplorationSession::next_locked() {
   if (stopping()) return std::nullopt;
   auto item = explorer_.next();
+  if (item) leased_.emplace(item->id, item->ranking);
+  return item;
+}
+
+std::optional<Lease> ExplorationSession::lease_of(std::optional<engine::WorkItem> item) const {
   if (!item) return std::nullopt;
   Lease lease{item->id, to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking)};
   lease.request.set_whole_result(options_.check_determinism);
-  leased_.emplace(lease.id, std::move(item->ranking));
   return lease;
 }
 
-bool ExplorationSession::complete_locked(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
+std::optional<proto::TraceFile> ExplorationSession::bug_trace_of(EventSpan events,
+                                                                 const proto::RunResult& result) const {
+  if (!engine::is_bug(to_ending(result.status()))) return std::nullopt;
+  return trace_of(events, result, {});  // the ranking is the lease's: added under the lock
+}
+
+bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_result) {
+  const auto& [execution, events, result, bug_trace] = converted_result;
   const auto leased = leased_.find(id);
   if (leased == leased_.end()) return false;
   const auto ranking = std::move(leased->second);
   leased_.erase(leased);
-  to_execution(events, result, scratch_);
-  if (!explorer_.complete(id, scratch_)) return false;
+  if (!explorer_.complete(id, execution)) return false;
   ++runs_;
   note_dead_letters(events, result);
   const bool recording = options_.keep_going || bugs_.empty();
-  if (engine::is_bug(to_ending(result.status())) && recording) {
-    bugs_.push_back({bugs_.size() + 1, result.status(), result.detail(), trace_of(events, result, ranking), {}});
+  if (bug_trace && recording) {
+    for (const auto& actor : ranking) converted_result.bug_trace->add_ranking(actor);
+    bugs_.push_back({bugs_.size() + 1, result.status(), result.detail(), std::move(*converted_result.bug_trace), {}});
   } else if (options_.check_determinism && result.status() == proto::RUN_COMPLETED && recording) {
     check_final_state(events, result, ranking);
   }

@@ -99,9 +99,19 @@ class ExplorationSession {
   const ExplorationOptions& options() const { return options_; }
 
  private:
+  /// A result as the session takes it in, with what was made of it before the lock.
+  struct Result {
+    const engine::Execution& execution;
+    EventSpan events;
+    const proto::RunResult& result;
+    std::optional<proto::TraceFile> bug_trace;  ///< a bug's trace, its ranking still missing
+  };
+
+  std::optional<Lease> lease_of(std::optional<engine::WorkItem> item) const;
+  std::optional<proto::TraceFile> bug_trace_of(EventSpan events, const proto::RunResult& result) const;
   // Helpers called with mutex_ held.
-  std::optional<Lease> next_locked();
-  bool complete_locked(std::uint64_t id, EventSpan events, const proto::RunResult& result);
+  std::optional<engine::WorkItem> next_locked();
+  bool complete_locked(std::uint64_t id, Result& converted_result);
   bool stopping() const;
   bool finished_locked() const;
   void note_dead_letters(EventSpan events, const proto::RunResult& result);
@@ -121,7 +131,6 @@ class ExplorationSession {
   std::optional<proto::TraceFile> reference_;  // the first completed path's, with a determinism check
   std::set<std::string> dead_letters_seen_;
   std::vector<std::string> warnings_;
-  engine::Execution scratch_;  // each result's conversion, reused
   bool stopped_ = false;
 };
 
