@@ -6,6 +6,7 @@
 // Its printable summary is the type name plus the fields it lists in an optional
 //   void describe(exocheck::Describer& d) const { d("who", who)("n", n); }
 
+#include <charconv>
 #include <concepts>
 #include <sstream>
 #include <string>
@@ -22,7 +23,7 @@ class Describer {
  public:
   explicit Describer(std::string_view type) : text_(type) {}
 
-  /// Adds one field; values are printed with operator<< (ActorRef prints its id).
+  /// Adds one field; values are printed as operator<< prints them (ActorRef prints its id).
   template <typename T>
   Describer& operator()(std::string_view name, const T& value) {
     text_ += fields_ == 0 ? "{" : ", ";
@@ -37,12 +38,23 @@ class Describer {
   std::string str() const { return fields_ == 0 ? text_ : text_ + "}"; }
 
  private:
+  // Every message sent in a run is described, so the common field types are printed without an
+  // ostringstream (most of a message's description cost); exactly as operator<< prints them.
   template <typename T>
   void append(const T& value) {
     if constexpr (std::is_same_v<T, bool>) {
       text_ += value ? "true" : "false";
     } else if constexpr (std::is_arithmetic_v<T> && !std::is_floating_point_v<T>) {
       text_ += std::to_string(value);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      // operator<<'s default: %g, 6 significant digits (to_chars does not depend on the locale).
+      char digits[64];
+      const auto printed = std::to_chars(digits, digits + sizeof digits, value, std::chars_format::general, 6);
+      text_.append(digits, printed.ptr);
+    } else if constexpr (std::is_convertible_v<T, std::string_view>) {
+      text_ += std::string_view(value);
+    } else if constexpr (std::is_same_v<T, ActorRef>) {
+      text_ += value.id();
     } else if constexpr (requires(const T& v) {
                            v.begin();
                            v.end();
