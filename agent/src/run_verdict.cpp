@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include "exocheck/wire/utf8.hpp"
 #include "run_details.hpp"
 
 namespace exocheck::agent {
@@ -58,7 +59,7 @@ proto::RunResult run_verdict(const RunSpec& spec, HookConversation& conversation
   if (end.ending != RunEnding::result) result.set_steps(report.events.empty() ? 0 : report.events.back().step());
   if (WIFEXITED(end.wait_status)) result.set_exit_code(WEXITSTATUS(end.wait_status));
   if (WIFSIGNALED(end.wait_status) && !end.killed_by_runner) result.set_signal(WTERMSIG(end.wait_status));
-  result.set_stderr_tail(end.stderr_tail);
+  result.set_stderr_tail(wire::valid_utf8(end.stderr_tail));
   return result;
 }
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "exocheck/actor.hpp"
+#include "exocheck/wire/utf8.hpp"
 #include "identity.hpp"
 #include "step_execution.hpp"
 
@@ -115,13 +116,13 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   event_->set_message(envelope->id);
   event_->set_sender(envelope->sender != nullptr ? envelope->sender->id : kEnvironment);
   event_->set_type(*envelope->type->name);
-  event_->set_summary(envelope->type->summarize(envelope->payload.get()));
+  event_->set_summary(wire::valid_utf8(envelope->type->summarize(envelope->payload.get())));
   event_->set_reply(!cell.awaiting.empty() && envelope->answers == cell.awaiting);
   record_clock(*clock);
 
   const StepVerdict verdict = execute_step(*envelope);
   event_->set_outcome(verdict.outcome);
-  if (!verdict.detail.empty()) event_->set_detail(verdict.detail);
+  if (!verdict.detail.empty()) event_->set_detail(wire::valid_utf8(verdict.detail));
   // A failed step ends its actor, as an uncaught exception ends an ActorFoundry actor.
   if (cell.destroy_requested || verdict.outcome != proto::STEP_OK) finish_destroy(cell);
   return verdict.outcome;
@@ -213,7 +214,7 @@ void ControlledRuntime::add_final_state(proto::RunResult& result) const {
   for (const auto& cell : cells_) {
     if (!cell->actor) continue;
     std::string summary = cell->actor->final_state();
-    if (!summary.empty()) lines.push_back(cell->id + ": " + summary);
+    if (!summary.empty()) lines.push_back(cell->id + ": " + wire::valid_utf8(std::move(summary)));
   }
   std::sort(lines.begin(), lines.end());
   for (auto& line : lines) result.add_final_state(std::move(line));

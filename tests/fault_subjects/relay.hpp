@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <iostream>
+#include <string>
 #include <utility>
 
 #include "exocheck/exocheck.hpp"
@@ -20,7 +21,11 @@ struct Hop {
   static constexpr const char* type_name = "Hop";
   int n = 0;
   ActorRef next;
-  void describe(Describer& d) const { d("n", n)("next", next); }
+  std::string tag;  ///< described when not empty
+  void describe(Describer& d) const {
+    d("n", n)("next", next);
+    if (!tag.empty()) d("tag", tag);
+  }
 };
 
 /// When and how a subject misbehaves.
@@ -28,6 +33,7 @@ struct FaultPlan {
   int fault_hop = 3;            ///< the hop whose handler runs `fault`
   int last_hop = 5;             ///< the hop after which the relay stops
   std::function<void()> fault;  ///< empty: no fault (the subject was started by hand)
+  std::string tag;              ///< every hop's tag, and the final state of the relay's actors
 };
 
 class Relay : public Actor {
@@ -35,9 +41,10 @@ class Relay : public Actor {
   explicit Relay(const FaultPlan& plan) : plan_(plan) {
     on([this](const Hop& hop) {
       if (hop.n == plan_.fault_hop && plan_.fault) plan_.fault();
-      if (hop.n < plan_.last_hop) send(hop.next, Hop{hop.n + 1, self()});
+      if (hop.n < plan_.last_hop) send(hop.next, Hop{hop.n + 1, self(), plan_.tag});
     });
   }
+  std::string final_state() const override { return plan_.tag; }
 
  private:
   const FaultPlan& plan_;
@@ -47,7 +54,7 @@ class Relay : public Actor {
 inline int run_relay(System& system, const FaultPlan& plan) {
   const ActorRef first = system.spawn<Relay>(plan);
   const ActorRef second = system.spawn<Relay>(plan);
-  system.send(first, Hop{1, second});
+  system.send(first, Hop{1, second, plan.tag});
   const int code = system.run();
   if (!system.controlled()) std::cout << "relay: " << plan.last_hop << " hops, no fault injected" << std::endl;
   return code;

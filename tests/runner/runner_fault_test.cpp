@@ -62,6 +62,23 @@ TEST_P(RunnerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
             bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 0 messages");
 }
 
+// The subject's own text that is not UTF-8 (a message summary, a check's text, a final state,
+// stderr) arrives with U+FFFD for each stray byte: the run is the assertion failure it is, not a
+// protocol error (protobuf's parser rejects a string field that is not UTF-8).
+TEST_P(RunnerFaults, ReportsTextThatIsNotUtf8WithReplacementCharacters) {
+  const auto report = run_fault("fault_latin1");
+  expect_forked_when_asked();
+  ASSERT_EQ(report.result.status(), proto::RUN_ASSERTION_FAILED) << report.result.detail();
+  ASSERT_EQ(steps_of(report), first_steps(4));
+  const std::string cafe = "caf\xEF\xBF\xBD";
+  EXPECT_EQ(report.events[1].summary(), "Hop{n=1, next=1, tag=" + cafe + "}");
+  EXPECT_EQ(report.events[3].detail(), "check " + cafe);
+  EXPECT_EQ(report.result.detail(), "assertion failed in actor 0 handling 1#1 (Hop) at step 3: check " + cafe);
+  EXPECT_EQ(std::vector<std::string>(report.result.final_state().begin(), report.result.final_state().end()),
+            (std::vector<std::string>{"0: " + cafe, "1: " + cafe}));
+  EXPECT_NE(report.result.stderr_tail().find("stderr " + cafe), std::string::npos) << report.result.stderr_tail();
+}
+
 TEST_P(RunnerFaults, NamesThePrefixLengthOfTheRun) {
   proto::RunRequest request;
   request.add_prefix("env#1");
