@@ -12,6 +12,7 @@
 #include "controlled_runtime.hpp"
 #include "exocheck/wire/event_buffer.hpp"
 #include "exocheck/wire/frame.hpp"
+#include "exocheck/wire/utf8.hpp"
 #include "fork_server.hpp"
 #include "identity.hpp"
 #include "thread_pool_runtime.hpp"
@@ -65,7 +66,7 @@ class System::Mode {
     detail::proto::HookMessage hello;
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     hello.mutable_hello()->set_pid(static_cast<int>(::getpid()));
-    hello.mutable_hello()->set_program(program_invocation_name);
+    hello.mutable_hello()->set_program(wire::valid_utf8(program_invocation_name));  // a path: any bytes
     hello.mutable_hello()->set_fork_server(fork_server_ != nullptr);
     channel_->write(hello);
     try {
