@@ -10,6 +10,7 @@
 #include "exit_status.hpp"
 #include "explore_progress.hpp"
 #include "interruption.hpp"
+#include "json_text.hpp"
 #include "local_agent.hpp"
 #include "remote_exploration.hpp"
 
@@ -162,7 +163,7 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
   if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
   write_out_dir(settings.out_dir, settings, outcome);
   if (json_) {
-    std::cout << summary_json(settings, outcome).dump(2) << "\n";
+    std::cout << json_text(summary_json(settings, outcome)) << "\n";
   } else {
     std::cout << summary_text(settings, outcome);
   }

@@ -10,6 +10,7 @@
 #include "exit_status.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "exocheck/wire/trace_file.hpp"
+#include "json_text.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -228,7 +229,7 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
     outcome.reference_paths.push_back(bug.reference ? write_trace(built, dir, name + "-reference", *bug.reference)
                                                     : std::string());
   }
-  write_text_file(built / "summary.json", summary_json(settings, outcome).dump(2) + "\n");
+  write_text_file(built / "summary.json", json_text(summary_json(settings, outcome)) + "\n");
   move_into_place(built, dir);
 }
 

@@ -4,6 +4,7 @@
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "exocheck/wire/trace_file.hpp"
+#include "exocheck/wire/utf8.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -26,8 +27,9 @@ proto::TraceFile describe(const RunSettings& settings) {
   trace.set_format_version(wire::kTraceFormatVersion);
   trace.set_tool_version(EXOCHECK_VERSION);
   trace.set_protocol_version(wire::kProtocolVersion);
-  trace.set_subject(settings.subject);
-  for (const auto& arg : settings.args) trace.add_args(arg);
+  // A trace's fields are UTF-8; a path or argument need not be (replay then cannot find it).
+  trace.set_subject(wire::valid_utf8(settings.subject));
+  for (const auto& arg : settings.args) trace.add_args(wire::valid_utf8(arg));
   for (const auto& id : settings.prefix) trace.add_prefix(id);
   trace.set_heuristic(settings.heuristic_name);
   trace.set_step_limit(settings.step_limit);

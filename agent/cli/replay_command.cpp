@@ -9,6 +9,7 @@
 #include "exocheck/agent/replay_check.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "heuristic_names.hpp"
+#include "json_text.hpp"
 #include "recorded_run.hpp"
 #include "trace_file_input.hpp"
 #include "trace_output.hpp"
@@ -59,7 +60,7 @@ void print_json(const proto::TraceFile& replay, const std::optional<std::string>
   report["reproduced"] = !difference.has_value();
   report["difference"] = difference ? nlohmann::ordered_json(*difference) : nlohmann::ordered_json(nullptr);
   report["replay"] = nlohmann::ordered_json::parse(trace_as_json(replay));
-  std::cout << report.dump(2) << "\n";
+  std::cout << json_text(report) << "\n";
 }
 
 }  // namespace

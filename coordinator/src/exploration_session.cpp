@@ -1,4 +1,5 @@
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/wire/utf8.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -144,8 +145,9 @@ proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::Run
   trace.set_format_version(wire::kTraceFormatVersion);
   trace.set_tool_version(EXOCHECK_VERSION);
   trace.set_protocol_version(wire::kProtocolVersion);
-  trace.set_subject(options_.subject);
-  for (const auto& arg : options_.args) trace.add_args(arg);
+  // A trace's fields are UTF-8; a path or argument need not be (replay then cannot find it).
+  trace.set_subject(wire::valid_utf8(options_.subject));
+  for (const auto& arg : options_.args) trace.add_args(wire::valid_utf8(arg));
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   trace.set_heuristic(std::string(engine::name_of(options_.explorer.heuristic)));
   trace.set_step_limit(options_.step_limit);

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "cli_fixture.hpp"
 
 namespace exocheck::cli_test {
@@ -118,6 +120,26 @@ TEST_F(RunCommand, SubjectArgumentsAreRecorded) {
   EXPECT_EQ(std::vector<std::string>(saved.args().begin(), saved.args().end()),
             (std::vector<std::string>{"--workers", "3"}));
   EXPECT_GT(saved.result().steps(), 5u) << "three workers register one more time than two";
+}
+
+// Linux allows a path to be any bytes; protobuf's string fields and JSON want UTF-8. A subject at
+// such a path runs and is explored like any other; its traces and reports name it with U+FFFD.
+TEST_F(RunCommand, ASubjectWhosePathIsNotUtf8RunsAndIsExplored) {
+  if (!built("registry")) GTEST_SKIP() << "subject registry is not built";
+  const auto subject = dir().path() / "registry-caf\xE9";
+  std::filesystem::copy_file(subject_path("registry"), subject);
+  const std::string named = (dir().path() / "registry-caf\xEF\xBF\xBD").string();
+  const auto ran = exocheck({"run", "--out", "r.trace", "--", subject.string()});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  const auto saved = trace("r.trace");
+  EXPECT_EQ(saved.subject(), named);
+  EXPECT_EQ(saved.result().status(), proto::RUN_COMPLETED);
+  const auto explored = exocheck({"explore", "--json", "--", subject.string()});
+  ASSERT_EQ(explored.exit_code, 0) << explored.err;
+  const auto summary = nlohmann::json::parse(explored.out);
+  EXPECT_EQ(summary.at("stats").at("classes"), 6);
+  const auto replayed = exocheck({"replay", (dir().path() / "r.trace").string()});
+  EXPECT_NE(replayed.err.find("subject binary not found: " + named), std::string::npos) << replayed.err;
 }
 
 TEST_F(RunCommand, SavesToExocheckRunTraceByDefault) {
