@@ -1,5 +1,4 @@
 #include "exocheck/coordinator/exploration_session.hpp"
-#include "exocheck/wire/utf8.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -7,6 +6,7 @@
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "exocheck/wire/trace_file.hpp"
+#include "exocheck/wire/utf8.hpp"
 
 #ifndef EXOCHECK_VERSION
 #define EXOCHECK_VERSION "unknown"
