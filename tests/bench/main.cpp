@@ -378,6 +378,14 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : 2;
   }
+  // Each round is a --measure of its own, which takes --seconds down to 0.1.
+  if (options.measure.empty() && options.seconds + 1e-9 < 0.1 * options.rounds) {
+    std::cerr << "exocheck-bench: --seconds " << options.seconds << " in " << options.rounds
+              << " rounds gives each round less than the least a measurement takes (0.1 s); give more seconds or "
+                 "fewer rounds"
+              << std::endl;
+    return 2;
+  }
   try {
     if (!options.measure.empty()) {
       const RunMode mode = exocheck::bench::run_mode_named(options.mode).value();  // checked by IsMember
