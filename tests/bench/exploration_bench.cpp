@@ -12,6 +12,7 @@
 
 #include "available_parallelism.hpp"
 #include "cpu_pinning.hpp"
+#include "cpu_shares.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
 #include "local_agent.hpp"
 
@@ -35,7 +36,7 @@ rusage usage_of(int who) {
 // Pins this thread, and so every thread and process it starts later, to `cores` CPUs it may use,
 // from the `first`-th on: the figure "on one core" then includes the subject's processes on that
 // core.
-void pin_to(std::size_t cores, std::size_t first = 0) {
+std::vector<int> pin_to(std::size_t cores, std::size_t first = 0) {
   auto cpus = agent::allowed_cpus();
   if (cpus.size() < first + cores) {
     throw std::runtime_error("only " + std::to_string(cpus.size()) + " CPUs are available, " +
@@ -44,6 +45,7 @@ void pin_to(std::size_t cores, std::size_t first = 0) {
   cpus.erase(cpus.begin(), cpus.begin() + static_cast<std::ptrdiff_t>(first));
   cpus.resize(cores);
   if (!agent::pin_this_thread(cpus)) throw std::runtime_error("cannot pin to " + std::to_string(cores) + " CPUs");
+  return cpus;
 }
 
 // One exploration, stopped at `deadline` if it is not over by then.
@@ -146,8 +148,9 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
 // exploration to the next, as exocheck-agent keeps them from one job to the next.
 nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
                                    const ExplorationSetup& setup) {
-  pin_to(setup.cores, setup.first_cpu);
+  const auto cpus = pin_to(setup.cores, setup.first_cpu);
   const auto options = exploration_options(subject, args);
+  const auto ticks_before = cpu_ticks(cpus);
 
   const auto self_before = usage_of(RUSAGE_SELF);
   const auto children_before = usage_of(RUSAGE_CHILDREN);
@@ -177,6 +180,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto self_after = usage_of(RUSAGE_SELF);
   const auto children_after = usage_of(RUSAGE_CHILDREN);
+  const auto ticks_after = cpu_ticks(cpus);
 
   const double self_cpu = cpu_seconds(self_after) - cpu_seconds(self_before);
   const double subject_cpu = cpu_seconds(children_after) - cpu_seconds(children_before);
@@ -206,6 +210,8 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
       {"worker_wait_us_per_execution",
        {{"for_a_lease", stats.lease_wait_seconds * per_run},
         {"for_the_session", std::max(0.0, stats.session_wall_seconds - stats.session_cpu_seconds) * per_run}}},
+      // Of the CPUs pinned to, while measuring: the time taken by the hypervisor, and left idle.
+      {"cpu_shares", cpu_shares(ticks_before, ticks_after)},
       {"peak_rss_kib", {{"explorer", self_after.ru_maxrss}, {"largest_subject_process", children_after.ru_maxrss}}},
       {"runs",
        {{"in_place", stats.runs.in_place_runs},

@@ -20,6 +20,7 @@
 
 #include <fmt/format.h>
 
+#include "cpu_shares.hpp"
 #include "exploration_bench.hpp"
 #include "measurement_rounds.hpp"
 #include "measurements.hpp"
@@ -158,6 +159,24 @@ double rate_of(const json& m) {
   return m.contains("executions_per_second") ? m["executions_per_second"].get<double>() : 0;
 }
 
+// The rate had the hypervisor taken none of the CPUs' time (cpu_shares.hpp).
+double rate_given_of(const json& m) {
+  if (m.contains("executions_per_second_with_cpus_given")) return m["executions_per_second_with_cpus_given"];
+  return exocheck::bench::rate_with_cpus_given(rate_of(m), m);
+}
+
+double share_of(const json& m, const char* key) {
+  return m.contains("cpu_shares") ? m["cpu_shares"].value(key, 0.0) : 0.0;
+}
+
+/// The side-by-side explorations' mean share of `key`.
+double side_by_side_share(const json& side_by_side, const char* key) {
+  if (!side_by_side.contains("each") || side_by_side["each"].empty()) return share_of(side_by_side, key);
+  double sum = 0;
+  for (const auto& one : side_by_side["each"]) sum += share_of(one, key);
+  return sum / static_cast<double>(side_by_side["each"].size());
+}
+
 // `cores` one-core explorations at once, each in a process of its own on a CPU of its own: nothing
 // shared but the machine. Their summed rate is what this machine gives `cores` times one core of
 // this work, the ceiling for one exploration on `cores` cores. One round: each one's figures.
@@ -176,14 +195,18 @@ std::vector<json> measure_side_by_side(const Options& options, const Exploration
 // The side-by-side explorations' rounds put together: each CPU's rounds combined, their rates summed.
 json side_by_side_of(const std::vector<std::vector<json>>& rounds_per_cpu) {
   json each = json::array();
-  double sum = 0;
+  double sum = 0, sum_given = 0;
   for (const auto& rounds : rounds_per_cpu) {
     const json combined = exocheck::bench::combine_rounds(rounds);
     if (combined.contains("error")) return combined;
     sum += rate_of(combined);
+    sum_given += exocheck::bench::rate_with_cpus_given(rate_of(combined), combined);
     each.push_back(combined);
   }
-  return {{"explorations_at_once", rounds_per_cpu.size()}, {"executions_per_second", sum}, {"each", each}};
+  return {{"explorations_at_once", rounds_per_cpu.size()},
+          {"executions_per_second", sum},
+          {"executions_per_second_with_cpus_given", sum_given},
+          {"each", each}};
 }
 
 /// One mode's exploration figures: on one core, on every core, and one-core explorations side by side.
@@ -262,11 +285,18 @@ int run_benchmark(const Options& options) {
       const auto [one, all, side_by_side] = measure_mode(options, c, mode, all_cores);
       const double speedup = rate_of(one) > 0 ? rate_of(all) / rate_of(one) : 0;
       const double ceiling = rate_of(one) > 0 ? rate_of(side_by_side) / rate_of(one) : 0;
+      // The same with the time the hypervisor took from each measurement's CPUs given back: how
+      // exocheck scales, apart from how busy the host was in each measurement's minutes.
+      const double one_given = rate_given_of(one);
+      const double speedup_given = one_given > 0 ? rate_given_of(all) / one_given : 0;
+      const double ceiling_given = one_given > 0 ? rate_given_of(side_by_side) / one_given : 0;
       entry[key_of(mode)] = {{"one_core", one},
                              {"all_cores", all},
                              {"speedup", speedup},
                              {"one_core_explorations_side_by_side", side_by_side},
-                             {"side_by_side_speedup", ceiling}};
+                             {"side_by_side_speedup", ceiling},
+                             {"speedup_with_cpus_given", speedup_given},
+                             {"side_by_side_speedup_with_cpus_given", ceiling_given}};
       if (!options.json) {
         std::cout << row(c.label, one) << row(c.label, all)
                   << fmt::format(
@@ -286,6 +316,15 @@ int run_benchmark(const Options& options) {
                                    one["replayed_steps_per_execution"].get<double>());
         }
         std::cout << "\n";
+        if (one.contains("cpu_shares")) {
+          std::cout << fmt::format(
+              "{:<16} CPU time the hypervisor took (steal): 1 core {:.0f}%, {} cores {:.0f}%, side by side {:.0f}%; "
+              "with it given back: {} cores / 1 core {:.2f}x, side by side {:.2f}x; CPUs left idle on {} cores: "
+              "{:.0f}%\n",
+              "", 100 * share_of(one, "stolen"), all_cores, 100 * share_of(all, "stolen"),
+              100 * side_by_side_share(side_by_side, "stolen"), all_cores, speedup_given, ceiling_given, all_cores,
+              100 * share_of(all, "idle"));
+        }
       }
     }
     results.push_back(entry);

@@ -54,6 +54,14 @@ json combine_rounds(const std::vector<json>& rounds) {
       value = weighted(rounds, json::json_pointer("/" + std::string(group) + "/" + key), executions);
     }
   }
+  // Shares of the CPUs' time: weighted by each round's time.
+  if (combined.contains("cpu_shares")) {
+    for (auto& [key, value] : combined["cpu_shares"].items()) {
+      double sum = 0;
+      for (const auto& round : rounds) sum += round["cpu_shares"].value(key, 0.0) * number(round, "wall_seconds");
+      value = wall > 0 ? sum / wall : 0;
+    }
+  }
   if (combined.contains("peak_rss_kib")) {
     for (auto& [key, value] : combined["peak_rss_kib"].items()) {
       for (const auto& round : rounds) value = std::max(value.get<long>(), round["peak_rss_kib"].value(key, 0L));

@@ -48,6 +48,16 @@ TEST(CombineRounds, SumsCountsTakesRatesFromTheSumsAndWeighsPerExecutionFigures)
   EXPECT_EQ(combined["mode"], "in-place");
 }
 
+TEST(CombineRounds, WeighsTheCpusSharesByEachRoundsTime) {
+  json short_round = round_of(1000, 1.0, 40.0, 8000);
+  short_round["cpu_shares"] = {{"stolen", 0.6}, {"idle", 0.0}};
+  json long_round = round_of(1000, 3.0, 40.0, 8000);
+  long_round["cpu_shares"] = {{"stolen", 0.2}, {"idle", 0.04}};
+  const json combined = combine_rounds({short_round, long_round});
+  EXPECT_DOUBLE_EQ(combined["cpu_shares"]["stolen"].get<double>(), 0.3);  // (0.6 + 3 x 0.2) / 4
+  EXPECT_DOUBLE_EQ(combined["cpu_shares"]["idle"].get<double>(), 0.03);
+}
+
 TEST(CombineRounds, IsIncompleteWhenARoundWas) {
   EXPECT_EQ(combine_rounds({round_of(100, 1.0, 20.0, 1), round_of(100, 1.0, 20.0, 1, false)})["complete"], false);
 }
