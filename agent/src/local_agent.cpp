@@ -11,6 +11,7 @@
 #include "cpu_pinning.hpp"
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
+#include "exocheck/coordinator/spinning_mutex.hpp"
 #include "exocheck/wire/result_events.hpp"
 
 namespace exocheck::agent {
@@ -23,6 +24,10 @@ using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kIdlePoll{20};
 constexpr std::uint64_t kResultsPerExtraServer = 32;
 constexpr std::chrono::milliseconds kJoinAfter{200};
+// A worker with a CPU of its own that finds no lease spins this long for the next result before it
+// sleeps: on a virtual machine, an idle vCPU's physical CPU may go to another guest and come back
+// late, and most waits for a lease are shorter than one run.
+constexpr std::chrono::microseconds kSpinForResult{100};
 
 /// CPU seconds of the calling thread so far.
 double thread_cpu_seconds() {
@@ -115,8 +120,10 @@ void LocalAgent::work(std::size_t index) {
         break;
       }
       const auto waiting = Clock::now();
-      std::unique_lock lock(mutex_);
-      changed_.wait_for(lock, kIdlePoll, [&] { return results_.load() != seen; });
+      if (!cpu_per_worker_ || !spin_for_result(seen, waiting)) {
+        std::unique_lock lock(mutex_);
+        changed_.wait_for(lock, kIdlePoll, [&] { return results_.load() != seen; });
+      }
       stats.lease_wait_seconds += seconds_since(waiting);
     }
   } catch (const std::exception& error) {
@@ -127,6 +134,15 @@ void LocalAgent::work(std::size_t index) {
   }
   stats.runs = runner.counters() - counters_before;
   worker_ended(stats);
+}
+
+// True once a result came after `seen`; false after kSpinForResult from `since` without one.
+bool LocalAgent::spin_for_result(std::uint64_t seen, Clock::time_point since) const {
+  for (unsigned spin = 1;; ++spin) {
+    if (results_.load() != seen) return true;
+    coordinator::relax_cpu();
+    if (spin % 64 == 0 && Clock::now() - since > kSpinForResult) return false;
+  }
 }
 
 // Waits until worker `index` is to take part, with its runner's fork server ready if it has one.

@@ -78,6 +78,7 @@ class LocalAgent {
   void work(std::size_t index);
   RunnerOptions runner_options() const;
   void join(std::size_t index, Runner& runner);
+  bool spin_for_result(std::uint64_t seen, std::chrono::steady_clock::time_point since) const;
   void wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at);
   bool run_lease(Runner& runner, RunSpec& spec, RunReport& report, std::optional<coordinator::Lease>& lease,
                  double& mark, LocalAgentStats& stats);

@@ -15,6 +15,7 @@
 
 #include "exocheck/coordinator/determinism_check.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
+#include "exocheck/coordinator/spinning_mutex.hpp"
 #include "exocheck/engine/explorer.hpp"
 #include "proto/control.pb.h"
 #include "proto/trace.pb.h"
@@ -120,7 +121,7 @@ class ExplorationSession {
   void check_final_state(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking);
 
   const ExplorationOptions options_;
-  mutable std::mutex mutex_;
+  mutable SpinningMutex mutex_;
   engine::Explorer explorer_;
   // Out for execution (not completed, not abandoned), with the ranking each run was given (HMS
   // and SGR): a bug's trace records it.
