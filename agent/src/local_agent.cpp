@@ -125,6 +125,9 @@ void LocalAgent::work(std::size_t index) {
         changed_.wait_for(lock, kIdlePoll, [&] { return results_.load() != seen; });
       }
       stats.lease_wait_seconds += seconds_since(waiting);
+      const double waited = thread_cpu_seconds();  // the spin's, not the runner's
+      stats.lease_wait_cpu_seconds += waited - mark;
+      mark = waited;
     }
   } catch (const std::exception& error) {
     // An internal error must not take the process down from a thread; end the exploration.

@@ -43,6 +43,8 @@ struct LocalAgentStats {
   /// Wall time the workers waited for a lease: the session had none to hand out (all were out,
   /// the exploration was too narrow for every worker), or the worker had not joined yet.
   double lease_wait_seconds = 0;
+  /// CPU of that wait: a worker with a CPU of its own spins a little before it sleeps.
+  double lease_wait_cpu_seconds = 0;
   /// Wall time in the session's calls; what exceeds session_cpu_seconds was spent waiting for its
   /// lock (or off the CPU).
   double session_wall_seconds = 0;
@@ -52,6 +54,7 @@ struct LocalAgentStats {
     session_cpu_seconds += other.session_cpu_seconds;
     runner_cpu_seconds += other.runner_cpu_seconds;
     lease_wait_seconds += other.lease_wait_seconds;
+    lease_wait_cpu_seconds += other.lease_wait_cpu_seconds;
     session_wall_seconds += other.session_wall_seconds;
     return *this;
   }

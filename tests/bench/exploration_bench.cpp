@@ -204,7 +204,10 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
        {{"coordinator", stats.session_cpu_seconds * per_run},
         {"agent", stats.runner_cpu_seconds * per_run},
         {"subject_and_hook", subject_cpu * per_run},
-        {"other", (self_cpu - stats.session_cpu_seconds - stats.runner_cpu_seconds) * per_run}}},
+        // Workers with a CPU each spin for a while before they sleep: CPU no other work wanted.
+        {"spinning_for_a_lease", stats.lease_wait_cpu_seconds * per_run},
+        {"other",
+         (self_cpu - stats.session_cpu_seconds - stats.runner_cpu_seconds - stats.lease_wait_cpu_seconds) * per_run}}},
       // Where the workers' wall time went besides their CPU: the reasons a run on several cores
       // falls short of the exploration's available parallelism.
       {"worker_wait_us_per_execution",
