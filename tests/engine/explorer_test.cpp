@@ -6,6 +6,7 @@
 #include "history.hpp"
 #include "interpreter.hpp"
 #include "paper_programs.hpp"
+#include "trace_view.hpp"
 
 namespace exocheck::engine::testing {
 namespace {
@@ -84,6 +85,36 @@ TEST(Explorer, CanonicalFormsAreThePerActorDeliverySequences) {
   execution.steps[2].actor = "0.1";
   execution.steps[2].message = "0#2";
   EXPECT_EQ(canonical_form(execution), "0:env#1;0.1:0#1,0#2;");
+}
+
+// The explorer counts classes by class key: equal keys for the same per-actor sequences whatever
+// the interleaving, different keys otherwise, and the key gives back the canonical form.
+TEST(Explorer, ClassKeysAreEqualExactlyWhenCanonicalFormsAre) {
+  const auto execution_of = [](std::vector<std::pair<std::string, std::string>> deliveries) {
+    Execution execution;
+    for (auto& [actor, message] : deliveries) {
+      Step step;
+      step.actor = actor;
+      step.message = message;
+      execution.steps.push_back(step);
+    }
+    return execution;
+  };
+  // "b" is interned before "a": key order and name order differ.
+  const Execution one = execution_of({{"b", "m1"}, {"a", "m2"}, {"b", "m3"}});
+  const Execution interleaved = execution_of({{"a", "m2"}, {"b", "m1"}, {"b", "m3"}});
+  const Execution reordered = execution_of({{"b", "m3"}, {"a", "m2"}, {"b", "m1"}});
+  Names names;
+  const TraceView view_one(one, names), view_interleaved(interleaved, names), view_reordered(reordered, names);
+  EXPECT_EQ(view_one.class_key(), view_interleaved.class_key());
+  EXPECT_NE(view_one.class_key(), view_reordered.class_key());
+  for (const Execution* execution : {&one, &interleaved, &reordered}) {
+    const TraceView view(*execution, names);
+    EXPECT_EQ(TraceView::canonical_form_of(view.class_key(), names), canonical_form(*execution));
+  }
+  EXPECT_EQ(canonical_form(one), "a:m2;b:m1,m3;");
+  EXPECT_EQ(canonical_form(one), canonical_form(interleaved));
+  EXPECT_NE(canonical_form(one), canonical_form(reordered));
 }
 
 TEST(Options, NamesRoundTrip) {

@@ -29,7 +29,11 @@ class Explorer::State {
   std::size_t frontier() const;
   const Stats& stats() const { return stats_; }
   const ExplorerOptions& options() const { return options_; }
-  std::set<std::string> classes() const { return {classes_.begin(), classes_.end()}; }
+  std::set<std::string> classes() const {
+    std::set<std::string> forms;
+    for (const auto& key : classes_) forms.insert(TraceView::canonical_form_of(key, names_));
+    return forms;
+  }
 
  private:
   /// An item out for execution: from `node`, deliver `message` (kNoKey: the very first run).
@@ -77,7 +81,8 @@ class Explorer::State {
   std::vector<Listed> open_;
   std::uint64_t listings_ = 0;
   Stats stats_;
-  std::unordered_set<std::string> classes_;  // one insertion per path: hashed, not sorted
+  // One insertion per path: hashed, not sorted, and by class key (canonical forms only when asked).
+  std::unordered_set<std::string> classes_;
   History history_;
 };
 
@@ -250,7 +255,7 @@ void Explorer::State::count_ending(const Execution& execution, const TraceView& 
   }
   ++stats_.paths;
   if (is_bug(execution.ending)) ++stats_.bugs;
-  if (execution.ending != Ending::kDivergence) classes_.insert(trace.canonical_form(names_));
+  if (execution.ending != Ending::kDivergence) classes_.insert(trace.class_key());
   stats_.classes = classes_.size();
 }
 

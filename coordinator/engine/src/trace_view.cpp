@@ -1,10 +1,18 @@
 #include "trace_view.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace exocheck::engine {
 
 namespace {
+
+/// One delivery in a class key.
+struct Delivery {
+  Key actor;
+  Key message;
+};
+static_assert(sizeof(Delivery) == 2 * sizeof(Key), "class keys are copied as bytes");
 
 ViewStep intern_step(const Step& step, Names& names) {
   ViewStep view;
@@ -115,22 +123,41 @@ std::vector<Key> TraceView::pending_at_end() const {
 }
 
 std::string TraceView::canonical_form(const Names& names) const {
-  // As canonical_form(Execution): deliveries sorted by actor name, each actor's in order.
-  std::vector<const ViewStep*> deliveries(steps_.begin() + 1, steps_.end());
+  return canonical_form_of(class_key(), names);
+}
+
+std::string TraceView::class_key() const {
+  std::vector<Delivery> deliveries;
+  deliveries.reserve(size());
+  for (std::size_t k = 1; k < steps_.size(); ++k) deliveries.push_back({steps_[k]->actor, steps_[k]->message});
   std::stable_sort(deliveries.begin(), deliveries.end(),
-                   [&](const ViewStep* a, const ViewStep* b) { return names.name(a->actor) < names.name(b->actor); });
-  std::string form;
+                   [](const Delivery& a, const Delivery& b) { return a.actor < b.actor; });
+  std::string key(deliveries.size() * sizeof(Delivery), '\0');
+  if (!deliveries.empty()) std::memcpy(key.data(), deliveries.data(), key.size());
+  return key;
+}
+
+std::string TraceView::canonical_form_of(std::string_view key, const Names& names) {
+  std::vector<Delivery> deliveries(key.size() / sizeof(Delivery));
+  if (!deliveries.empty()) std::memcpy(deliveries.data(), key.data(), deliveries.size() * sizeof(Delivery));
+  // Each actor's deliveries, as [begin, end) in `deliveries`, ordered by the actor's name.
+  std::vector<std::pair<std::size_t, std::size_t>> actors;
   for (std::size_t i = 0; i < deliveries.size(); ++i) {
-    const bool first_of_actor = i == 0 || deliveries[i - 1]->actor != deliveries[i]->actor;
-    if (first_of_actor) {
-      form += names.name(deliveries[i]->actor);
-      form += ':';
-    } else {
-      form += ',';
+    if (i == 0 || deliveries[i - 1].actor != deliveries[i].actor) actors.emplace_back(i, i);
+    actors.back().second = i + 1;
+  }
+  std::sort(actors.begin(), actors.end(), [&](const auto& a, const auto& b) {
+    return names.name(deliveries[a.first].actor) < names.name(deliveries[b.first].actor);
+  });
+  std::string form;
+  for (const auto& [begin, end] : actors) {
+    form += names.name(deliveries[begin].actor);
+    form += ':';
+    for (std::size_t i = begin; i < end; ++i) {
+      if (i > begin) form += ',';
+      form += names.name(deliveries[i].message);
     }
-    form += names.name(deliveries[i]->message);
-    const bool last_of_actor = i + 1 == deliveries.size() || deliveries[i + 1]->actor != deliveries[i]->actor;
-    if (last_of_actor) form += ';';
+    form += ';';
   }
   return form;
 }

@@ -6,6 +6,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -62,6 +63,13 @@ class TraceView {
   std::vector<Key> pending_at_end() const;
   /// The canonical form of the execution's class: the format of canonical_form(Execution).
   std::string canonical_form(const Names& names) const;
+  /// The execution's class in interned keys: every delivery's (actor, message) as bytes, grouped
+  /// by actor in key order, each actor's in its order. Two executions interned into one Names have
+  /// equal keys exactly when their canonical forms are equal (a key stands for one name), and a
+  /// key costs no string comparison or copy: the explorer counts classes by it.
+  std::string class_key() const;
+  /// The canonical form of the class whose class_key() is `key`, interned into `names`.
+  static std::string canonical_form_of(std::string_view key, const Names& names);
 
  private:
   std::uint32_t clock_entry(std::size_t step, Key actor) const;
