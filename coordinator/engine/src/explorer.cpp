@@ -171,7 +171,9 @@ bool Explorer::State::follows_schedule(const TraceView& trace, const Issued& iss
 }
 
 std::vector<Node*> Explorer::State::extend_tree(TraceView& trace, const Issued& issued) {
-  std::vector<Node*> path(issued.node->depth + 1);
+  std::vector<Node*> path;
+  path.reserve(std::max<std::size_t>(issued.node->depth, trace.size()) + 1);  // one allocation, not one per doubling
+  path.resize(issued.node->depth + 1);
   for (Node* node = issued.node; node != nullptr; node = node->parent) path[node->depth] = node;
   for (std::size_t k = issued.node->depth + 1; k <= trace.size(); ++k) {
     Node& parent = *path[k - 1];
