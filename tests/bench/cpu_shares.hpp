@@ -1,6 +1,6 @@
 #pragma once
 // What share of its CPUs' time a measurement was not given. On a virtual machine the hypervisor
-// takes vCPUs away (steal time) when its host is busy, by up to half of the time in some of this
+// takes vCPUs away (steal time) when its host is busy, more than half of the time in some of this
 // machine's minutes: a rate measured then says more about the host than about exocheck. And what
 // the CPUs spent idle: the time the workers left unused.
 

@@ -23,7 +23,9 @@ class Describer {
  public:
   explicit Describer(std::string_view type) : text_(type) {}
 
-  /// Adds one field; values are printed as operator<< prints them (ActorRef prints its id).
+  /// Adds one field: bool as true/false, integers (char types too) as numbers, ranges as [a,b];
+  /// floating-point numbers, strings and ActorRef (its id) as operator<< prints them, and any
+  /// other type with its operator<<.
   template <typename T>
   Describer& operator()(std::string_view name, const T& value) {
     text_ += fields_ == 0 ? "{" : ", ";
@@ -39,7 +41,8 @@ class Describer {
 
  private:
   // Every message sent in a run is described, so the common field types are printed without an
-  // ostringstream (most of a message's description cost); exactly as operator<< prints them.
+  // ostringstream (most of a message's description cost); floating-point numbers and strings
+  // exactly as operator<< prints them.
   template <typename T>
   void append(const T& value) {
     if constexpr (std::is_same_v<T, bool>) {
