@@ -99,7 +99,7 @@ void HookConversation::handle(std::string_view payload) {
       if (!step) {
         fail(fmt::format("unparseable frame of {} bytes", payload.size()));
       } else if (take_step(*step)) {
-        deferred_.emplace_back(*event_bytes);
+        defer(*event_bytes);
       }
       return;
     }
@@ -156,7 +156,7 @@ void HookConversation::handle_event(proto::Event& event) {
   if (!take_step(event.step())) return;
   // Deferred events stay in step order, however they arrived.
   if (next_step_ <= deferred_below_) {
-    deferred_.push_back(event.SerializeAsString());
+    defer(event.SerializeAsString());
   } else {
     add_event(report_.events).Swap(&event);
   }
@@ -180,6 +180,11 @@ proto::Event& HookConversation::add_event(std::vector<proto::Event>& events) {
   return events.back();
 }
 
+void HookConversation::defer(std::string_view event_bytes) {
+  report_.deferred_events.append(event_bytes);
+  report_.deferred_event_ends.push_back(report_.deferred_events.size());
+}
+
 bool HookConversation::take_step(std::uint32_t step) {
   if (step != next_step_) {
     fail(fmt::format("event for step {} where step {} was due", step, next_step_));
@@ -190,19 +195,22 @@ bool HookConversation::take_step(std::uint32_t step) {
 }
 
 void HookConversation::complete_events() {
-  if (deferred_.empty()) return;
+  const auto& ends = report_.deferred_event_ends;
+  if (ends.empty()) return;
   std::vector<proto::Event> events;
-  events.reserve(deferred_.size() + report_.events.size());
-  for (std::size_t i = 0; i < deferred_.size(); ++i) {
-    if (!add_event(events).ParseFromString(deferred_[i])) {
-      fail(fmt::format("unparseable event of {} bytes for step {}", deferred_[i].size(), i));
+  events.reserve(ends.size() + report_.events.size());
+  for (std::size_t i = 0, begin = 0; i < ends.size(); begin = ends[i++]) {
+    const std::string_view bytes = std::string_view(report_.deferred_events).substr(begin, ends[i] - begin);
+    if (!add_event(events).ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+      fail(fmt::format("unparseable event of {} bytes for step {}", bytes.size(), i));
       events.pop_back();
       break;
     }
   }
   std::move(report_.events.begin(), report_.events.end(), std::back_inserter(events));
   report_.events = std::move(events);
-  deferred_.clear();
+  report_.deferred_events.clear();
+  report_.deferred_event_ends.clear();
 }
 
 void HookConversation::complete_events_unless_lean(const proto::RunRequest& request, const proto::RunResult& result) {

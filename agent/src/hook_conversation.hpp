@@ -16,7 +16,10 @@ namespace exocheck::agent {
 class HookConversation {
  public:
   /// Records the hello and the events into `report` as they arrive.
-  explicit HookConversation(RunReport& report) : report_(report) {}
+  explicit HookConversation(RunReport& report) : report_(report) {
+    report_.deferred_events.clear();
+    report_.deferred_event_ends.clear();
+  }
 
   /// Keeps the events of steps below `steps` as bytes instead of parsing them: a lean result
   /// (wire/result_events.hpp) leaves them out, and parsing is most of the agent's work per run.
@@ -58,6 +61,7 @@ class HookConversation {
   /// strings and repeated fields parsing reuses.
   proto::Event& add_event(std::vector<proto::Event>& events);
   bool take_step(std::uint32_t step);  // the next event's step: false (and failed) unless due
+  void defer(std::string_view event_bytes);
   void fail(std::string problem);
 
   RunReport& report_;
@@ -66,8 +70,7 @@ class HookConversation {
   proto::RunResult result_;
   bool finished_ = false;
   std::string problem_;
-  std::size_t deferred_below_ = 0;
-  std::vector<std::string> deferred_;  ///< serialized events of the first steps, in order
+  std::size_t deferred_below_ = 0;  // the serialized events of steps below it: report_.deferred_events
   std::uint32_t next_step_ = 0;
 };
 

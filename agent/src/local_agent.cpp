@@ -205,7 +205,8 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std
   } else {
     const auto events = coordinator::pointers_to(report.events);
     const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
-    auto handover = session_.complete_and_next(lease->id, coordinator::EventSpan(events).subspan(first), report.result);
+    auto handover = session_.complete_and_next(lease->id, coordinator::EventSpan(events).subspan(first), report.result,
+                                               std::move(spec.request));
     lease = std::move(handover.next);
     finished = handover.finished;
     if (finished) give_up_server_starts();

@@ -31,6 +31,9 @@ void run_in_own_process(const RunSpec& spec, RunReport& report) {
   RunSession(spec, std::move(std::get<SubjectProcess>(launched)), deadline, report).run();
 }
 
+/// Deferred events' bytes a RunReport keeps room for from one run to the next.
+constexpr std::size_t kDeferredBytesKept = std::size_t{1} << 20;
+
 /// Empties `report` for a new run, its events kept as spare messages (at most kSpareEventsKept).
 void recycle(RunReport& report) {
   auto& spare = report.spare_events;
@@ -40,6 +43,11 @@ void recycle(RunReport& report) {
   report.events.clear();
   report.result.Clear();
   report.hello_seen = false;
+  // As with spare messages: a long-lived agent does not hold on to its longest run's bytes.
+  if (report.deferred_events.capacity() > kDeferredBytesKept) {
+    report.deferred_events = {};
+    report.deferred_event_ends = {};
+  }
 }
 
 std::string invocation(const std::string& binary, const std::vector<std::string>& args) {

@@ -106,13 +106,19 @@ engine::Execution to_execution(EventSpan events, const proto::RunResult& result)
 proto::RunRequest to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
                              const std::vector<std::string>& ranking) {
   proto::RunRequest request;
+  to_request(item, heuristic, step_limit, ranking, request);
+  return request;
+}
+
+void to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
+                const std::vector<std::string>& ranking, proto::RunRequest& request) {
+  request.Clear();
   request.set_protocol_version(wire::kProtocolVersion);
   for (const auto& id : item.prefix) request.add_prefix(id);
   for (const auto& id : item.sleep) request.add_sleep(id);
   request.set_heuristic(to_hook_heuristic(heuristic));
   request.set_step_limit(step_limit);
   for (const auto& actor : ranking) request.add_ranking(actor);
-  return request;
 }
 
 }  // namespace exocheck::coordinator

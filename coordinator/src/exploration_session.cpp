@@ -69,7 +69,8 @@ bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const prot
   return complete_locked(id, converted_result);
 }
 
-Handover ExplorationSession::complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
+Handover ExplorationSession::complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result,
+                                               proto::RunRequest spent) {
   Result converted_result{converted(events, result), events, result, bug_trace_of(events, result)};
   Handover handover;
   std::optional<engine::WorkItem> item;
@@ -79,7 +80,7 @@ Handover ExplorationSession::complete_and_next(std::uint64_t id, EventSpan event
     item = next_locked();
     handover.finished = finished_locked();
   }
-  handover.next = lease_of(std::move(item));
+  handover.next = lease_of(std::move(item), std::move(spent));
   return handover;
 }
 
@@ -90,9 +91,10 @@ std::optional<engine::WorkItem> ExplorationSession::next_locked() {
   return item;
 }
 
-std::optional<Lease> ExplorationSession::lease_of(std::optional<engine::WorkItem> item) const {
+std::optional<Lease> ExplorationSession::lease_of(std::optional<engine::WorkItem> item, proto::RunRequest spent) const {
   if (!item) return std::nullopt;
-  Lease lease{item->id, to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking)};
+  Lease lease{item->id, std::move(spent)};
+  to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking, lease.request);
   lease.request.set_whole_result(options_.check_determinism);
   return lease;
 }

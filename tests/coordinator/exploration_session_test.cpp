@@ -106,6 +106,28 @@ TEST(ExplorationSession, CompleteAndNextHandsOverTheNextLeaseWithTheResult) {
   EXPECT_TRUE(again.finished);
 }
 
+// The request handed back is only memory to write the next one in: nothing of it shows.
+TEST(ExplorationSession, TheNextLeaseWrittenOverTheSpentRequestHoldsNothingOfIt) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  const auto first = session.next();
+  ASSERT_TRUE(first);
+  const auto run = run_fake(first->request);
+  proto::RunRequest spent;
+  for (const char* id : {"x#1", "x#2", "x#3"}) spent.add_prefix(id);
+  spent.add_sleep("x#4");
+  spent.add_ranking("x");
+  spent.set_heuristic(proto::RANKED);
+  spent.set_step_limit(7);
+  spent.set_whole_result(true);
+  const auto handover = session.complete_and_next(first->id, pointers_to(run.events), run.result, std::move(spent));
+  ASSERT_TRUE(handover.next);
+  proto::RunRequest expected = first->request;  // the same settings, the path to the second run
+  expected.clear_prefix();
+  expected.add_prefix("env#2");
+  EXPECT_EQ(handover.next->request.SerializeAsString(), expected.SerializeAsString());
+  EXPECT_EQ(handover.next->request.step_limit(), 50u);
+}
+
 TEST(ExplorationSession, AnAbandonedLeaseIsIssuedAgain) {
   ExplorationSession session(options_with(engine::Reduction::kDpor));
   const auto lease = session.next();

@@ -117,6 +117,42 @@ TEST(Explorer, ClassKeysAreEqualExactlyWhenCanonicalFormsAre) {
   EXPECT_NE(canonical_form(one), canonical_form(reordered));
 }
 
+// The explorer keeps one view for all its results: a view assigned another execution must answer
+// exactly as a view made for that execution alone, nothing left over from the ones before.
+TEST(TraceView, AViewAssignedAgainAnswersAsANewOne) {
+  const Program registry = registry_program(3);
+  Explorer explorer({Reduction::kExhaustive, false, Heuristic::kFifo});
+  std::vector<Execution> executions;
+  while (auto item = explorer.next()) {
+    executions.push_back(run(registry, *item));
+    explorer.complete(item->id, executions.back());
+  }
+  ASSERT_GT(executions.size(), 2u);
+  executions.push_back(executions.front());  // after the others, whose steps are elsewhere
+
+  Names names;
+  TraceView reused;
+  for (const Execution& execution : executions) {
+    reused.assign(execution, names);
+    const TraceView fresh(execution, names);
+    ASSERT_EQ(reused.size(), fresh.size());
+    EXPECT_EQ(reused.class_key(), fresh.class_key());
+    EXPECT_EQ(reused.pending_at_end(), fresh.pending_at_end());
+    for (std::size_t i = 0; i <= fresh.size(); ++i) {
+      EXPECT_EQ(reused.step(i).message, fresh.step(i).message);
+      for (std::size_t j = 0; j <= fresh.size(); ++j)
+        EXPECT_EQ(reused.happens_before(i, j), fresh.happens_before(i, j));
+    }
+    for (Key key = 0; key < names.size(); ++key) {
+      EXPECT_EQ(reused.send_step(key), fresh.send_step(key)) << names.name(key);
+      for (std::size_t limit = 0; limit <= fresh.size(); ++limit) {
+        EXPECT_EQ(reused.latest_coenabled_step_of(key, limit), fresh.latest_coenabled_step_of(key, limit))
+            << names.name(key) << " up to step " << limit;
+      }
+    }
+  }
+}
+
 TEST(Options, NamesRoundTrip) {
   for (auto reduction : {Reduction::kExhaustive, Reduction::kDpor, Reduction::kTransDpor}) {
     EXPECT_EQ(parse_reduction(name_of(reduction)), reduction);

@@ -41,7 +41,7 @@ class Explorer::State {
     Node* node;
     Key message;
     std::vector<Pending> child_sleep;
-    WorkItem item;
+    std::vector<std::string> ranking;
   };
 
   Node* deepest_open();
@@ -50,14 +50,14 @@ class Explorer::State {
   }
   WorkItem issue(Node& node, Key message);
   std::vector<Pending> sleep_after(const Node& node, Key message) const;
-  std::vector<std::string> path_to(const Node& node) const;
+  WorkItem work_item(std::uint64_t id, const Issued& issued) const;
   bool follows_schedule(const TraceView& trace, const Issued& issued) const;
-  std::vector<Node*> extend_tree(TraceView& trace, const Issued& issued);
+  void extend_tree(TraceView& trace, const Issued& issued, std::vector<Node*>& path);
   void analyse_races(const TraceView& trace, const std::vector<Node*>& path, std::size_t first_new_step);
   void analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point);
   void list_if_open(Node& node);
   void count_ending(const Execution& execution, const TraceView& trace);
-  std::optional<std::vector<const ViewStep*>> stored_prefix(const Execution& execution, const Issued& issued) const;
+  bool stored_prefix(const Execution& execution, const Issued& issued, std::vector<const ViewStep*>& prefix) const;
 
   ExplorerOptions options_;
   std::unique_ptr<BacktrackPolicy> policy_;
@@ -84,6 +84,12 @@ class Explorer::State {
   // One insertion per path: hashed, not sorted, and by class key (canonical forms only when asked).
   std::unordered_set<std::string> classes_;
   History history_;
+  // complete()'s working memory, kept from one result to the next so that a result does not
+  // allocate it again (complete() runs under the session's lock, once per execution).
+  TraceView trace_;
+  std::vector<const ViewStep*> prefix_;
+  std::vector<Node*> path_;
+  std::vector<Race> races_;
 };
 
 std::optional<WorkItem> Explorer::State::next() {
@@ -95,7 +101,7 @@ std::optional<WorkItem> Explorer::State::next() {
     const auto id = reissue_.front();
     reissue_.pop_front();
     auto it = outstanding_.find(id);
-    if (it != outstanding_.end()) return it->second.item;
+    if (it != outstanding_.end()) return work_item(id, it->second);
   }
   if (limit_reached()) return std::nullopt;
   Node* node = deepest_open();
@@ -131,28 +137,31 @@ std::vector<Pending> Explorer::State::sleep_after(const Node& node, Key message)
   return sleep;
 }
 
-std::vector<std::string> Explorer::State::path_to(const Node& node) const {
-  std::vector<std::string> path;
-  for (const Node* n = &node; n->parent != nullptr; n = n->parent) path.push_back(names_.name(n->via));
-  std::reverse(path.begin(), path.end());
-  return path;
+// Made from what the item keeps (the tree above its node does not change), each time it is
+// handed out: the same item when it is handed out again.
+WorkItem Explorer::State::work_item(std::uint64_t id, const Issued& issued) const {
+  WorkItem item;
+  item.id = id;
+  const Node& node = *issued.node;
+  item.prefix.resize(node.depth + (issued.message != kNoKey ? 1 : 0));
+  for (const Node* n = &node; n->parent != nullptr; n = n->parent) item.prefix[n->depth - 1] = names_.name(n->via);
+  if (issued.message != kNoKey) item.prefix.back() = names_.name(issued.message);
+  item.sleep.reserve(issued.child_sleep.size());
+  for (const Pending& s : issued.child_sleep) item.sleep.push_back(names_.name(s.message));
+  item.ranking = issued.ranking;
+  return item;
 }
 
 WorkItem Explorer::State::issue(Node& node, Key message) {
-  Issued issued{&node, message, sleep_after(node, message), {}};
+  Issued issued{&node, message, sleep_after(node, message), history_.ranking(options_.heuristic)};
   if (message != kNoKey) {
     node.done.push_back(message);
     node.latest = message;
     node.freeze = false;  // Fig. 2 line 14'
   }
-  issued.item.id = next_id_++;
-  issued.item.prefix = path_to(node);
-  if (message != kNoKey) issued.item.prefix.push_back(names_.name(message));
-  for (const Pending& s : issued.child_sleep) issued.item.sleep.push_back(names_.name(s.message));
-  issued.item.ranking = history_.ranking(options_.heuristic);
-  auto item = issued.item;
-  outstanding_.emplace(item.id, std::move(issued));
-  return item;
+  const std::uint64_t id = next_id_++;
+  const auto [it, added] = outstanding_.emplace(id, std::move(issued));
+  return work_item(id, it->second);
 }
 
 void Explorer::State::abandon(std::uint64_t id) {
@@ -170,8 +179,9 @@ bool Explorer::State::follows_schedule(const TraceView& trace, const Issued& iss
   return true;
 }
 
-std::vector<Node*> Explorer::State::extend_tree(TraceView& trace, const Issued& issued) {
-  std::vector<Node*> path;
+// `path` gets the nodes the execution went through, from the root on.
+void Explorer::State::extend_tree(TraceView& trace, const Issued& issued, std::vector<Node*>& path) {
+  path.clear();
   path.reserve(std::max<std::size_t>(issued.node->depth, trace.size()) + 1);  // one allocation, not one per doubling
   path.resize(issued.node->depth + 1);
   for (Node* node = issued.node; node != nullptr; node = node->parent) path[node->depth] = node;
@@ -203,11 +213,11 @@ std::vector<Node*> Explorer::State::extend_tree(TraceView& trace, const Issued& 
     }
     path.push_back(slot.get());
   }
-  return path;
 }
 
 void Explorer::State::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
-  for (const Race& race : find_races(trace, m, trace.receiver(m), point)) {
+  find_races(trace, m, trace.receiver(m), point, races_);
+  for (const Race& race : races_) {
     Node& pre = *path[race.step - 1];
     policy_->on_race(pre, race);
     list_if_open(pre);
@@ -237,17 +247,19 @@ void Explorer::State::list_if_open(Node& node) {
   }
 }
 
-std::optional<std::vector<const ViewStep*>> Explorer::State::stored_prefix(const Execution& execution,
-                                                                           const Issued& issued) const {
-  std::vector<const ViewStep*> prefix;
-  if (execution.first_step == 0) return prefix;
+// `prefix` gets the tree's steps before the execution's first one; false when the tree does not
+// hold them.
+bool Explorer::State::stored_prefix(const Execution& execution, const Issued& issued,
+                                    std::vector<const ViewStep*>& prefix) const {
+  prefix.clear();
+  if (execution.first_step == 0) return true;
   // The run starts with the step the item asked for: steps 0..depth are the path to its node.
   // Every node but the root got its step when it was created; the root gets step 0 from the
   // first run, which has no prefix to leave out.
-  if (issued.message == kNoKey || execution.first_step != issued.node->depth + 1) return std::nullopt;
+  if (issued.message == kNoKey || execution.first_step != issued.node->depth + 1) return false;
   prefix.resize(issued.node->depth + 1);
   for (const Node* node = issued.node; node != nullptr; node = node->parent) prefix[node->depth] = &node->step;
-  return prefix;
+  return true;
 }
 
 void Explorer::State::count_ending(const Execution& execution, const TraceView& trace) {
@@ -268,14 +280,14 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   outstanding_.erase(it);
 
   if (options_.heuristic == Heuristic::kHms || options_.heuristic == Heuristic::kSgr) history_.record(execution);
-  const auto prefix = stored_prefix(execution, issued);
-  if (!prefix) {
+  if (!stored_prefix(execution, issued, prefix_)) {
     // Only a broken agent leaves out what the tree does not hold: the schedule is run again.
     reissue_.push_back(id);
     outstanding_.emplace(id, issued);
     return false;
   }
-  TraceView trace(execution, names_, *prefix);
+  TraceView& trace = trace_;
+  trace.assign(execution, names_, prefix_);
   if (issued.message == kNoKey) root_.step = trace.step(0);  // the first run
   stats_.executed_steps += trace.size();
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
@@ -284,7 +296,8 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
     return true;
   }
   const std::size_t first_new_step = issued.node->depth + 1;
-  const auto path = extend_tree(trace, issued);
+  extend_tree(trace, issued, path_);
+  const auto& path = path_;
   stats_.transitions += trace.size() - issued.node->depth;
   for (std::size_t k = first_new_step - 1; k < trace.size(); ++k) list_if_open(*path[k]);
   if (policy_->analyses_races()) analyse_races(trace, path, first_new_step);

@@ -38,13 +38,14 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
 
 }  // namespace
 
-std::vector<Race> find_races(const TraceView& trace, Key m, Key receiver, std::size_t point) {
+void find_races(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races) {
+  races.clear();
   // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Steps of one actor are
   // totally ordered: if the latest one happens before m, all earlier ones do too.
   const std::size_t i = trace.latest_coenabled_step_of(receiver, point);
-  if (i == 0 || trace.happens_before_message(i, m)) return {};
-  std::vector<Race> races{race_with(trace, m, i, point)};
-  if (races.front().minimal != kNoKey) return races;
+  if (i == 0 || trace.happens_before_message(i, m)) return;
+  races.push_back(race_with(trace, m, i, point));
+  if (races.front().minimal != kNoKey) return;
 
   // Guards: without them, m or the first step leading to it is always enabled at pre(S, i) (a
   // pending message is an enabled one). A guard that closed again (a lock while it is held) can
@@ -58,7 +59,6 @@ std::vector<Race> find_races(const TraceView& trace, Key m, Key receiver, std::s
       break;
     }
   }
-  return races;
 }
 
 }  // namespace exocheck::engine

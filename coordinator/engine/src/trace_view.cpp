@@ -40,22 +40,30 @@ ViewStep intern_step(const Step& step, Names& names) {
 }  // namespace
 
 TraceView::TraceView(const Execution& execution, Names& names, std::span<const ViewStep* const> prefix) {
+  assign(execution, names, prefix);
+}
+
+void TraceView::assign(const Execution& execution, Names& names, std::span<const ViewStep* const> prefix) {
   const bool whole = execution.first_step == 0;
   if (!whole && prefix.size() != execution.first_step) {
     throw std::invalid_argument("an execution from step " + std::to_string(execution.first_step) + " needs " +
                                 std::to_string(execution.first_step) + " steps before it, not " +
                                 std::to_string(prefix.size()));
   }
+  own_.clear();
   own_.reserve(execution.steps.size() + 1);
   if (whole) own_.push_back(intern_step(execution.initial, names));
   for (const auto& step : execution.steps) own_.push_back(intern_step(step, names));
+  steps_.clear();
   steps_.reserve(prefix.size() + own_.size());
   if (!whole) steps_.assign(prefix.begin(), prefix.end());
   for (const auto& step : own_) steps_.push_back(&step);
 
   send_step_.assign(names.size(), 0);
   receivers_.assign(names.size(), kNoKey);
-  coenabled_steps_of_actor_.resize(names.size());
+  // Cleared, not destroyed: each actor's list keeps its memory for the next execution.
+  for (auto& steps : coenabled_steps_of_actor_) steps.clear();
+  if (coenabled_steps_of_actor_.size() < names.size()) coenabled_steps_of_actor_.resize(names.size());
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const ViewStep& step = *steps_[k];
     for (std::size_t i = 0; i < step.sent.size(); ++i) {

@@ -32,8 +32,14 @@ class TraceView {
   /// takes its steps 0..first_step-1 from `prefix` (interned from earlier executions; they must
   /// outlive the view).
   TraceView(const Execution& execution, Names& names, std::span<const ViewStep* const> prefix = {});
+  /// An empty view, for assign().
+  TraceView() = default;
   TraceView(const TraceView&) = delete;  // steps_ points into own_
   TraceView& operator=(const TraceView&) = delete;
+  /// Makes this the view of `execution`, as the constructor does, in the memory of the view it
+  /// was: the explorer keeps one view for all its results, so that a result costs no allocation
+  /// for the view's tables.
+  void assign(const Execution& execution, Names& names, std::span<const ViewStep* const> prefix = {});
 
   /// Number of steps after step 0; steps are numbered 1..size().
   std::size_t size() const { return steps_.size() - 1; }

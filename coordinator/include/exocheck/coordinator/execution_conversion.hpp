@@ -30,5 +30,9 @@ engine::Ending to_ending(proto::RunStatus status);
 /// The request that runs `item` under `heuristic` (HMS and SGR become RANKED with `ranking`).
 proto::RunRequest to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
                              const std::vector<std::string>& ranking = {});
+/// The same, written over `request`: an earlier request's strings are reused, not allocated again
+/// (protobuf keeps a cleared repeated field's elements).
+void to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
+                const std::vector<std::string>& ranking, proto::RunRequest& request);
 
 }  // namespace exocheck::coordinator

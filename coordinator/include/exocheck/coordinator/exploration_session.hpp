@@ -83,8 +83,11 @@ class ExplorationSession {
     return complete(id, pointers_to(events), result);
   }
   /// complete(), then next() and finished(), under one lock: what a worker calls in a row between
-  /// two of its runs (on several cores, each lock taken is a hand-over between them).
-  Handover complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result);
+  /// two of its runs (on several cores, each lock taken is a hand-over between them). The next
+  /// lease's request is written over `spent` (the request just run, moved in): its strings are
+  /// reused instead of allocated anew.
+  Handover complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result,
+                             proto::RunRequest spent = {});
   /// The lease's run was lost (agent died, deadline passed): it is leased again.
   void abandon(std::uint64_t id);
   /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
@@ -108,7 +111,7 @@ class ExplorationSession {
     std::optional<proto::TraceFile> bug_trace;  ///< a bug's trace, its ranking still missing
   };
 
-  std::optional<Lease> lease_of(std::optional<engine::WorkItem> item) const;
+  std::optional<Lease> lease_of(std::optional<engine::WorkItem> item, proto::RunRequest spent = {}) const;
   std::optional<proto::TraceFile> bug_trace_of(EventSpan events, const proto::RunResult& result) const;
   // Helpers called with mutex_ held.
   std::optional<engine::WorkItem> next_locked();
