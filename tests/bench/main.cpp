@@ -212,6 +212,7 @@ json side_by_side_of(const std::vector<std::vector<json>>& rounds_per_cpu) {
 /// One mode's exploration figures: on one core, on every core, and one-core explorations side by side.
 struct ModeFigures {
   json one, all, side_by_side;
+  std::vector<double> speedup_per_round, side_by_side_per_round;  // over the same round's one core
 };
 
 // The three in turn, options.rounds times, each round options.seconds / options.rounds long: in
@@ -221,18 +222,30 @@ ModeFigures measure_mode(const Options& options, const ExplorationCase& c, RunMo
   const double seconds = options.seconds / options.rounds;
   std::vector<json> one, all;
   std::vector<std::vector<json>> side_by_side(all_cores);
+  std::vector<std::vector<json>> all_per_round, side_by_side_per_round;
   for (int round = 0; round < options.rounds; ++round) {
     one.push_back(measure_in_child(options, c, 1, mode, Measured::exploration, seconds));
     if (all_cores == 1) continue;
     all.push_back(measure_in_child(options, c, all_cores, mode, Measured::exploration, seconds));
+    all_per_round.push_back({all.back()});
     auto each = measure_side_by_side(options, c, all_cores, mode, seconds);
+    side_by_side_per_round.push_back(each);
     for (std::size_t cpu = 0; cpu < all_cores; ++cpu) side_by_side[cpu].push_back(std::move(each[cpu]));
   }
   ModeFigures figures;
+  figures.speedup_per_round = exocheck::bench::ratios_per_round(all_per_round, one);
+  figures.side_by_side_per_round = exocheck::bench::ratios_per_round(side_by_side_per_round, one);
   figures.one = exocheck::bench::combine_rounds(one);
   figures.all = all_cores > 1 ? exocheck::bench::combine_rounds(all) : figures.one;
   figures.side_by_side = all_cores > 1 ? side_by_side_of(side_by_side) : figures.one;
   return figures;
+}
+
+// "1.62x 1.85x 1.90x".
+std::string ratios_text(const std::vector<double>& ratios) {
+  std::string text;
+  for (const double ratio : ratios) text += fmt::format("{}{:.2f}x", text.empty() ? "" : " ", ratio);
+  return text;
 }
 
 std::string row(const std::string& label, const json& m) {
@@ -282,7 +295,8 @@ int run_benchmark(const Options& options) {
       if (!options.json) std::cout << available_row(c.label, available);
     }
     for (const RunMode mode : kExplorationModes) {
-      const auto [one, all, side_by_side] = measure_mode(options, c, mode, all_cores);
+      const auto [one, all, side_by_side, speedup_per_round, side_by_side_per_round] =
+          measure_mode(options, c, mode, all_cores);
       const double speedup = rate_of(one) > 0 ? rate_of(all) / rate_of(one) : 0;
       const double ceiling = rate_of(one) > 0 ? rate_of(side_by_side) / rate_of(one) : 0;
       // The same with the time the hypervisor took from each measurement's CPUs given back: how
@@ -296,13 +310,16 @@ int run_benchmark(const Options& options) {
                              {"one_core_explorations_side_by_side", side_by_side},
                              {"side_by_side_speedup", ceiling},
                              {"speedup_with_cpus_given", speedup_given},
-                             {"side_by_side_speedup_with_cpus_given", ceiling_given}};
+                             {"side_by_side_speedup_with_cpus_given", ceiling_given},
+                             {"speedup_per_round", speedup_per_round},
+                             {"side_by_side_speedup_per_round", side_by_side_per_round}};
       if (!options.json) {
         std::cout << row(c.label, one) << row(c.label, all)
                   << fmt::format(
-                         "{:<16} {} cores / 1 core: {:.2f}x; {} one-core explorations side by side (the "
-                         "machine's ceiling): {:.0f} exec/s, {:.2f}x",
-                         "", all_cores, speedup, all_cores, rate_of(side_by_side), ceiling);
+                         "{:<16} {} cores / 1 core: {:.2f}x (round by round: {}); {} one-core explorations side "
+                         "by side (the machine's ceiling): {:.0f} exec/s, {:.2f}x (round by round: {})",
+                         "", all_cores, speedup, ratios_text(speedup_per_round), all_cores, rate_of(side_by_side),
+                         ceiling, ratios_text(side_by_side_per_round));
         if (all.contains("worker_wait_us_per_execution")) {
           const auto& wait = all["worker_wait_us_per_execution"];
           std::cout << fmt::format(

@@ -77,4 +77,19 @@ json combine_rounds(const std::vector<json>& rounds) {
   return combined;
 }
 
+std::vector<double> ratios_per_round(const std::vector<std::vector<json>>& faster, const std::vector<json>& base) {
+  std::vector<double> ratios;
+  for (std::size_t round = 0; round < base.size() && round < faster.size(); ++round) {
+    const double below = number(base[round], "executions_per_second");
+    double above = 0;
+    bool failed = base[round].contains("error");
+    for (const auto& measurement : faster[round]) {
+      above += number(measurement, "executions_per_second");
+      failed = failed || measurement.contains("error");
+    }
+    ratios.push_back(failed || below <= 0 ? 0 : above / below);
+  }
+  return ratios;
+}
+
 }  // namespace exocheck::bench

@@ -17,4 +17,11 @@ namespace exocheck::bench {
 /// among the rounds, if any, instead.
 nlohmann::json combine_rounds(const std::vector<nlohmann::json>& rounds);
 
+/// Round by round, the summed rate of the measurements in `faster` (one per round, or several at
+/// once: side by side) over the rate of the measurement in `base`: ratios within the same minutes,
+/// so their spread shows how much of a combined ratio is the machine drifting. 0 for a round
+/// where either failed or `base` measured nothing.
+std::vector<double> ratios_per_round(const std::vector<std::vector<nlohmann::json>>& faster,
+                                     const std::vector<nlohmann::json>& base);
+
 }  // namespace exocheck::bench

@@ -70,5 +70,17 @@ TEST(CombineRounds, OneRoundIsItselfAndAFailedRoundIsTheResult) {
   EXPECT_TRUE(combine_rounds({}).contains("error"));
 }
 
+TEST(RatiosPerRound, EachRoundsSummedRateOverTheSameRoundsBase) {
+  const std::vector<json> base{round_of(100, 1.0, 20.0, 1), round_of(200, 1.0, 20.0, 1), round_of(50, 1.0, 20.0, 1)};
+  // Side by side: two measurements a round, their rates summed.
+  const std::vector<std::vector<json>> faster{{round_of(90, 1.0, 20.0, 1), round_of(100, 1.0, 20.0, 1)},
+                                              {round_of(300, 1.0, 20.0, 1), round_of(100, 1.0, 20.0, 1)},
+                                              {round_of(75, 1.0, 20.0, 1), round_of(25, 1.0, 20.0, 1)}};
+  EXPECT_EQ(ratios_per_round(faster, base), (std::vector<double>{1.9, 2.0, 2.0}));
+  // One measurement a round (all cores); a failed one counts 0, not a ratio of nothing.
+  const std::vector<std::vector<json>> one_each{{round_of(150, 1.0, 20.0, 1)}, {{{"error", "measurement failed"}}}};
+  EXPECT_EQ(ratios_per_round(one_each, base), (std::vector<double>{1.5, 0.0}));
+}
+
 }  // namespace
 }  // namespace exocheck::bench

@@ -160,8 +160,8 @@ WorkItem Explorer::State::issue(Node& node, Key message) {
     node.freeze = false;  // Fig. 2 line 14'
   }
   const std::uint64_t id = next_id_++;
-  const auto [it, added] = outstanding_.emplace(id, std::move(issued));
-  return work_item(id, it->second);
+  const auto stored = outstanding_.emplace(id, std::move(issued)).first;
+  return work_item(id, stored->second);
 }
 
 void Explorer::State::abandon(std::uint64_t id) {
@@ -203,7 +203,7 @@ void Explorer::State::extend_tree(TraceView& trace, const Issued& issued, std::v
       slot->via = step.message;
       slot->depth = static_cast<std::uint32_t>(k);
       if (k == issued.node->depth + 1 && issued.message != kNoKey) {
-        slot->sleep = issued.child_sleep;
+        slot->sleep.assign(issued.child_sleep.begin(), issued.child_sleep.end());
       } else {
         for (const Pending& s : parent.sleep) {
           if (s.receiver != step.actor) slot->sleep.push_back(s);

@@ -26,18 +26,19 @@ struct Node {
   Key via = kNoKey;  ///< message delivered to reach this configuration
   ViewStep step;     ///< the step that reached it (the root: step 0), for runs that leave out their prefix
   std::uint32_t depth = 0;
-  std::vector<Key> enabled;    ///< enabled here (known once an execution passed through)
-  std::vector<Key> receivers;  ///< receivers[i] receives enabled[i]
-  std::vector<Key> backtrack;  ///< messages to explore from here, in the order added
-  std::vector<Key> done;       ///< messages handed out from here (explored or in flight)
-  std::vector<Pending> sleep;  ///< messages asleep here
-  bool freeze = false;         ///< TransDPOR: an addition is waiting to be explored
-  Key latest = kNoKey;         ///< the message handed out last from here (the first run's, at first)
-  bool listed = false;         ///< on the explorer's list of nodes with open choices
+  ShortList<Key, 8> enabled;    ///< enabled here (known once an execution passed through)
+  ShortList<Key, 8> receivers;  ///< receivers[i] receives enabled[i]
+  ShortList<Key, 2> backtrack;  ///< messages to explore from here, in the order added
+  ShortList<Key, 2> done;       ///< messages handed out from here (explored or in flight)
+  ShortList<Pending, 2> sleep;  ///< messages asleep here
+  bool freeze = false;          ///< TransDPOR: an addition is waiting to be explored
+  Key latest = kNoKey;          ///< the message handed out last from here (the first run's, at first)
+  bool listed = false;          ///< on the explorer's list of nodes with open choices
   /// Few per node (often one): a vector searched in order beats a hash map in time and memory.
-  std::vector<std::pair<Key, std::unique_ptr<Node>>> children;
+  ShortList<std::pair<Key, std::unique_ptr<Node>>, 1> children;
 
-  static bool contains(const std::vector<Key>& set, Key key) {
+  template <class Keys>
+  static bool contains(const Keys& set, Key key) {
     return std::find(set.begin(), set.end(), key) != set.end();
   }
   bool in_backtrack(Key m) const { return contains(backtrack, m); }

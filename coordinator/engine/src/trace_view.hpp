@@ -19,11 +19,11 @@ struct ViewStep {
   Key actor = kNoKey;
   Key message = kNoKey;
   bool reply = false;
-  std::vector<Key> sent;
-  std::vector<Key> sent_to;  ///< sent_to[i] receives sent[i]
-  std::vector<Key> enabled;
-  std::vector<Key> dead_letters;
-  std::vector<std::pair<Key, std::uint32_t>> clock;  ///< sorted by actor key
+  ShortList<Key, 2> sent;
+  ShortList<Key, 2> sent_to;  ///< sent_to[i] receives sent[i]
+  ShortList<Key, 8> enabled;
+  ShortList<Key, 1> dead_letters;
+  ShortList<std::pair<Key, std::uint32_t>, 8> clock;  ///< sorted by actor key
 };
 
 class TraceView {
