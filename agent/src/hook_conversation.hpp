@@ -51,6 +51,8 @@ class HookConversation {
   const std::string& problem() const { return problem_; }
   /// The hook's result, once finished().
   const proto::RunResult& result() const { return result_; }
+  /// Moves the hook's result into `into` (a swap: `into`'s old contents stay here).
+  void take_result(proto::RunResult& into) { result_.Swap(&into); }
 
  private:
   void handle(std::string_view payload);

@@ -64,7 +64,7 @@ void RunSession::run() {
       break;
   }
   collect_after_exit();
-  report_.result = verdict(ending);
+  verdict(ending);
 }
 
 RunSession::Ending RunSession::converse() {
@@ -195,10 +195,9 @@ void RunSession::kill_and_reap() {
   process_.reap();
 }
 
-proto::RunResult RunSession::verdict(Ending ending) {
-  return run_verdict(
-      spec_, conversation_, report_,
-      RunEnd{ending, process_.wait_status(), killed_by_runner_, conversation_.problem(), stderr_.text()});
+void RunSession::verdict(Ending ending) {
+  run_verdict(spec_, conversation_, report_,
+              RunEnd{ending, process_.wait_status(), killed_by_runner_, conversation_.problem(), stderr_.text()});
 }
 
 }  // namespace exocheck::agent

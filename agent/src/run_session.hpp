@@ -36,7 +36,7 @@ class RunSession {
   void wait_for_exit(Clock::time_point until);
   void stop_after_timeout();
   void kill_and_reap();
-  proto::RunResult verdict(Ending ending);
+  void verdict(Ending ending);  // into report_.result
 
   const RunSpec& spec_;
   SubjectProcess process_;

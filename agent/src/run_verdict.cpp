@@ -26,7 +26,7 @@ proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const 
 
 }  // namespace
 
-proto::RunResult run_verdict(const RunSpec& spec, HookConversation& conversation, const RunReport& report, RunEnd end) {
+void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport& report, RunEnd end) {
   // A misbehaving run is reported with every step it made; a clean one with the deferred steps
   // only if its result cannot be lean.
   if (end.ending == RunEnding::result) {
@@ -39,10 +39,11 @@ proto::RunResult run_verdict(const RunSpec& spec, HookConversation& conversation
     end.problem = conversation.problem();
   }
   const RunContext run{spec.binary, static_cast<std::size_t>(spec.request.prefix_size()), report.events};
-  proto::RunResult result;
+  proto::RunResult& result = report.result;
+  result.Clear();
   switch (end.ending) {
     case RunEnding::result:
-      result = conversation.result();
+      conversation.take_result(result);
       break;
     case RunEnding::protocol_error:
       result.set_status(proto::RUN_PROTOCOL_ERROR);
@@ -60,7 +61,6 @@ proto::RunResult run_verdict(const RunSpec& spec, HookConversation& conversation
   if (WIFEXITED(end.wait_status)) result.set_exit_code(WEXITSTATUS(end.wait_status));
   if (WIFSIGNALED(end.wait_status) && !end.killed_by_runner) result.set_signal(WTERMSIG(end.wait_status));
   result.set_stderr_tail(wire::valid_utf8(end.stderr_tail));
-  return result;
 }
 
 }  // namespace exocheck::agent

@@ -27,8 +27,9 @@ struct RunEnd {
   std::string stderr_tail;
 };
 
-/// The run's result. report.hello_seen and the conversation must be complete; the events the
-/// conversation deferred are added to report.events unless the result is lean.
-proto::RunResult run_verdict(const RunSpec& spec, HookConversation& conversation, const RunReport& report, RunEnd end);
+/// The run's result, into report.result (the hook's own is moved there, not copied).
+/// report.hello_seen and the conversation must be complete; the events the conversation deferred
+/// are added to report.events unless the result is lean.
+void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport& report, RunEnd end);
 
 }  // namespace exocheck::agent

@@ -303,8 +303,7 @@ SubjectServer::Served SubjectServer::verdict(const RunSpec& spec, RunEnding endi
       problem = fmt::format("events beyond the {} bytes of the event buffer", buffer_->capacity());
     }
   }
-  report.result =
-      run_verdict(spec, conversation, report, RunEnd{ending, wait_status, killed, problem, run.errors.text()});
+  run_verdict(spec, conversation, report, RunEnd{ending, wait_status, killed, problem, run.errors.text()});
   return Served::complete;
 }
 
