@@ -9,7 +9,10 @@ std::vector<int> allowed_cpus() {
   CPU_ZERO(&set);
   std::vector<int> cpus;
   if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+  // Up to the last CPU set, not through all CPU_SETSIZE (1024) slots: called at every
+  // exploration's start, which for small subjects is as often as every few runs.
+  const auto count = static_cast<std::size_t>(CPU_COUNT(&set));
+  for (int cpu = 0; cpu < CPU_SETSIZE && cpus.size() < count; ++cpu) {
     if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
   }
   return cpus;

@@ -93,9 +93,9 @@ void LocalAgent::work(std::size_t index) {
   spec.binary = session_.options().subject;
   spec.args = session_.options().args;
   spec.timeout = options_.run_timeout;
-  spec.defer_prefix_events = true;          // complete() takes the events from first_event_to_send() on
-  std::optional<coordinator::Lease> lease;  // the next run, handed over with the last result
-  RunReport report;                         // every run's, reused: see Runner::run(spec, report)
+  spec.defer_prefix_events = true;           // complete() takes the events from first_event_to_send() on
+  std::optional<coordinator::Lease> lease;   // the next run, handed over with the last result
+  RunReport& report = runner.kept_report();  // every run's, reused: see Runner::run(spec, report)
   try {
     double mark = thread_cpu_seconds();  // this thread's CPU time when its last session call ended
     const auto joining = Clock::now();

@@ -56,6 +56,11 @@ TEST(KeptRunners, ExploreTheSameSubjectAgainWithoutStartingIt) {
   ASSERT_EQ(kept.size(), 1u);
   EXPECT_EQ(kept[0].counters().server_starts, 1u);
   EXPECT_EQ(kept[0].counters().served_runs(), 3 * first.executions);
+  // The worker's report stays with the runner: the next exploration parses into its messages.
+  const auto& report = kept[0].kept_report();
+  EXPECT_FALSE(report.events.empty());
+  EXPECT_FALSE(report.spare_events.empty());
+  EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED);
 }
 
 TEST(KeptRunners, ServeAnotherInvocationFromAServerOfItsOwn) {

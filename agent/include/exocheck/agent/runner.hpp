@@ -103,6 +103,9 @@ class Runner {
   /// The same, into `report`, whose events become its spare_events first: a caller that reports
   /// run after run into one RunReport has the events parsed into the messages of the last run's.
   void run(const RunSpec& spec, RunReport& report);
+  /// A report kept with the runner for run(spec, report): a caller that outlives no more than one
+  /// exploration (a worker) leaves its spare messages and buffers to the next one with the runner.
+  RunReport& kept_report() { return kept_report_; }
 
   const RunnerCounters& counters() const { return counters_; }
 
@@ -124,6 +127,7 @@ class Runner {
   RunnerOptions options_;
   RunnerCounters counters_;
   std::unique_ptr<ForkServing> serving_;
+  RunReport kept_report_;
 };
 
 }  // namespace exocheck::agent
