@@ -2,8 +2,6 @@
 // Interns the string ids of actors and messages, so the engine compares integers. Ids are
 // stable across executions (DESIGN.md), so one table serves the whole exploration.
 
-#include <boost/container/small_vector.hpp>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,12 +11,6 @@ namespace exocheck::engine {
 
 using Key = std::uint32_t;
 inline constexpr Key kNoKey = ~Key{0};
-
-/// A list of up to N elements kept inline, longer ones on the heap. The tree's lists (a node's
-/// backtrack and done sets, a step's sends and clock) mostly hold a handful of keys: inline, a
-/// new node or step costs no allocation for them, and complete() runs under the session's lock.
-template <class T, std::size_t N>
-using ShortList = boost::container::small_vector<T, N>;
 
 /// Every id of every step of every result is looked up here, so the table is an open-addressing
 /// one over short ids (FNV-1a, linear probing, at most half full) rather than a node-based map.

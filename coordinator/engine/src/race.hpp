@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "names.hpp"
+#include "short_list.hpp"
 #include "trace_view.hpp"
 
 namespace exocheck::engine {

@@ -12,6 +12,7 @@
 
 #include "exocheck/engine/execution.hpp"
 #include "names.hpp"
+#include "short_list.hpp"
 
 namespace exocheck::engine {
 
