@@ -4,9 +4,12 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -40,7 +43,11 @@ constexpr std::size_t kStackReserve = 128 * 1024;
 /// allocates a buffer of this many entries, up to 512, per call: 512 (12 KB) takes the page
 /// allocator on every restore, 128 (3 KB) a slab cache.
 constexpr std::size_t kWrittenCapacity = 128;
-constexpr int kOwnDescriptorsFrom = 100;
+/// The snapshot's own descriptors: at the top of the table every process starts with (64 slots,
+/// embedded in the kernel's files_struct), above the program's (a run opening files gets the
+/// descriptors it would get in a process of its own, unless it opens some fifty at once), and no
+/// higher: closing the run's descriptors after each run looks at every slot of the table.
+constexpr int kOwnDescriptorsFrom = 61;
 constexpr std::size_t kOpenPagesPerRegion = 64;
 
 std::size_t page_size() {
@@ -116,6 +123,30 @@ void subtract(AddressRange range, std::span<const AddressRange> excluded, std::v
   out.push_back(range);
 }
 
+// Closing a run's descriptors looks at every slot of the descriptor table, and a process's table
+// is as large as its parent's was at fork, exec or not: 256 slots under a shell, which holds
+// descriptor 255. unshare(CLONE_FILES) makes a table as large as the open descriptors need, but
+// only while another task shares the table: a helper process shares it for that moment.
+void shrink_descriptor_table() {
+  int ready[2];
+  if (::pipe2(ready, O_CLOEXEC) != 0) return;
+  const long helper = ::syscall(SYS_clone, CLONE_FILES | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  if (helper == 0) {
+    // A copy of this process sharing its table: it waits for the unshare below, then leaves.
+    char byte = 0;
+    ::syscall(SYS_read, ready[0], &byte, 1);
+    ::syscall(SYS_exit_group, 0);
+  }
+  if (helper > 0) {
+    ::unshare(CLONE_FILES);
+    const char byte = 0;
+    [[maybe_unused]] const auto written = ::write(ready[1], &byte, 1);
+    ::waitpid(static_cast<pid_t>(helper), nullptr, 0);
+  }
+  ::close(ready[0]);
+  ::close(ready[1]);
+}
+
 }  // namespace
 
 struct MemorySnapshot::PageRegion : ScanRegion {};
@@ -141,6 +172,7 @@ std::unique_ptr<MemorySnapshot> MemorySnapshot::take(std::span<const AddressRang
   }
 
   // Descriptors: the program's open now must still be open after a run; the others are the run's.
+  shrink_descriptor_table();
   const int own[] = {snapshot->uffd_, snapshot->pagemap_, snapshot->statm_};
   if (DIR* fds = ::opendir("/proc/self/fd")) {
     while (const dirent* entry = ::readdir(fds)) {
@@ -221,9 +253,6 @@ bool MemorySnapshot::track(std::string& why) {
     why = error_text("cannot open /proc/self/pagemap or statm");
     return false;
   }
-  // Out of the way of the program's own, so that a run opening a file gets the descriptor it would
-  // get in a process of its own; but not far: closing the run's descriptors costs a look at every
-  // slot of the table up to the highest.
   for (int* fd : {&uffd_, &pagemap_, &statm_}) {
     const int moved = ::fcntl(*fd, F_DUPFD_CLOEXEC, kOwnDescriptorsFrom);
     if (moved < 0) continue;

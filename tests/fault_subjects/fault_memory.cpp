@@ -9,6 +9,8 @@
 //   --change leak-mapping  maps memory and leaves it mapped
 //   --change close-fd      closes standard input
 //   --change fork-exit     forks a child that calls exit(), and waits for it
+//   --change fd-table      checks that its descriptor table has no more than the 64 slots its
+//                          descriptors need (a process's table is as large as its parent's was)
 // Started by hand, it injects nothing: the relay runs its five hops and the program exits 0.
 
 #include <fcntl.h>
@@ -19,6 +21,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "relay.hpp"
@@ -50,7 +53,7 @@ int main(int argc, char** argv) {
   CLI::App app{"fault_memory: changes its memory, descriptors or mappings in the middle of a controlled run"};
   std::string change = "scribble";
   app.add_option("--change", change, "what the third hop changes")
-      ->check(CLI::IsMember({"scribble", "leak-fd", "leak-mapping", "close-fd", "fork-exit"}))
+      ->check(CLI::IsMember({"scribble", "leak-fd", "leak-mapping", "close-fd", "fork-exit", "fd-table"}))
       ->capture_default_str();
   try {
     app.parse(argc, argv);
@@ -86,6 +89,12 @@ int main(int argc, char** argv) {
       } else if (change == "leak-mapping") {
         void* left = ::mmap(nullptr, 1 << 16, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         exocheck::check(left != MAP_FAILED, "mmap failed");
+      } else if (change == "fd-table") {
+        std::ifstream status("/proc/self/status");
+        std::string line;
+        while (std::getline(status, line) && !line.starts_with("FDSize:")) {
+        }
+        exocheck::check(line == "FDSize:\t64", "the run's descriptor table: " + line);
       } else if (change == "fork-exit") {
         const pid_t child = ::fork();
         if (child == 0) std::exit(0);

@@ -4,7 +4,9 @@
 // the server closed) ends the server after that run, whose result stands; that subject's later
 // runs are forked. Fault subject: fault_memory.
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <string>
@@ -49,6 +51,17 @@ TEST_F(InPlace, PutsBackTheMemoryARunWroteAndUnmapped) {
 TEST_F(InPlace, ClosesTheDescriptorsARunLeftOpen) {
   run_changing("leak-fd", 4);
   expect_runs(4, 0, 1);
+}
+
+// A process's descriptor table is as large as its parent's was at fork (exec keeps it): from this
+// process, holding a descriptor at 250, the subject's has 256 slots, and closing a run's
+// descriptors would look at all of them after every run. The server makes its table fit.
+TEST_F(InPlace, RunsWithADescriptorTableNoLargerThanTheirDescriptorsNeed) {
+  const int high = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 250);
+  ASSERT_GE(high, 250);
+  run_changing("fd-table", 3);
+  expect_runs(3, 0, 1);
+  ::close(high);
 }
 
 // exit() in a child the run forked ends that child, not the run.
