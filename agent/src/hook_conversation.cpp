@@ -7,7 +7,6 @@
 #include <optional>
 
 #include "exocheck/wire/frame.hpp"
-#include "exocheck/wire/result_events.hpp"
 
 namespace exocheck::agent {
 
@@ -211,10 +210,6 @@ void HookConversation::complete_events() {
   report_.events = std::move(events);
   report_.deferred_events.clear();
   report_.deferred_event_ends.clear();
-}
-
-void HookConversation::complete_events_unless_lean(const proto::RunRequest& request, const proto::RunResult& result) {
-  if (!wire::lean_result(request, result)) complete_events();
 }
 
 void HookConversation::fail(std::string problem) {

@@ -21,16 +21,20 @@ class HookConversation {
     report_.deferred_event_ends.clear();
   }
 
-  /// Keeps the events of steps below `steps` as bytes instead of parsing them: a lean result
-  /// (wire/result_events.hpp) leaves them out, and parsing is most of the agent's work per run.
-  /// complete_events() parses them when the run needs them after all.
-  void defer_steps_below(std::size_t steps) { deferred_below_ = steps; }
+  /// Keeps events as bytes instead of parsing them, as far as `spec` allows: all of them for a
+  /// lean-event sink (RunSpec::lean_events), the prefix's for RunSpec::defer_prefix_events (a lean
+  /// result, wire/result_events.hpp, leaves them out). Parsing is most of the agent's work per
+  /// run; complete_events() parses them when the run needs them after all.
+  void defer_for(const RunSpec& spec) {
+    if (spec.lean_events) {
+      deferred_below_ = SIZE_MAX;
+    } else if (spec.defer_prefix_events) {
+      deferred_below_ = static_cast<std::size_t>(spec.request.prefix_size());
+    }
+  }
   /// Puts the deferred events, parsed, in front of report.events. Fails the conversation (see
   /// problem()) if one does not parse.
   void complete_events();
-  /// Deferred events, if any, for the lean-result rule: complete_events() unless `result` of
-  /// `request` may be lean.
-  void complete_events_unless_lean(const proto::RunRequest& request, const proto::RunResult& result);
 
   /// Room for `bytes` more bytes read from the channel; then call received().
   char* prepare(std::size_t bytes) { return decoder_.prepare(bytes); }

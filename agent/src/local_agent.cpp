@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "cpu_pinning.hpp"
+#include "decoded_execution.hpp"
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/coordinator/spinning_mutex.hpp"
@@ -93,7 +94,8 @@ void LocalAgent::work(std::size_t index) {
   spec.binary = session_.options().subject;
   spec.args = session_.options().args;
   spec.timeout = options_.run_timeout;
-  spec.defer_prefix_events = true;           // complete() takes the events from first_event_to_send() on
+  DecodedExecution decoded;  // a clean run's events, decoded for the session without protobuf messages
+  spec.lean_events = &decoded;
   std::optional<coordinator::Lease> lease;   // the next run, handed over with the last result
   RunReport& report = runner.kept_report();  // every run's, reused: see Runner::run(spec, report)
   try {
@@ -103,7 +105,7 @@ void LocalAgent::work(std::size_t index) {
     stats.lease_wait_seconds += seconds_since(joining);
     for (bool more = true; more;) {
       if (lease) {
-        more = run_lease(runner, spec, report, lease, mark, stats);
+        more = run_lease(runner, spec, report, decoded, lease, mark, stats);
         continue;
       }
       // Read before asking: a result that lands between the question and the wait changes it, so
@@ -185,8 +187,8 @@ RunnerOptions LocalAgent::runner_options() const {
 // ready (`lease` then holds it; else it is empty). `mark` is this thread's CPU time when its last
 // session call ended: what follows, up to the hand-over, is the agent's work. False once the
 // session is finished.
-bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std::optional<coordinator::Lease>& lease,
-                           double& mark, LocalAgentStats& stats) {
+bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, const DecodedExecution& decoded,
+                           std::optional<coordinator::Lease>& lease, double& mark, LocalAgentStats& stats) {
   spec.request = std::move(lease->request);
   runner.run(spec, report);
   const double handing_over = thread_cpu_seconds();
@@ -203,10 +205,9 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std
     session_.abandon(lease->id);
     lease.reset();
   } else {
-    const auto events = coordinator::pointers_to(report.events);
-    const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
-    auto handover = session_.complete_and_next(lease->id, coordinator::EventSpan(events).subspan(first), report.result,
-                                               std::move(spec.request));
+    auto handover = report.events_taken ? session_.complete_and_next(lease->id, decoded.execution(), report.result,
+                                                                     std::move(spec.request))
+                                        : hand_over_events(lease->id, spec, report);
     lease = std::move(handover.next);
     finished = handover.finished;
     if (finished) give_up_server_starts();
@@ -222,6 +223,14 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, std
   changed_.notify_all();
   if (finished || results % kResultsPerExtraServer == 0) ramp_.notify_all();
   return !finished;
+}
+
+// A result with its events parsed (every result that is not lean).
+coordinator::Handover LocalAgent::hand_over_events(std::uint64_t id, RunSpec& spec, const RunReport& report) {
+  const auto events = coordinator::pointers_to(report.events);
+  const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
+  return session_.complete_and_next(id, coordinator::EventSpan(events).subspan(first), report.result,
+                                    std::move(spec.request));
 }
 
 void LocalAgent::give_up_server_starts() {

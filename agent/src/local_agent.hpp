@@ -18,6 +18,8 @@
 
 namespace exocheck::agent {
 
+class DecodedExecution;
+
 struct LocalAgentOptions {
   std::size_t workers = 1;                        ///< runs at a time, one thread each
   std::chrono::milliseconds run_timeout{10'000};  ///< per-run wall-clock limit
@@ -83,8 +85,9 @@ class LocalAgent {
   void join(std::size_t index, Runner& runner);
   bool spin_for_result(std::uint64_t seen, std::chrono::steady_clock::time_point since) const;
   void wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at);
-  bool run_lease(Runner& runner, RunSpec& spec, RunReport& report, std::optional<coordinator::Lease>& lease,
-                 double& mark, LocalAgentStats& stats);
+  bool run_lease(Runner& runner, RunSpec& spec, RunReport& report, const DecodedExecution& decoded,
+                 std::optional<coordinator::Lease>& lease, double& mark, LocalAgentStats& stats);
+  coordinator::Handover hand_over_events(std::uint64_t id, RunSpec& spec, const RunReport& report);
   void worker_ended(const LocalAgentStats& stats);
   void give_up_server_starts();
 

@@ -35,7 +35,7 @@ constexpr int kRoundsAfterExit = 1024;
 
 RunSession::RunSession(const RunSpec& spec, SubjectProcess process, Clock::time_point deadline, RunReport& report)
     : spec_(spec), process_(std::move(process)), deadline_(deadline), report_(report), conversation_(report) {
-  if (spec.defer_prefix_events) conversation_.defer_steps_below(static_cast<std::size_t>(spec.request.prefix_size()));
+  conversation_.defer_for(spec);
   append_request_frame(request_, spec.request);
 }
 

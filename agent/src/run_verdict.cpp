@@ -2,6 +2,7 @@
 
 #include <sys/wait.h>
 
+#include "exocheck/wire/result_events.hpp"
 #include "exocheck/wire/utf8.hpp"
 #include "run_details.hpp"
 
@@ -28,12 +29,20 @@ proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const 
 
 void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport& report, RunEnd end) {
   // A misbehaving run is reported with every step it made; a clean one with the deferred steps
-  // only if its result cannot be lean.
-  if (end.ending == RunEnding::result) {
-    conversation.complete_events_unless_lean(spec.request, conversation.result());
-  } else {
-    conversation.complete_events();
+  // only if its result cannot be lean. A lean one's go to the sink if there is one.
+  const bool lean = end.ending == RunEnding::result && wire::lean_result(spec.request, conversation.result());
+  if (lean && spec.lean_events) {
+    auto problem =
+        spec.lean_events->take(report.deferred_events, report.deferred_event_ends,
+                               wire::first_step_to_send(spec.request, conversation.result()), conversation.result());
+    if (problem) {
+      end.ending = RunEnding::protocol_error;
+      end.problem = std::move(*problem);
+    } else {
+      report.events_taken = true;
+    }
   }
+  if (!lean || end.ending == RunEnding::protocol_error) conversation.complete_events();
   if (end.ending != RunEnding::protocol_error && conversation.failed()) {
     end.ending = RunEnding::protocol_error;
     end.problem = conversation.problem();

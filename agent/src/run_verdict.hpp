@@ -29,7 +29,8 @@ struct RunEnd {
 
 /// The run's result, into report.result (the hook's own is moved there, not copied).
 /// report.hello_seen and the conversation must be complete; the events the conversation deferred
-/// are added to report.events unless the result is lean.
+/// are added to report.events unless the result is lean (a lean result's go to
+/// RunSpec::lean_events, if set; a problem it finds with them makes the run a protocol error).
 void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport& report, RunEnd end);
 
 }  // namespace exocheck::agent

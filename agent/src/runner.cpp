@@ -43,6 +43,7 @@ void recycle(RunReport& report) {
   report.events.clear();
   report.result.Clear();
   report.hello_seen = false;
+  report.events_taken = false;
   // As with spare messages: a long-lived agent does not hold on to its longest run's bytes.
   if (report.deferred_events.capacity() > kDeferredBytesKept) {
     report.deferred_events = {};

@@ -220,8 +220,7 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
   }
   report.hello_seen = true;  // the server said hello for every run it forks
   Run run{HookConversation(report), 0, StderrTail()};
-  if (spec.defer_prefix_events)
-    run.conversation.defer_steps_below(static_cast<std::size_t>(spec.request.prefix_size()));
+  run.conversation.defer_for(spec);
   Heard heard = wait_for_end(deadline, run);
   if (heard == Heard::frame && !message_.has_end()) {
     // The server sends nothing else during a run: the run itself wrote on the control socket.

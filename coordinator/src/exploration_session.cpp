@@ -1,10 +1,12 @@
 #include "exocheck/coordinator/exploration_session.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/wire/frame.hpp"
+#include "exocheck/wire/result_events.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "exocheck/wire/utf8.hpp"
 
@@ -60,7 +62,8 @@ std::optional<Lease> ExplorationSession::next() {
     std::lock_guard lock(mutex_);
     item = next_locked();
   }
-  return lease_of(std::move(item));
+  proto::RunRequest fresh;
+  return lease_of(item, fresh);
 }
 
 bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
@@ -72,16 +75,32 @@ bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const prot
 Handover ExplorationSession::complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result,
                                                proto::RunRequest spent) {
   Result converted_result{converted(events, result), events, result, bug_trace_of(events, result)};
-  Handover handover;
+  return hand_over(id, converted_result, spent);
+}
+
+Handover ExplorationSession::complete_and_next(std::uint64_t id, const engine::Execution& execution,
+                                               const proto::RunResult& result, proto::RunRequest spent) {
+  if (!wire::lean_result(spent, result)) {
+    throw std::logic_error("lease " + std::to_string(id) + ": a result that is not lean (" +
+                           proto::RunStatus_Name(result.status()) + ") handed over without its events");
+  }
+  Result converted_result{execution, {}, result, std::nullopt};
+  return hand_over(id, converted_result, spent);
+}
+
+// The request is handed on by reference down to the lease made of it: each protobuf message
+// moved by value is one more made, swapped and destroyed per result.
+Handover ExplorationSession::hand_over(std::uint64_t id, Result& converted_result, proto::RunRequest& spent) {
+  bool accepted = false;
+  bool finished = false;
   std::optional<engine::WorkItem> item;
   {
     std::lock_guard lock(mutex_);
-    handover.accepted = complete_locked(id, converted_result);
+    accepted = complete_locked(id, converted_result);
     item = next_locked();
-    handover.finished = finished_locked();
+    finished = finished_locked();
   }
-  handover.next = lease_of(std::move(item), std::move(spent));
-  return handover;
+  return {accepted, lease_of(item, spent), finished};
 }
 
 std::optional<engine::WorkItem> ExplorationSession::next_locked() {
@@ -91,11 +110,13 @@ std::optional<engine::WorkItem> ExplorationSession::next_locked() {
   return item;
 }
 
-std::optional<Lease> ExplorationSession::lease_of(std::optional<engine::WorkItem> item, proto::RunRequest spent) const {
-  if (!item) return std::nullopt;
-  Lease lease{item->id, std::move(spent)};
-  to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking, lease.request);
-  lease.request.set_whole_result(options_.check_determinism);
+std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::WorkItem>& item,
+                                                  proto::RunRequest& spent) const {
+  std::optional<Lease> lease;
+  if (!item) return lease;
+  lease.emplace(item->id, std::move(spent));
+  to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking, lease->request);
+  lease->request.set_whole_result(options_.check_determinism);
   return lease;
 }
 

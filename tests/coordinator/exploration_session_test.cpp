@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/wire/result_events.hpp"
 #include "fake_program.hpp"
 
 namespace exocheck::coordinator::testing {
@@ -126,6 +127,34 @@ TEST(ExplorationSession, TheNextLeaseWrittenOverTheSpentRequestHoldsNothingOfIt)
   expected.add_prefix("env#2");
   EXPECT_EQ(handover.next->request.SerializeAsString(), expected.SerializeAsString());
   EXPECT_EQ(handover.next->request.step_limit(), 50u);
+}
+
+TEST(ExplorationSession, LeanResultsHandedOverDecodedExploreAsWithTheirEvents) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  std::size_t runs = 0;
+  for (auto lease = session.next(); lease; ++runs) {
+    const auto run = run_fake(lease->request);
+    ASSERT_TRUE(wire::lean_result(lease->request, run.result));
+    // What a worker's decoder makes of the run's serialized events: to_execution() of them.
+    const auto execution = to_execution(pointers_to(run.events), run.result);
+    const auto handover = session.complete_and_next(lease->id, execution, run.result, lease->request);
+    EXPECT_TRUE(handover.accepted);
+    lease = handover.next;
+  }
+  EXPECT_EQ(runs, 2u);
+  EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
+  EXPECT_EQ(session.progress().stats.classes, 2u);
+}
+
+TEST(ExplorationSession, AResultThatIsNotLeanIsRefusedWithoutItsEvents) {
+  ExplorationSession session(options_with(engine::Reduction::kDpor));
+  const auto lease = session.next();
+  ASSERT_TRUE(lease);
+  const auto run = run_fake(lease->request, {.fail_when_env2_first = false, .destroy_after_first = true});
+  ASSERT_FALSE(wire::lean_result(lease->request, run.result));  // a dead letter: warnings name it by its send
+  const auto execution = to_execution(pointers_to(run.events), run.result);
+  EXPECT_THROW(session.complete_and_next(lease->id, execution, run.result, lease->request), std::logic_error);
+  EXPECT_EQ(session.progress().outstanding, 1u);  // not taken: the lease is still out
 }
 
 TEST(ExplorationSession, AnAbandonedLeaseIsIssuedAgain) {

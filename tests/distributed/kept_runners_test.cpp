@@ -56,10 +56,13 @@ TEST(KeptRunners, ExploreTheSameSubjectAgainWithoutStartingIt) {
   ASSERT_EQ(kept.size(), 1u);
   EXPECT_EQ(kept[0].counters().server_starts, 1u);
   EXPECT_EQ(kept[0].counters().served_runs(), 3 * first.executions);
-  // The worker's report stays with the runner: the next exploration parses into its messages.
+  // The worker's report stays with the runner: the next exploration writes into its buffers. The
+  // last run, clean, went to the worker's decoder as bytes: its steps, 0 to the last.
   const auto& report = kept[0].kept_report();
-  EXPECT_FALSE(report.events.empty());
-  EXPECT_FALSE(report.spare_events.empty());
+  EXPECT_TRUE(report.events_taken);
+  EXPECT_TRUE(report.events.empty());
+  EXPECT_EQ(report.deferred_event_ends.size(), report.result.steps() + 1);
+  EXPECT_EQ(report.deferred_events.size(), report.deferred_event_ends.back());
   EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED);
 }
 

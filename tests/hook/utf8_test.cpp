@@ -29,5 +29,25 @@ TEST(ValidUtf8, ReplacesEachByteOutsideAValidSequence) {
   EXPECT_EQ(valid_utf8("ok \xC3\xA9 \xE9 ok"), "ok \xC3\xA9 " + kReplacement + " ok");  // valid parts kept
 }
 
+// ASCII is scanned eight bytes at a time: a byte outside it is found at every place of a word.
+TEST(ValidUtf8, FindsAByteOutsideAsciiAtAnyPlaceOfALongText) {
+  for (std::size_t before = 0; before < 20; ++before) {
+    const std::string ascii(before, 'a');
+    EXPECT_TRUE(is_utf8(ascii + "bcdefghij")) << before;
+    EXPECT_EQ(valid_utf8_length(ascii + "\xE9"
+                                        "bcdefghij"),
+              before);
+    EXPECT_FALSE(is_utf8(ascii + "\xE9"
+                                 "bcdefghij"))
+        << before;
+    EXPECT_EQ(valid_utf8(ascii + "\xE9"
+                                 "bcdefghij"),
+              ascii + kReplacement + "bcdefghij");
+    EXPECT_TRUE(is_utf8(ascii + "\xC3\xA9"
+                                "bcdefghij"))
+        << before;
+  }
+}
+
 }  // namespace
 }  // namespace exocheck::wire

@@ -12,13 +12,31 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "proto/control.pb.h"
 #include "proto/trace.pb.h"
 
 namespace exocheck::agent {
+
+/// Takes a clean run's events as the hook serialized them instead of the runner parsing them
+/// into RunReport::events (RunSpec::lean_events). Parsing messages was the largest part of an
+/// embedded agent's work per run, and a lean result needs only what exploration reads of them.
+class LeanEventSink {
+ public:
+  virtual ~LeanEventSink() = default;
+  /// The events of a run whose hook result `result` may be lean (wire::lean_result): trace.proto
+  /// Events end to end in `bytes`, from step 0, event i ending at ends[i]; the steps below
+  /// `first_step` are the prefix's, which a lean result leaves out. Returns what is wrong with
+  /// them when they cannot be taken: the run is then a protocol error, its events parsed as far
+  /// as they go.
+  virtual std::optional<std::string> take(std::string_view bytes, std::span<const std::size_t> ends,
+                                          std::size_t first_step, const proto::RunResult& result) = 0;
+};
 
 /// What to run and how.
 struct RunSpec {
@@ -29,6 +47,9 @@ struct RunSpec {
   /// Leave the prefix's steps out of RunReport::events when the result may be lean (the steps
   /// from wire::first_event_to_send() on are all there is then): the caller sends lean results.
   bool defer_prefix_events = false;
+  /// Set: a run whose result may be lean hands all its events to this sink; RunReport::events
+  /// then holds none (RunReport::events_taken). Every other run is reported as without it.
+  LeanEventSink* lean_events = nullptr;
 };
 
 /// Spare messages a RunReport keeps at most from one run to the next: enough for the runs of an
@@ -40,6 +61,7 @@ struct RunReport {
   std::vector<proto::Event> events;  ///< every event the hook wrote, in order, also when it crashed
   proto::RunResult result;           ///< the hook's verdict, or the runner's when the process misbehaved
   bool hello_seen = false;           ///< the subject announced itself: it is linked with the hook
+  bool events_taken = false;         ///< the events went to RunSpec::lean_events: `events` is empty
   /// Messages of earlier runs' events, cleared, for the next run to parse into: protobuf keeps a
   /// message's strings and repeated fields when it is parsed again, so a run like the last one
   /// allocates nothing for its events (Runner::run(spec, report)). At most kSpareEventsKept. Not

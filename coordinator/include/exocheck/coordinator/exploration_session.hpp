@@ -88,6 +88,11 @@ class ExplorationSession {
   /// reused instead of allocated anew.
   Handover complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result,
                              proto::RunRequest spent = {});
+  /// The same for a lean result (wire::lean_result of `spent`, the request run, and `result`)
+  /// that the caller has made into `execution` itself (decode_execution()): the session reads no
+  /// event of a lean result. Throws std::logic_error for a result that is not lean.
+  Handover complete_and_next(std::uint64_t id, const engine::Execution& execution, const proto::RunResult& result,
+                             proto::RunRequest spent);
   /// The lease's run was lost (agent died, deadline passed): it is leased again.
   void abandon(std::uint64_t id);
   /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
@@ -111,7 +116,9 @@ class ExplorationSession {
     std::optional<proto::TraceFile> bug_trace;  ///< a bug's trace, its ranking still missing
   };
 
-  std::optional<Lease> lease_of(std::optional<engine::WorkItem> item, proto::RunRequest spent = {}) const;
+  Handover hand_over(std::uint64_t id, Result& converted_result, proto::RunRequest& spent);
+  /// The lease of `item`, its request written over `spent` (moved from).
+  std::optional<Lease> lease_of(const std::optional<engine::WorkItem>& item, proto::RunRequest& spent) const;
   std::optional<proto::TraceFile> bug_trace_of(EventSpan events, const proto::RunResult& result) const;
   // Helpers called with mutex_ held.
   std::optional<engine::WorkItem> next_locked();

@@ -5,6 +5,8 @@
 // exception messages, final states, its stderr) may be any bytes.
 
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -38,17 +40,33 @@ inline std::size_t utf8_sequence_length(std::string_view text) {
   return length;
 }
 
+/// The length of the longest valid UTF-8 start of `text`: text.size() when all of it is valid.
+inline std::size_t valid_utf8_length(std::string_view text) {
+  std::size_t at = 0;
+  // The common case, ASCII, eight bytes at a time.
+  for (std::uint64_t word = 0; text.size() - at >= sizeof word; at += sizeof word) {
+    std::memcpy(&word, text.data() + at, sizeof word);
+    if ((word & 0x8080808080808080ULL) != 0) break;
+  }
+  while (at < text.size() && static_cast<unsigned char>(text[at]) < 0x80) ++at;
+  for (std::size_t length; at < text.size(); at += length) {
+    length = utf8_sequence_length(text.substr(at));
+    if (length == 0) break;
+  }
+  return at;
+}
+
+/// True when a string field may hold `text` (a parser accepts it).
+inline bool is_utf8(std::string_view text) {
+  return valid_utf8_length(text) == text.size();
+}
+
 /// `text`, each byte that is not part of a valid UTF-8 sequence replaced by U+FFFD; unchanged
 /// (and not copied) when it is valid already, as ASCII always is.
 inline std::string valid_utf8(std::string text) {
-  std::size_t at = 0;
-  while (at < text.size() && static_cast<unsigned char>(text[at]) < 0x80) ++at;  // the common case
-  std::string_view rest(text);
-  for (std::size_t length; at < text.size(); at += length) {
-    length = utf8_sequence_length(rest.substr(at));
-    if (length == 0) break;
-  }
+  std::size_t at = valid_utf8_length(text);
   if (at == text.size()) return text;
+  std::string_view rest(text);
   std::string valid(text, 0, at);
   while (at < text.size()) {
     const std::size_t length = utf8_sequence_length(rest.substr(at));

@@ -1,0 +1,190 @@
+#include "exocheck/coordinator/serialized_events.hpp"
+
+#include <algorithm>
+
+#include "exocheck/coordinator/execution_conversion.hpp"
+#include "exocheck/wire/utf8.hpp"
+#include "proto/trace.pb.h"
+#include "wire_reader.hpp"
+
+namespace exocheck::coordinator {
+namespace {
+
+using Type = WireReader::WireType;
+
+/// Reads the fields of the message in `bytes` in turn: `take(field, wire_type, reader)` reads the
+/// value of each (skipping those it does not know) and returns false when it is malformed.
+template <typename Take>
+bool for_each_field(std::string_view bytes, Take take) {
+  WireReader reader(bytes);
+  std::uint32_t field = 0;
+  std::uint32_t wire_type = 0;
+  while (!reader.at_end()) {
+    if (!reader.tag(field, wire_type) || !take(field, wire_type, reader)) return false;
+  }
+  return true;
+}
+
+bool read_string(WireReader& reader, std::string_view& text) {
+  return reader.length_delimited(text) && wire::is_utf8(text);
+}
+
+bool skip_string(WireReader& reader) {
+  std::string_view text;
+  return read_string(reader, text);
+}
+
+bool assign_string(WireReader& reader, std::string& into) {
+  std::string_view text;
+  if (!read_string(reader, text)) return false;
+  into.assign(text);
+  return true;
+}
+
+/// Element `used` of `list`, made if need be; `used` counts it. Lists are cut to `used` at the end
+/// of a step, so a reused step's elements keep their strings' storage.
+template <typename T>
+T& next_of(std::vector<T>& list, std::size_t& used) {
+  if (used == list.size()) list.emplace_back();
+  return list[used++];
+}
+
+bool decode_clock_entry(std::string_view bytes, std::pair<std::string, std::uint32_t>& entry) {
+  entry.first.clear();
+  entry.second = 0;
+  return for_each_field(bytes, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+    if (field == proto::ClockEntry::kActorFieldNumber && wire_type == Type::kLengthDelimited)
+      return assign_string(reader, entry.first);
+    if (field == proto::ClockEntry::kCountFieldNumber && wire_type == Type::kVarint) {
+      std::uint64_t count = 0;
+      if (!reader.varint(count)) return false;
+      entry.second = static_cast<std::uint32_t>(count);
+      return true;
+    }
+    return reader.skip(field, wire_type);
+  });
+}
+
+bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
+  sent.id.clear();
+  sent.receiver.clear();
+  return for_each_field(bytes, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+    if (wire_type != Type::kLengthDelimited) return reader.skip(field, wire_type);
+    switch (field) {
+      case proto::SentMessage::kIdFieldNumber:
+        return assign_string(reader, sent.id);
+      case proto::SentMessage::kReceiverFieldNumber:
+        return assign_string(reader, sent.receiver);
+      case proto::SentMessage::kTypeFieldNumber:
+        return skip_string(reader);
+      default:
+        return reader.skip(field, wire_type);
+    }
+  });
+}
+
+bool take_submessage(WireReader& reader, auto decode, auto& into) {
+  std::string_view bytes;
+  return reader.length_delimited(bytes) && decode(bytes, into);
+}
+
+/// How many elements of each list a step being decoded has so far.
+struct ListSizes {
+  std::size_t sent = 0, created = 0, enabled = 0, clock = 0, dead_letters = 0;
+};
+
+bool take_varint_field(std::uint32_t field, WireReader& reader, engine::Step& step, std::uint32_t& number) {
+  std::uint64_t value = 0;
+  if (!reader.varint(value)) return false;
+  switch (field) {
+    case proto::Event::kStepFieldNumber:
+      number = static_cast<std::uint32_t>(value);
+      break;
+    case proto::Event::kOutcomeFieldNumber:
+      step.failed = static_cast<std::int32_t>(value) != proto::STEP_OK;  // an open enum: any value is kept
+      break;
+    case proto::Event::kDestroyedFieldNumber:
+      step.destroyed = value != 0;
+      break;
+    case proto::Event::kReplyFieldNumber:
+      step.reply = value != 0;
+      break;
+    default:  // an unknown field: skipped, which reading it did
+      break;
+  }
+  return true;
+}
+
+bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine::Step& step, ListSizes& sizes) {
+  switch (field) {
+    case proto::Event::kActorFieldNumber:
+      return assign_string(reader, step.actor);
+    case proto::Event::kMessageFieldNumber:
+      return assign_string(reader, step.message);
+    case proto::Event::kSenderFieldNumber:
+    case proto::Event::kTypeFieldNumber:
+    case proto::Event::kSummaryFieldNumber:
+    case proto::Event::kDetailFieldNumber:
+      return skip_string(reader);
+    case proto::Event::kClockFieldNumber:
+      return take_submessage(reader, decode_clock_entry, next_of(step.clock, sizes.clock));
+    case proto::Event::kSentFieldNumber:
+      return take_submessage(reader, decode_sent, next_of(step.sent, sizes.sent));
+    case proto::Event::kCreatedFieldNumber:
+      return assign_string(reader, next_of(step.created, sizes.created));
+    case proto::Event::kEnabledFieldNumber:
+      return assign_string(reader, next_of(step.enabled, sizes.enabled));
+    case proto::Event::kDeadLettersFieldNumber:
+      return assign_string(reader, next_of(step.dead_letters, sizes.dead_letters));
+    default:
+      return reader.skip(field, Type::kLengthDelimited);
+  }
+}
+
+}  // namespace
+
+bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& number) {
+  number = 0;
+  step.actor.clear();
+  step.message.clear();
+  step.destroyed = step.reply = step.failed = false;
+  ListSizes sizes;
+  const bool decoded = for_each_field(bytes, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+    // A known field with another wire type is an unknown one to protobuf: skipped.
+    if (wire_type == Type::kVarint) return take_varint_field(field, reader, step, number);
+    if (wire_type == Type::kLengthDelimited) return take_length_delimited_field(field, reader, step, sizes);
+    return reader.skip(field, wire_type);
+  });
+  step.sent.resize(sizes.sent);
+  step.created.resize(sizes.created);
+  step.enabled.resize(sizes.enabled);
+  step.clock.resize(sizes.clock);
+  step.dead_letters.resize(sizes.dead_letters);
+  if (number == 0) step.actor.clear();  // step 0 is the environment's: no actor (to_execution)
+  return decoded;
+}
+
+std::optional<std::string> decode_execution(SerializedEvents events, std::size_t first, const proto::RunResult& result,
+                                            engine::Execution& execution) {
+  const std::size_t count = events.size();
+  const std::size_t begin = std::min(first, count);
+  // As to_execution(): steps start at the first event's step, step 0 goes to `initial`.
+  execution.first_step = begin < count ? begin : 0;
+  const std::size_t step_one = std::max<std::size_t>(begin, 1);  // the index of steps[0]
+  execution.steps.resize(count > step_one ? count - step_one : 0);
+  for (std::size_t i = begin; i < count; ++i) {
+    const std::string_view bytes = events.event(i);
+    std::uint32_t number = 0;
+    if (!decode_step(bytes, i == 0 ? execution.initial : execution.steps[i - step_one], number))
+      return "unparseable event of " + std::to_string(bytes.size()) + " bytes for step " + std::to_string(i);
+    if (number != i)
+      return "event for step " + std::to_string(number) + " where step " + std::to_string(i) + " was due";
+  }
+  if (execution.first_step != 0 || begin == count) execution.initial = {};
+  execution.ending = to_ending(result.status());
+  execution.detail = result.detail();
+  execution.final_state.assign(result.final_state().begin(), result.final_state().end());
+  return std::nullopt;
+}
+
+}  // namespace exocheck::coordinator
