@@ -65,6 +65,8 @@ class MemorySnapshot {
   bool protect(const Region& region) const;
   bool remap(const Region& region) const;
   long mapped_pages() const;
+  /// One of open_fds_ that is closed now, or -1.
+  int closed_descriptor() const;
 
   int uffd_ = -1;
   int pagemap_ = -1;
