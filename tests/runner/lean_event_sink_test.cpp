@@ -42,16 +42,7 @@ class LeanEvents : public ::testing::TestWithParam<bool> {
   }
 };
 
-INSTANTIATE_TEST_SUITE_P(Runners, LeanEvents, ::testing::Bool(),
-                         [](const auto& info) { return info.param ? "ForkServer" : "ProcessPerRun"; });
-
-// The first three messages registry's FIFO run delivers, as a prefix to replay.
-proto::RunRequest registry_prefix() {
-  const auto whole = Runner(RunnerOptions{.fork_server = false}).run(spec_of(bin("registry")));
-  proto::RunRequest request;
-  for (int step = 1; step <= 3; ++step) request.add_prefix(whole.events.at(step).message());
-  return request;
-}
+INSTANTIATE_TEST_SUITE_P(Runners, LeanEvents, ::testing::Bool(), runner_name);
 
 TEST_P(LeanEvents, ALeanRunHandsEveryEventToTheSinkAsTheHookWroteIt) {
   const auto request = registry_prefix();

@@ -36,6 +36,19 @@ inline RunReport run(const std::string& binary, const std::vector<std::string>& 
   return Runner(RunnerOptions{.fork_server = false}).run(spec_of(binary, args, timeout, request));
 }
 
+/// The first three messages registry's FIFO run delivers, as a prefix to replay.
+inline proto::RunRequest registry_prefix() {
+  const auto whole = run(bin("registry"));
+  proto::RunRequest request;
+  for (int step = 1; step <= 3; ++step) request.add_prefix(whole.events.at(step).message());
+  return request;
+}
+
+/// A name for each runner of tests parameterized by RunnerOptions::fork_server.
+inline std::string runner_name(const ::testing::TestParamInfo<bool>& info) {
+  return info.param ? "ForkServer" : "ProcessPerRun";
+}
+
 /// Runs scripted_hook with the given actions (see scripted_hook.cpp).
 inline RunReport run_script(const std::vector<std::string>& actions,
                             std::chrono::milliseconds timeout = std::chrono::milliseconds(5000)) {
