@@ -13,7 +13,7 @@ class DecodedExecution final : public LeanEventSink {
  public:
   std::optional<std::string> take(std::string_view bytes, std::span<const std::size_t> ends, std::size_t first_step,
                                   const proto::RunResult& result) override {
-    return coordinator::decode_execution({bytes, ends}, first_step, result, execution_);
+    return coordinator::decode_execution({bytes, ends}, first_step, result, execution_, &spare_steps_);
   }
 
   /// The last run taken (RunReport::events_taken); its storage is reused by the next.
@@ -21,6 +21,7 @@ class DecodedExecution final : public LeanEventSink {
 
  private:
   engine::Execution execution_;
+  std::vector<engine::Step> spare_steps_;  // a longer run's, kept for the next one
 };
 
 }  // namespace exocheck::agent

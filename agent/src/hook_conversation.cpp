@@ -46,13 +46,15 @@ std::size_t HookConversation::take_frames(std::string_view bytes) {
 
 namespace {
 
-/// The first byte of a serialized HookMessage whose body is an event: field 2, length-delimited.
-constexpr unsigned char kEventTag = (proto::HookMessage::kEventFieldNumber << 3) | 2;
+/// The first byte of a serialized HookMessage whose body is field `field`, length-delimited.
+constexpr unsigned char body_tag(int field) {
+  return static_cast<unsigned char>((field << 3) | 2);
+}
 
-/// The Event bytes of a frame that holds nothing but HookMessage.event, or nullopt for any other
-/// frame (those take the general path).
-std::optional<std::string_view> event_bytes_of(std::string_view payload) {
-  if (payload.empty() || static_cast<unsigned char>(payload[0]) != kEventTag) return std::nullopt;
+/// The body's bytes of a frame that holds nothing but HookMessage's field `field` (an event, a
+/// result), or nullopt for any other frame (those take the general path).
+std::optional<std::string_view> body_bytes_of(std::string_view payload, int field) {
+  if (payload.empty() || static_cast<unsigned char>(payload[0]) != body_tag(field)) return std::nullopt;
   std::uint64_t length = 0;
   std::size_t at = 1;
   for (int shift = 0; at < payload.size() && shift < 35; shift += 7) {
@@ -88,7 +90,7 @@ std::optional<std::uint32_t> step_of(std::string_view event) {
 void HookConversation::handle(std::string_view payload) {
   // Events are nearly every frame: parsed straight into their place in the report, each costs one
   // allocation, one swap and one free less than through message_.
-  if (const auto event_bytes = event_bytes_of(payload)) {
+  if (const auto event_bytes = body_bytes_of(payload, proto::HookMessage::kEventFieldNumber)) {
     if (!report_.hello_seen) {
       fail("event frame ahead of the hello");
       return;
@@ -108,6 +110,18 @@ void HookConversation::handle(std::string_view payload) {
       fail(fmt::format("unparseable frame of {} bytes", payload.size()));
     } else if (!take_step(event.step())) {
       report_.events.pop_back();
+    }
+    return;
+  }
+  // Once per run: parsed into the report's result, whose strings and lists the last run left
+  // (a HookMessage's result is a new message each time).
+  if (const auto result_bytes = body_bytes_of(payload, proto::HookMessage::kResultFieldNumber)) {
+    if (!report_.hello_seen) {
+      fail("result frame ahead of the hello");
+    } else if (!report_.result.ParseFromArray(result_bytes->data(), static_cast<int>(result_bytes->size()))) {
+      fail(fmt::format("unparseable frame of {} bytes", payload.size()));
+    } else {
+      finished_ = true;
     }
     return;
   }
@@ -166,7 +180,7 @@ void HookConversation::handle_result(proto::RunResult& result) {
     fail("result frame ahead of the hello");
     return;
   }
-  result_.Swap(&result);
+  report_.result.Swap(&result);
   finished_ = true;
 }
 

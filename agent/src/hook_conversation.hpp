@@ -15,7 +15,8 @@ namespace exocheck::agent {
 
 class HookConversation {
  public:
-  /// Records the hello and the events into `report` as they arrive.
+  /// Records the hello, the events and the result into `report` as they arrive (its result must
+  /// be clear, as Runner::run leaves it).
   explicit HookConversation(RunReport& report) : report_(report) {
     report_.deferred_events.clear();
     report_.deferred_event_ends.clear();
@@ -53,10 +54,8 @@ class HookConversation {
   bool done() const { return finished() || failed(); }
   /// What went wrong, e.g. "oversized frame of 1073741824 bytes".
   const std::string& problem() const { return problem_; }
-  /// The hook's result, once finished().
-  const proto::RunResult& result() const { return result_; }
-  /// Moves the hook's result into `into` (a swap: `into`'s old contents stay here).
-  void take_result(proto::RunResult& into) { result_.Swap(&into); }
+  /// The hook's result, once finished(): in the report's result, where the verdict keeps it.
+  const proto::RunResult& result() const { return report_.result; }
 
  private:
   void handle(std::string_view payload);
@@ -73,7 +72,6 @@ class HookConversation {
   RunReport& report_;
   FrameDecoder decoder_;
   proto::HookMessage message_;  // reused: parsing into a cleared message keeps its allocations
-  proto::RunResult result_;
   bool finished_ = false;
   std::string problem_;
   std::size_t deferred_below_ = 0;  // the serialized events of steps below it: report_.deferred_events

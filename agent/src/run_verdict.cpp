@@ -49,10 +49,10 @@ void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport&
   }
   const RunContext run{spec.binary, static_cast<std::size_t>(spec.request.prefix_size()), report.events};
   proto::RunResult& result = report.result;
-  result.Clear();
+  // The hook's own result is there already (HookConversation); any other verdict is the runner's.
+  if (end.ending != RunEnding::result) result.Clear();
   switch (end.ending) {
     case RunEnding::result:
-      conversation.take_result(result);
       break;
     case RunEnding::protocol_error:
       result.set_status(proto::RUN_PROTOCOL_ERROR);

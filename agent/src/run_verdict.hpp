@@ -27,7 +27,7 @@ struct RunEnd {
   std::string stderr_tail;
 };
 
-/// The run's result, into report.result (the hook's own is moved there, not copied).
+/// The run's result, into report.result (where the hook's own already is).
 /// report.hello_seen and the conversation must be complete; the events the conversation deferred
 /// are added to report.events unless the result is lean (a lean result's go to
 /// RunSpec::lean_events, if set; a problem it finds with them makes the run a protocol error).

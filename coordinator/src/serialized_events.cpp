@@ -141,6 +141,15 @@ bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine
   }
 }
 
+// A step moved is its lists' storage moved: nothing is freed or allocated.
+void resize_steps(std::vector<engine::Step>& steps, std::size_t size, std::vector<engine::Step>* spare) {
+  if (spare != nullptr) {
+    for (; steps.size() > size; steps.pop_back()) spare->push_back(std::move(steps.back()));
+    for (; steps.size() < size && !spare->empty(); spare->pop_back()) steps.push_back(std::move(spare->back()));
+  }
+  steps.resize(size);
+}
+
 }  // namespace
 
 bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& number) {
@@ -165,13 +174,13 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
 }
 
 std::optional<std::string> decode_execution(SerializedEvents events, std::size_t first, const proto::RunResult& result,
-                                            engine::Execution& execution) {
+                                            engine::Execution& execution, std::vector<engine::Step>* spare) {
   const std::size_t count = events.size();
   const std::size_t begin = std::min(first, count);
   // As to_execution(): steps start at the first event's step, step 0 goes to `initial`.
   execution.first_step = begin < count ? begin : 0;
   const std::size_t step_one = std::max<std::size_t>(begin, 1);  // the index of steps[0]
-  execution.steps.resize(count > step_one ? count - step_one : 0);
+  resize_steps(execution.steps, count > step_one ? count - step_one : 0, spare);
   for (std::size_t i = begin; i < count; ++i) {
     const std::string_view bytes = events.event(i);
     std::uint32_t number = 0;

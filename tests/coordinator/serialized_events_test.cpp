@@ -4,6 +4,7 @@
 #include <google/protobuf/stubs/logging.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -127,6 +128,9 @@ using SerializedEventsTest = QuietProtobuf;
 TEST_F(SerializedEventsTest, RunsDecodeAsProtobufAndToExecutionMakeThem) {
   std::mt19937 random(5);
   engine::Execution decoded;  // one, reused from run to run as an agent's
+  engine::Execution with_spare;
+  std::vector<engine::Step> spare;
+  std::size_t most_steps = 0;
   for (int run = 0; run < 300; ++run) {
     std::vector<proto::Event> events;
     const auto steps = static_cast<std::uint32_t>(random() % 8);
@@ -142,8 +146,14 @@ TEST_F(SerializedEventsTest, RunsDecodeAsProtobufAndToExecutionMakeThem) {
       ASSERT_FALSE(problem) << *problem;
       std::vector<const proto::Event*> sent;
       for (std::size_t i = first; i < events.size(); ++i) sent.push_back(&events[i]);
-      expect_same_execution(decoded, to_execution(sent, result),
-                            "run " + std::to_string(run) + " from step " + std::to_string(first));
+      const auto expected = to_execution(sent, result);
+      const std::string where = "run " + std::to_string(run) + " from step " + std::to_string(first);
+      expect_same_execution(decoded, expected, where);
+      // Steps a shorter run does not need wait in `spare` for a longer one, none lost or made anew.
+      ASSERT_FALSE(decode_execution(serialized.view(), first, result, with_spare, &spare));
+      expect_same_execution(with_spare, expected, where + ", with spare steps");
+      most_steps = std::max(most_steps, with_spare.steps.size());
+      EXPECT_EQ(with_spare.steps.size() + spare.size(), most_steps) << where;
     }
   }
 }

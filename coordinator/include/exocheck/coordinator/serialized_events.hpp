@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "exocheck/engine/execution.hpp"
 #include "proto/control.pb.h"
@@ -39,8 +40,10 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
 /// The events from index `first` on (a lean result's: `first` is its prefix's length) with
 /// `result`, into `execution` as to_execution() makes it of the same events parsed; its storage
 /// is reused. Each event's step number must be its index. Returns what is wrong with the first
-/// event that does not decode (`execution` then holds part of the run).
+/// event that does not decode (`execution` then holds part of the run). Steps `execution` has
+/// beyond this run's go to `spare`, if given, and steps it lacks come from there first: a caller
+/// decoding run after run then allocates for its longest run only.
 std::optional<std::string> decode_execution(SerializedEvents events, std::size_t first, const proto::RunResult& result,
-                                            engine::Execution& execution);
+                                            engine::Execution& execution, std::vector<engine::Step>* spare = nullptr);
 
 }  // namespace exocheck::coordinator
