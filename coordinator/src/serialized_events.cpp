@@ -12,11 +12,12 @@ namespace {
 
 using Type = WireReader::WireType;
 
-/// Reads the fields of the message in `bytes` in turn: `take(field, wire_type, reader)` reads the
-/// value of each (skipping those it does not know) and returns false when it is malformed.
+/// Reads the fields of the message in `bytes`, nested in `depth` others, in turn:
+/// `take(field, wire_type, reader)` reads the value of each (skipping those it does not know) and
+/// returns false when it is malformed.
 template <typename Take>
-bool for_each_field(std::string_view bytes, Take take) {
-  WireReader reader(bytes);
+bool for_each_field(std::string_view bytes, int depth, Take take) {
+  WireReader reader(bytes, depth);
   std::uint32_t field = 0;
   std::uint32_t wire_type = 0;
   while (!reader.at_end()) {
@@ -52,7 +53,7 @@ T& next_of(std::vector<T>& list, std::size_t& used) {
 bool decode_clock_entry(std::string_view bytes, std::pair<std::string, std::uint32_t>& entry) {
   entry.first.clear();
   entry.second = 0;
-  return for_each_field(bytes, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+  return for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     if (field == proto::ClockEntry::kActorFieldNumber && wire_type == Type::kLengthDelimited)
       return assign_string(reader, entry.first);
     if (field == proto::ClockEntry::kCountFieldNumber && wire_type == Type::kVarint) {
@@ -68,7 +69,7 @@ bool decode_clock_entry(std::string_view bytes, std::pair<std::string, std::uint
 bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
   sent.id.clear();
   sent.receiver.clear();
-  return for_each_field(bytes, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+  return for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     if (wire_type != Type::kLengthDelimited) return reader.skip(field, wire_type);
     switch (field) {
       case proto::SentMessage::kIdFieldNumber:
@@ -158,7 +159,7 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
   step.message.clear();
   step.destroyed = step.reply = step.failed = false;
   ListSizes sizes;
-  const bool decoded = for_each_field(bytes, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+  const bool decoded = for_each_field(bytes, 0, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     // A known field with another wire type is an unknown one to protobuf: skipped.
     if (wire_type == Type::kVarint) return take_varint_field(field, reader, step, number);
     if (wire_type == Type::kLengthDelimited) return take_length_delimited_field(field, reader, step, sizes);

@@ -21,7 +21,10 @@ class WireReader {
     kFixed32 = 5
   };
 
-  explicit WireReader(std::string_view bytes) : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+  /// `depth`: the messages this one is nested in (a field's submessage: 1), which count against
+  /// protobuf's limit on nesting as its groups do.
+  explicit WireReader(std::string_view bytes, int depth = 0)
+      : at_(bytes.data()), end_(bytes.data() + bytes.size()), depth_(depth) {}
 
   bool at_end() const { return at_ == end_; }
 
@@ -55,7 +58,13 @@ class WireReader {
   }
 
   /// Skips the value of a field of `field` and `wire_type` whose tag was just read.
-  bool skip(std::uint32_t field, std::uint32_t wire_type, int depth = 0) {
+  bool skip(std::uint32_t field, std::uint32_t wire_type) { return skip_at(field, wire_type, depth_); }
+
+ private:
+  // Protobuf's parser gives up on messages and groups nested deeper than its recursion limit.
+  static constexpr int kMaxDepth = 100;
+
+  bool skip_at(std::uint32_t field, std::uint32_t wire_type, int depth) {
     switch (wire_type) {
       case kVarint: {
         std::uint64_t ignored = 0;
@@ -76,10 +85,6 @@ class WireReader {
     }
   }
 
- private:
-  // Protobuf's parser gives up on groups nested deeper than its recursion limit.
-  static constexpr int kMaxDepth = 100;
-
   bool advance(std::size_t bytes) {
     if (static_cast<std::size_t>(end_ - at_) < bytes) return false;
     at_ += bytes;
@@ -90,13 +95,14 @@ class WireReader {
     if (depth >= kMaxDepth) return false;
     for (std::uint32_t field = 0, wire_type = 0; tag(field, wire_type);) {
       if (wire_type == kEndGroup) return field == group;
-      if (!skip(field, wire_type, depth + 1)) return false;
+      if (!skip_at(field, wire_type, depth + 1)) return false;
     }
     return false;
   }
 
   const char* at_;
   const char* end_;
+  int depth_;
 };
 
 }  // namespace exocheck::coordinator

@@ -219,6 +219,44 @@ TEST_F(SerializedEventsTest, UnknownFieldsOfEveryWireTypeAreSkipped) {
   }
 }
 
+// Protobuf's parser refuses messages and groups nested more than 100 deep; so does the decoder,
+// in an event and in a clock entry (itself one level down).
+TEST_F(SerializedEventsTest, GroupsNestedAsDeepAsProtobufAllowsAndNoDeeper) {
+  const auto groups = [](int depth) {
+    std::string bytes;
+    for (int k = 0; k < depth; ++k) bytes += "\x9b\x06";  // field 99, start group
+    for (int k = 0; k < depth; ++k) bytes += "\x9c\x06";  // field 99, end group
+    return bytes;
+  };
+  const auto in_clock_entry = [](const std::string& fields) {
+    proto::Event event;
+    event.set_step(1);
+    event.add_clock()->set_actor("0");
+    std::string bytes = event.SerializeAsString();
+    // The clock entry is the last field: its length, one byte for these sizes, grows by `fields`.
+    const std::string entry = event.clock(0).SerializeAsString() + fields;
+    bytes.resize(bytes.size() - event.clock(0).ByteSizeLong() - 2);
+    bytes += '\x3a';  // field 7, length-delimited
+    std::string length;
+    for (std::size_t n = entry.size(); n != 0 || length.empty(); n >>= 7)
+      length += static_cast<char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
+    return bytes + length + entry;
+  };
+  engine::Step step;
+  std::uint32_t number = 0;
+  for (int depth : {98, 99, 100, 101}) {
+    const std::string top = std::string("\x08\x01", 2) + groups(depth);
+    EXPECT_EQ(decode_step(top, step, number), parsed_step(top).has_value()) << depth;
+    const std::string nested = in_clock_entry(groups(depth));
+    ASSERT_TRUE(parsed_step(in_clock_entry("")));
+    EXPECT_EQ(decode_step(nested, step, number), parsed_step(nested).has_value()) << depth << " in a clock entry";
+  }
+  EXPECT_TRUE(decode_step(std::string("\x08\x01", 2) + groups(100), step, number));
+  EXPECT_FALSE(decode_step(std::string("\x08\x01", 2) + groups(101), step, number));
+  EXPECT_TRUE(decode_step(in_clock_entry(groups(99)), step, number));
+  EXPECT_FALSE(decode_step(in_clock_entry(groups(100)), step, number));
+}
+
 TEST_F(SerializedEventsTest, AnEventOutOfItsPlaceOrUnparseableIsNamed) {
   std::mt19937 random(7);
   std::vector<proto::Event> events{random_event(random, 0), random_event(random, 2)};
