@@ -70,7 +70,10 @@ std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const s
       if (!message.ready().forkable()) return Refusal{message.ready().reason()};
       server.in_place_ = message.ready().in_place();
       server.in_place_refusal_ = message.ready().in_place_reason();
+      // A give-up seen in the same poll round as the ready frame is of no more use: the server
+      // is ready. Left set, it would end the server's first run at once, as a hang.
       server.give_up_fd_ = -1;
+      server.given_up_ = false;
       return server;
     } else {
       return Refusal{"its start-up sent an unexpected frame on the control channel"};

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -131,11 +132,14 @@ void subtract(AddressRange range, std::span<const AddressRange> excluded, std::v
 void shrink_descriptor_table() {
   int ready[2];
   if (::pipe2(ready, O_CLOEXEC) != 0) return;
+  const pid_t server = ::getpid();
   const long helper = ::syscall(SYS_clone, CLONE_FILES | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
   if (helper == 0) {
-    // A copy of this process sharing its table: it waits for the unshare below, then leaves.
+    // A copy of this process sharing its table: it waits for the unshare below, then leaves; or
+    // with the server, if that dies first (its table keeps the pipe's write end open).
+    ::syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     char byte = 0;
-    ::syscall(SYS_read, ready[0], &byte, 1);
+    if (::syscall(SYS_getppid) == server) ::syscall(SYS_read, ready[0], &byte, 1);
     ::syscall(SYS_exit_group, 0);
   }
   if (helper > 0) {

@@ -19,6 +19,8 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
 
 #include "cpu_shares.hpp"
 #include "exploration_bench.hpp"
@@ -406,6 +408,8 @@ int run_benchmark(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Figures (and a measurement's JSON, which its parent reads) go to stdout; logs to stderr.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("exocheck-bench"));
   CLI::App app{"exocheck-bench: executions per second of explorations, per core and on every core"};
   Options options;
   options.bin_dir = std::filesystem::path(own_path()).parent_path().string();
