@@ -133,7 +133,8 @@ void shrink_descriptor_table() {
   int ready[2];
   if (::pipe2(ready, O_CLOEXEC) != 0) return;
   const pid_t server = ::getpid();
-  const long helper = ::syscall(SYS_clone, CLONE_FILES | SIGCHLD, nullptr, nullptr, nullptr, nullptr);
+  // No exit signal: the program's own SIGCHLD handler, if any, never hears of the helper.
+  const long helper = ::syscall(SYS_clone, CLONE_FILES, nullptr, nullptr, nullptr, nullptr);
   if (helper == 0) {
     // A copy of this process sharing its table: it waits for the unshare below, then leaves; or
     // with the server, if that dies first (its table keeps the pipe's write end open).
@@ -146,7 +147,7 @@ void shrink_descriptor_table() {
     ::unshare(CLONE_FILES);
     const char byte = 0;
     [[maybe_unused]] const auto written = ::write(ready[1], &byte, 1);
-    ::waitpid(static_cast<pid_t>(helper), nullptr, 0);
+    ::waitpid(static_cast<pid_t>(helper), nullptr, __WCLONE);
   }
   ::close(ready[0]);
   ::close(ready[1]);
