@@ -24,8 +24,8 @@ class HookConversation {
 
   /// Keeps events as bytes instead of parsing them, as far as `spec` allows: all of them for a
   /// lean-event sink (RunSpec::lean_events), the prefix's for RunSpec::defer_prefix_events (a lean
-  /// result, wire/result_events.hpp, leaves them out). Parsing is most of the agent's work per
-  /// run; complete_events() parses them when the run needs them after all.
+  /// result, wire/result_events.hpp, leaves them out). Parsing is the largest part of the agent's
+  /// work per run; complete_events() parses them when the run needs them after all.
   void defer_for(const RunSpec& spec) {
     if (spec.lean_events) {
       deferred_below_ = SIZE_MAX;

@@ -92,6 +92,10 @@ void to_execution(EventSpan events, const proto::RunResult& result, engine::Exec
   for (const proto::Event* event : events)
     fill_step(*event, event->step() == 0 ? execution.initial : execution.steps[next++]);
   if (execution.first_step != 0) execution.initial = {};
+  take_verdict(result, execution);
+}
+
+void take_verdict(const proto::RunResult& result, engine::Execution& execution) {
   execution.ending = to_ending(result.status());
   execution.detail = result.detail();
   execution.final_state.assign(result.final_state().begin(), result.final_state().end());

@@ -191,9 +191,7 @@ std::optional<std::string> decode_execution(SerializedEvents events, std::size_t
       return "event for step " + std::to_string(number) + " where step " + std::to_string(i) + " was due";
   }
   if (execution.first_step != 0 || begin == count) execution.initial = {};
-  execution.ending = to_ending(result.status());
-  execution.detail = result.detail();
-  execution.final_state.assign(result.final_state().begin(), result.final_state().end());
+  take_verdict(result, execution);
   return std::nullopt;
 }
 

@@ -67,9 +67,10 @@ struct RunReport {
   /// allocates nothing for its events (Runner::run(spec, report)). At most kSpareEventsKept. Not
   /// part of what a run reports.
   std::vector<proto::Event> spare_events;
-  /// The serialized events of the steps a run holds back (RunSpec::defer_prefix_events), end to
-  /// end, and where each one ends: one buffer kept from run to run instead of a string per event.
-  /// Not part of what a run reports.
+  /// The serialized events of the steps a run holds back (RunSpec::defer_prefix_events, or all of
+  /// them with RunSpec::lean_events), end to end, and where each one ends: one buffer kept from run
+  /// to run instead of a string per event. Not part of what a run reports (a sink that took the
+  /// events was handed these bytes).
   std::string deferred_events;
   std::vector<std::size_t> deferred_event_ends;
 };

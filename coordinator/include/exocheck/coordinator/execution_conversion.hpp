@@ -24,6 +24,10 @@ engine::Execution to_execution(EventSpan events, const proto::RunResult& result)
 /// the buffers are big enough).
 void to_execution(EventSpan events, const proto::RunResult& result, engine::Execution& execution);
 
+/// The run's ending, detail and final state from `result` into `execution` (both conversions
+/// of a run end with it).
+void take_verdict(const proto::RunResult& result, engine::Execution& execution);
+
 /// How a run status counts for exploration (RUN_LAUNCH_FAILED has no meaning there: kCrash).
 engine::Ending to_ending(proto::RunStatus status);
 
