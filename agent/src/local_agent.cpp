@@ -4,9 +4,11 @@
 
 #include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 #include "cpu_pinning.hpp"
 #include "decoded_execution.hpp"
@@ -29,6 +31,8 @@ constexpr std::chrono::milliseconds kJoinAfter{200};
 // sleeps: on a virtual machine, an idle vCPU's physical CPU may go to another guest and come back
 // late, and most waits for a lease are shorter than one run.
 constexpr std::chrono::microseconds kSpinForResult{100};
+// And a worker that ended its part in a session, this long for the next one.
+constexpr std::chrono::microseconds kSpinForSession{200};
 
 /// CPU seconds of the calling thread so far.
 double thread_cpu_seconds() {
@@ -43,23 +47,48 @@ double seconds_since(Clock::time_point start) {
 
 }  // namespace
 
-LocalAgent::LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptions options)
-    : session_(session), options_(options) {
-  const std::size_t workers = std::max<std::size_t>(1, options_.workers);
-  if (auto* kept = options_.kept_runners) {
-    while (kept->size() < workers) kept->emplace_back(runner_options());
-  }
+LocalAgent::LocalAgent(LocalAgentOptions options)
+    : options_(options), workers_(std::max<std::size_t>(1, options.workers)) {
   session_over_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
-  cpu_per_worker_ = workers <= allowed_cpus().size();
-  running_workers_ = workers;
-  threads_.reserve(workers);
-  for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this, i] { work(i); });
+  cpu_per_worker_ = workers_ <= allowed_cpus().size();
+  threads_.reserve(workers_);
+  for (std::size_t i = 0; i < workers_; ++i) threads_.emplace_back([this, i] { work(i); });
+}
+
+LocalAgent::LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptions options) : LocalAgent(options) {
+  serve(session);
 }
 
 LocalAgent::~LocalAgent() {
-  session_.stop();
+  {
+    std::lock_guard lock(mutex_);
+    closing_ = true;
+    if (session_ != nullptr && running_workers_ > 0) session_->stop();
+  }
   give_up_server_starts();
+  served_.notify_all();
   for (auto& thread : threads_) thread.join();
+}
+
+void LocalAgent::serve(coordinator::ExplorationSession& session) {
+  {
+    std::lock_guard lock(mutex_);
+    if (running_workers_ > 0) {
+      throw std::logic_error("local agent: a session was handed over while the last one is still being explored");
+    }
+    session_ = &session;
+    ++sessions_;
+    running_workers_ = workers_;
+    launch_error_.reset();
+    stats_ = {};
+    results_ = 0;
+    started_ = Clock::now();
+    if (session_over_) {
+      std::uint64_t over = 0;  // the last session's end, if it was written: cleared for this one
+      [[maybe_unused]] const auto read = ::read(session_over_.get(), &over, sizeof over);
+    }
+  }
+  served_.notify_all();
 }
 
 bool LocalAgent::wait_for(std::chrono::milliseconds timeout) {
@@ -84,17 +113,42 @@ void LocalAgent::work(std::size_t index) {
       spdlog::warn("worker {}: cannot pin to CPU {}", index, cpus[index % cpus.size()]);
     }
   }
-  // One runner per worker for the whole session: it keeps its fork server between runs.
-  std::optional<Runner> own;
-  Runner& runner = options_.kept_runners ? (*options_.kept_runners)[index] : own.emplace(runner_options());
+  // One runner per worker for the agent's life: it keeps its fork server between runs, and
+  // between sessions of the same subject.
+  Runner runner(runner_options());
+  DecodedExecution decoded;  // a clean run's events, decoded for the session without protobuf messages
+  for (std::uint64_t served = 0; next_session(served) != nullptr; ++served) {
+    worker_ended(explore(index, runner, decoded));
+  }
+}
+
+// The session handed over after the `served` first, once there is one; nullptr once the agent
+// closes.
+coordinator::ExplorationSession* LocalAgent::next_session(std::uint64_t served) {
+  if (cpu_per_worker_) {
+    // Spin a little first, yielding: the thread that hands over the next session may share this
+    // CPU, and one on another CPU would otherwise wake this one (a wake-up of an idle virtual CPU
+    // costs tens of microseconds, as much as a run).
+    const auto since = Clock::now();
+    for (unsigned spin = 1; sessions_.load() == served; ++spin) {
+      std::this_thread::yield();
+      if (spin % 16 == 0 && Clock::now() - since > kSpinForSession) break;
+    }
+  }
+  std::unique_lock lock(mutex_);
+  served_.wait(lock, [&] { return closing_ || sessions_ > served; });
+  return closing_ ? nullptr : session_;
+}
+
+// This worker's part in the session served last: runs until the session is finished.
+LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedExecution& decoded) {
   const RunnerCounters counters_before = runner.counters();
   LocalAgentStats stats;
   // The session's subject and the run timeout, once: each run only brings its request.
   RunSpec spec;
-  spec.binary = session_.options().subject;
-  spec.args = session_.options().args;
+  spec.binary = session_->options().subject;
+  spec.args = session_->options().args;
   spec.timeout = options_.run_timeout;
-  DecodedExecution decoded;  // a clean run's events, decoded for the session without protobuf messages
   spec.lean_events = &decoded;
   std::optional<coordinator::Lease> lease;   // the next run, handed over with the last result
   RunReport& report = runner.kept_report();  // every run's, reused: see Runner::run(spec, report)
@@ -113,11 +167,11 @@ void LocalAgent::work(std::size_t index) {
       const std::uint64_t seen = results_.load();
       const double asked = thread_cpu_seconds();
       stats.runner_cpu_seconds += asked - mark;
-      lease = session_.next();
+      lease = session_->next();
       mark = thread_cpu_seconds();
       stats.session_cpu_seconds += mark - asked;
       if (lease) continue;
-      if (session_.finished()) {
+      if (session_->finished()) {
         give_up_server_starts();
         break;
       }
@@ -134,11 +188,11 @@ void LocalAgent::work(std::size_t index) {
   } catch (const std::exception& error) {
     // An internal error must not take the process down from a thread; end the exploration.
     spdlog::critical("local agent worker: {}", error.what());
-    session_.stop();
-    if (lease) session_.abandon(lease->id);  // a lease held forever would keep the session from finishing
+    session_->stop();
+    if (lease) session_->abandon(lease->id);  // a lease held forever would keep the session from finishing
   }
   stats.runs = runner.counters() - counters_before;
-  worker_ended(stats);
+  return stats;
 }
 
 // True once a result came after `seen`; false after kSpinForResult from `since` without one.
@@ -152,8 +206,8 @@ bool LocalAgent::spin_for_result(std::uint64_t seen, Clock::time_point since) co
 
 // Waits until worker `index` is to take part, with its runner's fork server ready if it has one.
 void LocalAgent::join(std::size_t index, Runner& runner) {
-  const auto& subject = session_.options().subject;
-  const auto& args = session_.options().args;
+  const auto& subject = session_->options().subject;
+  const auto& args = session_->options().args;
   bool ready = runner.prepare(subject, args);
   if (!ready && index > 0 && options_.fork_server && cpu_per_worker_ && session_over_) {
     // On a CPU of its own, this worker's server start costs the others nothing: it starts at once,
@@ -173,9 +227,9 @@ void LocalAgent::join(std::size_t index, Runner& runner) {
 // at once). Not woken by every result: only by those that may let it join.
 void LocalAgent::wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at) {
   std::unique_lock lock(mutex_);
-  while (results_.load() < join_after && std::chrono::steady_clock::now() < join_at && !session_.finished()) {
+  while (results_.load() < join_after && std::chrono::steady_clock::now() < join_at && !session_->finished()) {
     ramp_.wait_until(lock, std::min(join_at, std::chrono::steady_clock::now() + kIdlePoll),
-                     [&] { return results_.load() >= join_after || session_.finished(); });
+                     [&] { return results_.load() >= join_after || session_->finished(); });
   }
 }
 
@@ -201,12 +255,12 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, con
       std::lock_guard lock(mutex_);
       if (!launch_error_) launch_error_ = report.result.detail();
     }
-    session_.stop();
-    session_.abandon(lease->id);
+    session_->stop();
+    session_->abandon(lease->id);
     lease.reset();
   } else {
-    auto handover = report.events_taken ? session_.complete_and_next(lease->id, decoded.execution(), report.result,
-                                                                     std::move(spec.request))
+    auto handover = report.events_taken ? session_->complete_and_next(lease->id, decoded.execution(), report.result,
+                                                                      std::move(spec.request))
                                         : hand_over_events(lease->id, spec, report);
     lease = std::move(handover.next);
     finished = handover.finished;
@@ -229,8 +283,8 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, con
 coordinator::Handover LocalAgent::hand_over_events(std::uint64_t id, RunSpec& spec, const RunReport& report) {
   const auto events = coordinator::pointers_to(report.events);
   const auto first = wire::first_event_to_send(report.events, spec.request, report.result);
-  return session_.complete_and_next(id, coordinator::EventSpan(events).subspan(first), report.result,
-                                    std::move(spec.request));
+  return session_->complete_and_next(id, coordinator::EventSpan(events).subspan(first), report.result,
+                                     std::move(spec.request));
 }
 
 void LocalAgent::give_up_server_starts() {

@@ -28,11 +28,6 @@ struct LocalAgentOptions {
   /// their number): faster on a machine with nothing else to do, slower when other load shares it.
   bool pin_workers = false;
   bool in_place = true;  ///< the fork server performs its runs in place where it can (RunnerOptions)
-  /// Runners kept from one exploration to the next, or nullptr: each worker then has a runner for
-  /// this exploration only. Worker i uses (*kept_runners)[i], made with this agent's options when
-  /// missing. Their fork servers outlive the exploration, and a worker whose runner has a server
-  /// of the subject ready joins at once. Must outlive the agent; used by one agent at a time.
-  std::vector<Runner>* kept_runners = nullptr;
 };
 
 /// Where the workers' time went, summed over the workers that have ended.
@@ -62,25 +57,39 @@ struct LocalAgentStats {
   }
 };
 
-/// Starts its workers on construction; they stop when the session is finished. A run that cannot
-/// be launched (missing binary, not linked with the hook) stops the session: nothing more is run,
-/// and launch_error() says why. The destructor stops the session and joins the workers.
+/// Worker threads that serve exploration sessions, one at a time, until the agent is destroyed.
+/// Each worker keeps its thread, its CPU and its runner (with the runner's fork server) from one
+/// session to the next, as exocheck-agent keeps its slots from job to job: a worker whose runner
+/// has a server of the subject ready joins a session at once. A run that cannot be launched
+/// (missing binary, not linked with the hook) stops the session: nothing more is run, and
+/// launch_error() says why. The destructor stops the session being served and joins the workers.
 class LocalAgent {
  public:
+  /// Starts the workers, idle until serve().
+  explicit LocalAgent(LocalAgentOptions options);
+  /// Starts the workers on `session`.
   LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptions options);
   ~LocalAgent();
   LocalAgent(const LocalAgent&) = delete;
   LocalAgent& operator=(const LocalAgent&) = delete;
 
-  /// Waits up to `timeout` for every worker to end; true when they have.
+  /// Hands `session` to the workers, which end when it is finished. The session served before
+  /// must be over (wait_for() returned true): std::logic_error otherwise. `session` must outlive
+  /// its service: until wait_for() returns true, or the agent's destruction.
+  void serve(coordinator::ExplorationSession& session);
+  /// Waits up to `timeout` for every worker to end the session served last; true when they have
+  /// (and when no session was served).
   bool wait_for(std::chrono::milliseconds timeout);
-  /// Why the subject could not be launched, once a launch failed.
+  /// Why the subject of the session served last could not be launched, once a launch failed.
   std::optional<std::string> launch_error() const;
-  /// The figures of the workers that have ended (all of them once wait_for() returned true).
+  /// The figures of the workers that have ended the session served last (all of them once
+  /// wait_for() returned true).
   LocalAgentStats stats() const;
 
  private:
   void work(std::size_t index);
+  coordinator::ExplorationSession* next_session(std::uint64_t served);
+  LocalAgentStats explore(std::size_t index, Runner& runner, DecodedExecution& decoded);
   RunnerOptions runner_options() const;
   void join(std::size_t index, Runner& runner);
   bool spin_for_result(std::uint64_t seen, std::chrono::steady_clock::time_point since) const;
@@ -91,17 +100,23 @@ class LocalAgent {
   void worker_ended(const LocalAgentStats& stats);
   void give_up_server_starts();
 
-  coordinator::ExplorationSession& session_;
   const LocalAgentOptions options_;
+  const std::size_t workers_;
   mutable std::mutex mutex_;
   std::condition_variable changed_;  // a result arrived or a worker ended (workers wait for leases)
   std::condition_variable ended_;    // a worker ended (wait_for() waits: not woken by every result)
   std::condition_variable ramp_;     // kResultsPerExtraServer more results arrived, or the session ended
-  std::size_t running_workers_ = 0;
+  std::condition_variable served_;   // a session was handed to the workers, or the agent closes
+  /// The session served last, set by serve() under mutex_ while no worker is in a session: a
+  /// worker reads it once it saw sessions_ grow, and uses it until it ends its part.
+  coordinator::ExplorationSession* session_ = nullptr;
+  std::atomic<std::uint64_t> sessions_{0};  ///< sessions served so far; changed under mutex_
+  bool closing_ = false;                    ///< the destructor runs: workers return instead of waiting for a session
+  std::size_t running_workers_ = 0;         ///< workers not yet ended in the session served last
   std::optional<std::string> launch_error_;
   LocalAgentStats stats_;
-  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-  /// Results handed to the session so far (new leases may follow each); changed under mutex_, so
+  std::chrono::steady_clock::time_point started_;  ///< when the session served last was handed over
+  /// Results handed to the session served last so far (new leases may follow each); changed under mutex_, so
   /// that a waiter cannot miss the change, and read without it.
   std::atomic<std::uint64_t> results_{0};
   /// Readable once the session is over: a worker still starting its fork server gives up.

@@ -58,6 +58,15 @@ struct Explored {
   agent::LocalAgentStats stats;
 };
 
+agent::LocalAgentOptions local_agent_options(const ExplorationSetup& setup) {
+  const auto runner = runner_options(setup.mode);
+  return {.workers = setup.cores,
+          .run_timeout = std::chrono::milliseconds(10'000),
+          .fork_server = runner.fork_server,
+          .pin_workers = true,
+          .in_place = runner.in_place};
+}
+
 }  // namespace
 
 const char* name_of(RunMode mode) {
@@ -109,14 +118,16 @@ nlohmann::json measure_available_parallelism(const std::string& subject, const s
 
 namespace {
 
+// With `kept` (mode in_place_kept), the exploration is served by that agent, whose workers keep
+// their threads and fork servers from one exploration to the next; else by an agent of its own.
 Explored explore_once(const coordinator::ExplorationOptions& options, const ExplorationSetup& setup,
-                      std::chrono::steady_clock::time_point deadline, std::vector<agent::Runner>* kept_runners) {
+                      std::chrono::steady_clock::time_point deadline, agent::LocalAgent* kept) {
   coordinator::ExplorationSession session(options);
   Explored explored;
   {
-    const auto runner = runner_options(setup.mode);
-    agent::LocalAgent agent(session, {setup.cores, std::chrono::milliseconds(10'000), runner.fork_server, true,
-                                      runner.in_place, kept_runners});
+    std::optional<agent::LocalAgent> own;
+    agent::LocalAgent& agent = kept ? *kept : own.emplace(local_agent_options(setup));
+    agent.serve(session);
     while (!agent.wait_for(std::chrono::milliseconds(5))) {
       if (std::chrono::steady_clock::now() >= deadline) {
         session.stop();
@@ -125,7 +136,7 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
     }
     if (const auto error = agent.launch_error()) throw std::runtime_error(*error);
     explored.stats = agent.stats();
-  }  // the runners' fork servers are reaped here, unless kept: their CPU joins RUSAGE_CHILDREN
+  }  // an agent of its own reaps its fork servers here: their CPU joins RUSAGE_CHILDREN
   const auto progress = session.progress();
   explored.executions = progress.stats.paths + progress.stats.sleep_blocked;
   explored.classes = progress.stats.classes;
@@ -144,8 +155,9 @@ Explored explore_once(const coordinator::ExplorationOptions& options, const Expl
 
 // Small programs are explored completely in a fraction of the time: they are explored again and
 // again until the time is up, each exploration with its own session, agent and fork servers, as a
-// user running exocheck explore would; in mode in_place_kept, the fork servers are kept from one
-// exploration to the next, as exocheck-agent keeps them from one job to the next.
+// user running exocheck explore would; in mode in_place_kept, one agent serves them all: its workers
+// keep their threads and fork servers from one exploration to the next, as exocheck-agent keeps its
+// slots from one job to the next.
 nlohmann::json measure_exploration(const std::string& subject, const std::vector<std::string>& args,
                                    const ExplorationSetup& setup) {
   const auto cpus = pin_to(setup.cores, setup.first_cpu);
@@ -160,10 +172,10 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
   std::uint64_t executions = 0, explorations = 0, classes = 0, bugs = 0, executed_steps = 0, transitions = 0;
   bool complete = true;  // every exploration but a last one cut short by the time limit was complete
   agent::LocalAgentStats stats;
-  std::optional<std::vector<agent::Runner>> kept_runners;
-  if (setup.mode == RunMode::in_place_kept) kept_runners.emplace();
+  std::optional<agent::LocalAgent> kept;
+  if (setup.mode == RunMode::in_place_kept) kept.emplace(local_agent_options(setup));
   do {
-    const auto explored = explore_once(options, setup, deadline, kept_runners ? &*kept_runners : nullptr);
+    const auto explored = explore_once(options, setup, deadline, kept ? &*kept : nullptr);
     executions += explored.executions;
     executed_steps += explored.executed_steps;
     transitions += explored.transitions;
@@ -176,7 +188,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
     stats += explored.stats;
   } while (complete && std::chrono::steady_clock::now() < deadline);
   // "complete": the first exploration explored every class (later ones repeat it).
-  kept_runners.reset();  // their fork servers are reaped here
+  kept.reset();  // its fork servers are reaped here
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto self_after = usage_of(RUSAGE_SELF);
   const auto children_after = usage_of(RUSAGE_CHILDREN);

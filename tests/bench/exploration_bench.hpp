@@ -22,7 +22,8 @@ struct ExplorationCase {
 };
 
 /// How the runner performs runs: in place in a fork server, forked from it, or one process each;
-/// in_place_kept: in place, the fork servers kept from one exploration to the next.
+/// in_place_kept: in place, the workers (their threads and fork servers) kept from one exploration
+/// to the next.
 enum class RunMode { in_place, in_place_kept, fork, process };
 
 /// "in-place", "in-place-kept", "fork", "process".

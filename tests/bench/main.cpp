@@ -46,7 +46,8 @@ struct ModeNames {
 
 constexpr ModeNames kModeNames[] = {
     {RunMode::in_place, "in_place", "fork server, runs in place"},
-    {RunMode::in_place_kept, "in_place_servers_kept", "fork server kept between explorations, runs in place"},
+    {RunMode::in_place_kept, "in_place_servers_kept",
+     "workers and fork servers kept between explorations, runs in place"},
     {RunMode::fork, "fork_server", "fork server, runs forked"},
     {RunMode::process, "process_per_run", "one process per run"},
 };
