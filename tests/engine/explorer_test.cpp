@@ -2,6 +2,8 @@
 // handed out again, limits respected.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "exocheck/engine/explorer.hpp"
 #include "history.hpp"
 #include "interpreter.hpp"
@@ -73,6 +75,53 @@ TEST(Explorer, ExploringToTheEndIsReportedAsComplete) {
   EXPECT_TRUE(explorer.finished());
   EXPECT_TRUE(explorer.explored_completely());
   EXPECT_EQ(explorer.frontier(), 0u);
+}
+
+// A stateless explorer needs the configurations of the paths it is still exploring only: explored
+// subtrees are dropped as they end, not kept until the exploration does.
+TEST(Explorer, AloneHoldsTheConfigurationsOfOnePath) {
+  const Program registry = registry_program(5);
+  Explorer explorer({Reduction::kTransDpor, true, Heuristic::kFifo});
+  std::size_t peak = 0, longest = 0;
+  while (auto item = explorer.next()) {
+    const Execution execution = run(registry, *item);
+    longest = std::max(longest, execution.steps.size());  // step 0 and the steps after it: one configuration each
+    explorer.complete(item->id, execution);
+    peak = std::max(peak, explorer.configurations());
+  }
+  EXPECT_TRUE(explorer.explored_completely());
+  EXPECT_EQ(explorer.stats().paths, 720u);
+  EXPECT_EQ(explorer.stats().transitions, 1966u);  // the whole tree: 1,967 configurations
+  // Between results, at most the longest path's configurations but its last, dropped once reached.
+  EXPECT_EQ(longest, 11u);
+  EXPECT_EQ(peak, 10u);
+  EXPECT_EQ(explorer.configurations(), 1u);  // the root
+}
+
+TEST(Explorer, InParallelHoldsTheConfigurationsOfThePathsOut) {
+  // Three simulated workers; results come back in a seeded random order.
+  const Program registry = registry_program(5);
+  Explorer explorer({Reduction::kTransDpor, true, Heuristic::kFifo});
+  std::mt19937_64 random(7);
+  std::vector<WorkItem> out;
+  std::size_t peak = 0;
+  for (;;) {
+    while (out.size() < 3) {
+      auto item = explorer.next();
+      if (!item) break;
+      out.push_back(std::move(*item));
+    }
+    if (out.empty()) break;
+    const auto done = out.begin() + static_cast<std::ptrdiff_t>(random() % out.size());
+    explorer.complete(done->id, run(registry, *done));
+    out.erase(done);
+    peak = std::max(peak, explorer.configurations());
+  }
+  EXPECT_TRUE(explorer.explored_completely());
+  EXPECT_EQ(explorer.stats().paths, 720u);
+  EXPECT_EQ(explorer.stats().transitions, 1966u);
+  EXPECT_EQ(peak, 23u);  // of at most 3 x 10
+  EXPECT_EQ(explorer.configurations(), 1u);
 }
 
 TEST(Explorer, CanonicalFormsAreThePerActorDeliverySequences) {

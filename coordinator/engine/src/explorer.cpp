@@ -27,6 +27,7 @@ class Explorer::State {
   bool complete_exploration() const;
   std::size_t outstanding() const { return outstanding_.size(); }
   std::size_t frontier() const;
+  std::size_t configurations() const { return configurations_; }
   const Stats& stats() const { return stats_; }
   const ExplorerOptions& options() const { return options_; }
   std::set<std::string> classes() const {
@@ -56,6 +57,7 @@ class Explorer::State {
   void analyse_races(const TraceView& trace, const std::vector<Node*>& path, std::size_t first_new_step);
   void analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point);
   void list_if_open(Node& node);
+  void drop_explored(Node* node);
   void count_ending(const Execution& execution, const TraceView& trace);
   bool stored_prefix(const Execution& execution, const Issued& issued, std::vector<const ViewStep*>& prefix) const;
 
@@ -63,6 +65,7 @@ class Explorer::State {
   std::unique_ptr<BacktrackPolicy> policy_;
   Names names_;
   Node root_;
+  std::size_t configurations_ = 1;  // the root
   bool started_ = false;
   std::uint64_t next_id_ = 1;
   std::unordered_map<std::uint64_t, Issued> outstanding_;
@@ -119,6 +122,7 @@ Node* Explorer::State::deepest_open() {
     top->listed = false;
     std::pop_heap(open_.begin(), open_.end());
     open_.pop_back();
+    drop_explored(top);  // it was kept for the list only
   }
   return nullptr;
 }
@@ -159,6 +163,7 @@ WorkItem Explorer::State::issue(Node& node, Key message) {
     node.latest = message;
     node.freeze = false;  // Fig. 2 line 14'
   }
+  ++node.items_out;
   const std::uint64_t id = next_id_++;
   const auto stored = outstanding_.emplace(id, std::move(issued)).first;
   return work_item(id, stored->second);
@@ -199,6 +204,7 @@ void Explorer::State::extend_tree(TraceView& trace, const Issued& issued, std::v
     auto& slot = parent.child(step.message);
     if (!slot) {
       slot = std::make_unique<Node>();
+      ++configurations_;
       slot->parent = &parent;
       slot->via = step.message;
       slot->depth = static_cast<std::uint32_t>(k);
@@ -247,6 +253,25 @@ void Explorer::State::list_if_open(Node& node) {
   }
 }
 
+// Drops `node`, then its ancestors, while they are explored: no open choice, no item out, no child
+// left, and off the list of open nodes (a listed node is dropped when it leaves the list). Nothing
+// reaches a dropped configuration again: an execution goes through the ancestors of its item's
+// node, then through configurations it reaches first; and a message delivered from a
+// configuration stays in its done set, so that its child is never made again. Without this, the
+// tree would hold every path explored (48 MB for registry K=7's 40,320), and free them all at the
+// end, in one go.
+void Explorer::State::drop_explored(Node* node) {
+  while (node->parent != nullptr && node->items_out == 0 && node->children.empty() && !node->listed &&
+         !node->has_open_choice()) {
+    Node* parent = node->parent;
+    auto& siblings = parent->children;
+    siblings.erase(
+        std::find_if(siblings.begin(), siblings.end(), [&](const auto& child) { return child.second.get() == node; }));
+    --configurations_;
+    node = parent;
+  }
+}
+
 // `prefix` gets the tree's steps before the execution's first one; false when the tree does not
 // hold them.
 bool Explorer::State::stored_prefix(const Execution& execution, const Issued& issued,
@@ -286,6 +311,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
     outstanding_.emplace(id, issued);
     return false;
   }
+  --issued.node->items_out;
   TraceView& trace = trace_;
   trace.assign(execution, names_, prefix_);
   if (issued.message == kNoKey) root_.step = trace.step(0);  // the first run
@@ -293,6 +319,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
     ++stats_.paths;
     ++stats_.bugs;
+    drop_explored(issued.node);
     return true;
   }
   const std::size_t first_new_step = issued.node->depth + 1;
@@ -302,6 +329,7 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   for (std::size_t k = first_new_step - 1; k < trace.size(); ++k) list_if_open(*path[k]);
   if (policy_->analyses_races()) analyse_races(trace, path, first_new_step);
   count_ending(execution, trace);
+  drop_explored(path.back());
   return true;
 }
 
@@ -347,6 +375,9 @@ std::size_t Explorer::outstanding() const {
 }
 std::size_t Explorer::frontier() const {
   return state_->frontier();
+}
+std::size_t Explorer::configurations() const {
+  return state_->configurations();
 }
 const Stats& Explorer::stats() const {
   return state_->stats();

@@ -35,6 +35,7 @@ struct Node {
   bool freeze = false;          ///< TransDPOR: an addition is waiting to be explored
   Key latest = kNoKey;          ///< the message handed out last from here (the first run's, at first)
   bool listed = false;          ///< on the explorer's list of nodes with open choices
+  std::uint32_t items_out = 0;  ///< items handed out from here and not completed yet
   /// Few per node (often one): a vector searched in order beats a hash map in time and memory.
   ShortList<std::pair<Key, std::unique_ptr<Node>>, 1> children;
 

@@ -50,6 +50,9 @@ class Explorer {
   std::size_t outstanding() const;
   /// Choices known but not yet handed out.
   std::size_t frontier() const;
+  /// Configurations the tree holds now, the root included. Explored subtrees are dropped, so the
+  /// tree holds about the configurations of the paths still being explored, not of all paths.
+  std::size_t configurations() const;
   const Stats& stats() const;
   const ExplorerOptions& options() const;
 
