@@ -34,7 +34,7 @@ constexpr std::chrono::microseconds kSpinForResult{100};
 // And a worker that ended its part in a session, this long for the next one.
 constexpr std::chrono::microseconds kSpinForSession{200};
 
-/// CPU seconds of the calling thread so far.
+/// CPU seconds of the calling thread so far (a system call, not a read of the vDSO's clock).
 double thread_cpu_seconds() {
   timespec now{};
   ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
@@ -152,38 +152,41 @@ LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedEx
   spec.lean_events = &decoded;
   std::optional<coordinator::Lease> lease;   // the next run, handed over with the last result
   RunReport& report = runner.kept_report();  // every run's, reused: see Runner::run(spec, report)
+  const double cpu_at_start = thread_cpu_seconds();
   try {
-    double mark = thread_cpu_seconds();  // this thread's CPU time when its last session call ended
     const auto joining = Clock::now();
     join(index, runner);  // a server started here is the agent's work, as in a first run
     stats.lease_wait_seconds += seconds_since(joining);
     for (bool more = true; more;) {
       if (lease) {
-        more = run_lease(runner, spec, report, decoded, lease, mark, stats);
+        more = run_lease(runner, spec, report, decoded, lease, stats);
         continue;
       }
       // Read before asking: a result that lands between the question and the wait changes it, so
       // the wait ends at once instead of after kIdlePoll.
       const std::uint64_t seen = results_.load();
-      const double asked = thread_cpu_seconds();
-      stats.runner_cpu_seconds += asked - mark;
+      const auto asked = Clock::now();
       lease = session_->next();
-      mark = thread_cpu_seconds();
-      stats.session_cpu_seconds += mark - asked;
+      stats.session_cpu_seconds += seconds_since(asked);
       if (lease) continue;
       if (session_->finished()) {
         give_up_server_starts();
         break;
       }
       const auto waiting = Clock::now();
-      if (!cpu_per_worker_ || !spin_for_result(seen, waiting)) {
+      if (cpu_per_worker_) {
+        const bool woken = spin_for_result(seen, waiting);
+        stats.lease_wait_cpu_seconds += seconds_since(waiting);  // on the CPU throughout
+        if (woken) {
+          stats.lease_wait_seconds += seconds_since(waiting);
+          continue;
+        }
+      }
+      {
         std::unique_lock lock(mutex_);
         changed_.wait_for(lock, kIdlePoll, [&] { return results_.load() != seen; });
       }
       stats.lease_wait_seconds += seconds_since(waiting);
-      const double waited = thread_cpu_seconds();  // the spin's, not the runner's
-      stats.lease_wait_cpu_seconds += waited - mark;
-      mark = waited;
     }
   } catch (const std::exception& error) {
     // An internal error must not take the process down from a thread; end the exploration.
@@ -191,6 +194,8 @@ LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedEx
     session_->stop();
     if (lease) session_->abandon(lease->id);  // a lease held forever would keep the session from finishing
   }
+  stats.runner_cpu_seconds =
+      std::max(0.0, thread_cpu_seconds() - cpu_at_start - stats.session_cpu_seconds - stats.lease_wait_cpu_seconds);
   stats.runs = runner.counters() - counters_before;
   return stats;
 }
@@ -238,16 +243,12 @@ RunnerOptions LocalAgent::runner_options() const {
 }
 
 // Runs `lease` and hands its result over, taking the next lease in the same call when one is
-// ready (`lease` then holds it; else it is empty). `mark` is this thread's CPU time when its last
-// session call ended: what follows, up to the hand-over, is the agent's work. False once the
-// session is finished.
+// ready (`lease` then holds it; else it is empty). False once the session is finished.
 bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, const DecodedExecution& decoded,
-                           std::optional<coordinator::Lease>& lease, double& mark, LocalAgentStats& stats) {
+                           std::optional<coordinator::Lease>& lease, LocalAgentStats& stats) {
   spec.request = std::move(lease->request);
   runner.run(spec, report);
-  const double handing_over = thread_cpu_seconds();
-  const auto handed_over = Clock::now();
-  stats.runner_cpu_seconds += handing_over - mark;
+  const auto handing_over = Clock::now();
   bool finished = false;
   if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
     // Every other run would fail the same way: stop, and leave the lease unexplored.
@@ -266,9 +267,7 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, con
     finished = handover.finished;
     if (finished) give_up_server_starts();
   }
-  mark = thread_cpu_seconds();
-  stats.session_cpu_seconds += mark - handing_over;
-  stats.session_wall_seconds += seconds_since(handed_over);
+  stats.session_cpu_seconds += seconds_since(handing_over);
   std::uint64_t results;
   {
     std::lock_guard lock(mutex_);

@@ -33,18 +33,19 @@ struct LocalAgentOptions {
 /// Where the workers' time went, summed over the workers that have ended.
 struct LocalAgentStats {
   RunnerCounters runs;
-  /// CPU of the workers inside the session (leases, results: the coordinator's work).
+  /// CPU of the workers inside the session (leases, results: the coordinator's work), taken as
+  /// the time in its calls: a worker stays on its CPU there, spinning while another holds the lock
+  /// (it sleeps only when that lasts).
   double session_cpu_seconds = 0;
-  /// CPU of the workers outside the session: the runner and the report (the agent's work).
+  /// CPU of the workers outside the session: the runner and the report (the agent's work). The
+  /// thread's CPU time less the session's and the spins': a thread's CPU clock costs a system
+  /// call (about 0.5 us), so it is read at the start and the end of a session only.
   double runner_cpu_seconds = 0;
   /// Wall time the workers waited for a lease: the session had none to hand out (all were out,
   /// the exploration was too narrow for every worker), or the worker had not joined yet.
   double lease_wait_seconds = 0;
   /// CPU of that wait: a worker with a CPU of its own spins a little before it sleeps.
   double lease_wait_cpu_seconds = 0;
-  /// Wall time in the session's calls; what exceeds session_cpu_seconds was spent waiting for its
-  /// lock (or off the CPU).
-  double session_wall_seconds = 0;
 
   LocalAgentStats& operator+=(const LocalAgentStats& other) {
     runs += other.runs;
@@ -52,7 +53,6 @@ struct LocalAgentStats {
     runner_cpu_seconds += other.runner_cpu_seconds;
     lease_wait_seconds += other.lease_wait_seconds;
     lease_wait_cpu_seconds += other.lease_wait_cpu_seconds;
-    session_wall_seconds += other.session_wall_seconds;
     return *this;
   }
 };
@@ -95,7 +95,7 @@ class LocalAgent {
   bool spin_for_result(std::uint64_t seen, std::chrono::steady_clock::time_point since) const;
   void wait_to_join(std::uint64_t join_after, std::chrono::steady_clock::time_point join_at);
   bool run_lease(Runner& runner, RunSpec& spec, RunReport& report, const DecodedExecution& decoded,
-                 std::optional<coordinator::Lease>& lease, double& mark, LocalAgentStats& stats);
+                 std::optional<coordinator::Lease>& lease, LocalAgentStats& stats);
   coordinator::Handover hand_over_events(std::uint64_t id, RunSpec& spec, const RunReport& report);
   void worker_ended(const LocalAgentStats& stats);
   void give_up_server_starts();

@@ -222,9 +222,7 @@ nlohmann::json measure_exploration(const std::string& subject, const std::vector
          (self_cpu - stats.session_cpu_seconds - stats.runner_cpu_seconds - stats.lease_wait_cpu_seconds) * per_run}}},
       // Where the workers' wall time went besides their CPU: the reasons a run on several cores
       // falls short of the exploration's available parallelism.
-      {"worker_wait_us_per_execution",
-       {{"for_a_lease", stats.lease_wait_seconds * per_run},
-        {"for_the_session", std::max(0.0, stats.session_wall_seconds - stats.session_cpu_seconds) * per_run}}},
+      {"worker_wait_us_per_execution", {{"for_a_lease", stats.lease_wait_seconds * per_run}}},
       // Of the CPUs pinned to, while measuring: the time taken by the hypervisor, and left idle.
       {"cpu_shares", cpu_shares(ticks_before, ticks_after)},
       {"peak_rss_kib", {{"explorer", self_after.ru_maxrss}, {"largest_subject_process", children_after.ru_maxrss}}},

@@ -327,9 +327,9 @@ int run_benchmark(const Options& options) {
           const auto& wait = all["worker_wait_us_per_execution"];
           std::cout << fmt::format(
               "; workers on {} cores waited {:.1f} us per execution for a lease (spinning on their CPU for {:.1f} of "
-              "them), {:.1f} for the session",
+              "them)",
               all_cores, wait["for_a_lease"].get<double>(),
-              all["cpu_us_per_execution"].value("spinning_for_a_lease", 0.0), wait["for_the_session"].get<double>());
+              all["cpu_us_per_execution"].value("spinning_for_a_lease", 0.0));
         }
         if (one.contains("replayed_steps_per_execution")) {
           std::cout << fmt::format("; steps per execution {:.1f}, of them replayed prefix {:.1f}",

@@ -22,7 +22,7 @@ json round_of(std::uint64_t executions, double wall, double coordinator_us, long
           {"steps_per_execution", 16.0},
           {"replayed_steps_per_execution", 8.0},
           {"cpu_us_per_execution", {{"coordinator", coordinator_us}, {"agent", 40.0}}},
-          {"worker_wait_us_per_execution", {{"for_a_lease", 10.0}, {"for_the_session", 2.0}}},
+          {"worker_wait_us_per_execution", {{"for_a_lease", 10.0}}},
           {"peak_rss_kib", {{"explorer", peak}, {"largest_subject_process", 7000}}},
           {"runs", {{"in_place", executions}, {"server_starts", 2}}}};
 }
