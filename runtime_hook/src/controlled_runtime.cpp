@@ -89,8 +89,8 @@ void ControlledRuntime::collect_enabled() {
 }
 
 void ControlledRuntime::record_clock(const VectorClock& clock) {
-  std::vector<std::pair<const std::string*, std::uint32_t>> entries;
-  entries.reserve(clock.entries().size());
+  auto& entries = clock_by_actor_id_;
+  entries.clear();
   for (const auto& [index, count] : clock.entries()) entries.emplace_back(&cells_[index]->id, count);
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
   for (const auto& [actor, count] : entries) {

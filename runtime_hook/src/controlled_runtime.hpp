@@ -62,6 +62,9 @@ class ControlledRuntime : public Runtime {
   std::vector<std::unique_ptr<Envelope>> pending_;  ///< undelivered messages, in send order
   std::vector<std::size_t> enabled_;                ///< indices into pending_, in send order
   std::vector<Candidate> candidates_;               ///< enabled_, as the heuristic sees it
+  /// record_clock()'s working memory, kept from one step to the next: the clock's entries sorted
+  /// by actor id.
+  std::vector<std::pair<const std::string*, std::uint32_t>> clock_by_actor_id_;
   std::vector<std::string> dead_letters_;
   std::vector<std::string> sleep_;  ///< sleep set after the prefix (message ids)
   proto::RunResult first_failure_;  ///< status and detail of the first failed step

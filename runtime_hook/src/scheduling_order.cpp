@@ -5,16 +5,6 @@
 
 namespace exocheck::detail {
 
-struct SchedulingOrder::ActorSummary {
-  std::uint32_t actor;
-  std::uint64_t creation_seq;
-  std::uint64_t earliest_send;  ///< send_seq of its earliest enabled message
-  std::uint64_t latest_send;    ///< send_seq of its latest enabled message
-  std::size_t enabled_count;
-  std::size_t rank;         ///< position in the ranking, or max() when unranked
-  std::size_t first_index;  ///< index in `enabled` of its earliest message
-};
-
 SchedulingOrder::SchedulingOrder(proto::Heuristic heuristic, const std::vector<std::string>& ranking)
     : heuristic_(heuristic) {
   if (!proto::Heuristic_IsValid(heuristic)) {
@@ -52,7 +42,8 @@ bool SchedulingOrder::before(const ActorSummary& a, const ActorSummary& b) const
 
 std::size_t SchedulingOrder::choose(const std::vector<Candidate>& enabled) const {
   // Enabled sets are small (tens of messages): a linear pass with a few summaries is cheapest.
-  std::vector<ActorSummary> actors;
+  auto& actors = actors_;
+  actors.clear();
   for (std::size_t i = 0; i < enabled.size(); ++i) {
     const Candidate& c = enabled[i];
     ActorSummary* summary = nullptr;

@@ -30,11 +30,21 @@ class SchedulingOrder {
   std::size_t choose(const std::vector<Candidate>& enabled) const;
 
  private:
-  struct ActorSummary;
+  struct ActorSummary {
+    std::uint32_t actor;
+    std::uint64_t creation_seq;
+    std::uint64_t earliest_send;  ///< send_seq of its earliest enabled message
+    std::uint64_t latest_send;    ///< send_seq of its latest enabled message
+    std::size_t enabled_count;
+    std::size_t rank;         ///< position in the ranking, or max() when unranked
+    std::size_t first_index;  ///< index in `enabled` of its earliest message
+  };
   bool before(const ActorSummary& a, const ActorSummary& b) const;
 
   proto::Heuristic heuristic_;
   std::unordered_map<std::string, std::size_t> rank_;
+  /// choose()'s working memory, kept from one step to the next (it runs at every step).
+  mutable std::vector<ActorSummary> actors_;
 };
 
 }  // namespace exocheck::detail

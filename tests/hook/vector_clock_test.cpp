@@ -29,6 +29,15 @@ TEST(VectorClock, MergeTakesEntryWiseMaximum) {
   EXPECT_EQ(a.entries(), (std::vector<Entry>{{0, 2}, {1, 4}, {2, 3}}));
 }
 
+TEST(VectorClock, MergeOfAClockWithNoNewActorTakesTheMaximumInPlace) {
+  VectorClock a = clock_of({{0, 2}, {1, 1}, {3, 5}, {4, 1}});
+  a.merge(clock_of({{1, 3}, {3, 2}}));  // actors 1 and 3 only: one larger count, one smaller
+  using Entry = VectorClock::Entry;
+  EXPECT_EQ(a.entries(), (std::vector<Entry>{{0, 2}, {1, 3}, {3, 5}, {4, 1}}));
+  a.merge(clock_of({{0, 1}, {1, 1}, {3, 1}, {4, 7}}));  // all of them
+  EXPECT_EQ(a.entries(), (std::vector<Entry>{{0, 2}, {1, 3}, {3, 5}, {4, 7}}));
+}
+
 TEST(VectorClock, MergeWithEmptyIsIdentity) {
   VectorClock a = clock_of({{7, 1}});
   VectorClock before = a;
