@@ -1,6 +1,7 @@
 #include "coordinator_server.hpp"
 
 #include <atomic>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -24,7 +25,8 @@ bool is_final(proto::JobState state) {
   return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
 }
 
-/// One agent's stream: a writer thread sends offers and leases while this thread reads.
+/// One agent's stream: this thread reads results, and writes the leases they make available; a
+/// writer thread writes offers, and leases that other agents' results or a new job made.
 class AgentStream {
  public:
   using Stream = grpc::ServerReaderWriter<proto::CoordinatorMessage, proto::AgentMessage>;
@@ -64,26 +66,37 @@ class AgentStream {
   void read_one(const proto::AgentMessage& message) {
     if (message.has_job_check()) dispatcher_.record_check(agent_id_, message.job_check());
     if (message.has_results()) dispatcher_.accept_results(agent_id_, message.results());
+    // The leases these results made are written from this thread, at once: waking the writer
+    // thread for them put a thread switch on every result's way to the agent's next lease.
+    write_pending_work();
   }
 
   void write_work() {
     while (!done_ && !context_.IsCancelled()) {
       const auto seen = dispatcher_.generation();
-      auto work = dispatcher_.work_for(agent_id_);
-      if (!work.offer && work.leases.empty()) {
-        dispatcher_.wait_for_change(seen, kIdleWait);
-        continue;
-      }
-      proto::CoordinatorMessage message;
-      if (work.offer) {
-        *message.mutable_offer() = std::move(*work.offer);
-      } else {
-        for (auto& lease : work.leases) *message.mutable_leases()->add_leases() = std::move(lease);
-      }
-      // A failed write means the stream broke: the reader sees it too and detaches the agent,
-      // which issues these leases again.
-      if (!stream_.Write(message)) return;
+      const auto written = write_pending_work();
+      if (written == Written::broken) return;
+      if (written == Written::nothing) dispatcher_.wait_for_change(seen, kIdleWait);
     }
+  }
+
+  enum class Written { nothing, sent, broken };
+
+  /// Writes what the dispatcher has for this agent now. Both threads write: the lock keeps an offer
+  /// ahead of the leases of its job.
+  Written write_pending_work() {
+    std::lock_guard lock(write_mutex_);
+    auto work = dispatcher_.work_for(agent_id_);
+    if (!work.offer && work.leases.empty()) return Written::nothing;
+    proto::CoordinatorMessage message;
+    if (work.offer) {
+      *message.mutable_offer() = std::move(*work.offer);
+    } else {
+      for (auto& lease : work.leases) *message.mutable_leases()->add_leases() = std::move(lease);
+    }
+    // A failed write means the stream broke: the reader sees it too and detaches the agent,
+    // which issues these leases again.
+    return stream_.Write(message) ? Written::sent : Written::broken;
   }
 
   JobDispatcher& dispatcher_;
@@ -91,6 +104,7 @@ class AgentStream {
   Stream& stream_;
   std::uint64_t agent_id_ = 0;
   std::atomic<bool> done_ = false;
+  std::mutex write_mutex_;
 };
 
 class AgentServiceImpl final : public proto::AgentService::Service {
