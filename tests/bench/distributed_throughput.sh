@@ -12,15 +12,8 @@ slots=${2:-2}
 k=${3:-6}
 jobs=${4:-3}
 port=${5:-7796}
-work=$(mktemp -d)
-trap 'kill "${agent:-}" "${coordinator:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
-"$build/bin/exocheck-coordinator" --listen "127.0.0.1:$port" >"$work/coordinator.log" 2>&1 &
-coordinator=$!
-sleep 0.5
-"$build/bin/exocheck-agent" --coordinator "127.0.0.1:$port" --slots "$slots" >"$work/agent.log" 2>&1 &
-agent=$!
-sleep 0.5
-field() { sed -n "s/^ *\"$1\": \([0-9.e+-]*\),\{0,1\}$/\1/p" | head -n 1; }
+source "$(dirname "$0")/loopback_daemons.sh"
+start_loopback_daemons "$build" "$port" "$slots"
 # CPU ticks (user + system) of a process, or of every child of one.
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 children_ticks() {

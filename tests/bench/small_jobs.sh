@@ -9,15 +9,8 @@ set -euo pipefail
 build=${1:-build}
 jobs=${2:-30}
 port=${3:-7795}
-work=$(mktemp -d)
-trap 'kill "${agent:-}" "${coordinator:-}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
-"$build/bin/exocheck-coordinator" --listen "127.0.0.1:$port" >"$work/coordinator.log" 2>&1 &
-coordinator=$!
-sleep 0.5
-"$build/bin/exocheck-agent" --coordinator "127.0.0.1:$port" --slots 1 >"$work/agent.log" 2>&1 &
-agent=$!
-sleep 0.5
-field() { sed -n "s/^ *\"$1\": \([0-9.e+-]*\),\{0,1\}$/\1/p" | head -n 1; }
+source "$(dirname "$0")/loopback_daemons.sh"
+start_loopback_daemons "$build" "$port" 1
 start=$(date +%s.%N)
 for i in $(seq 1 "$jobs"); do
   "$build/bin/exocheck" explore --coordinator "127.0.0.1:$port" --json -- "$build/bin/registry" --workers 2 \
