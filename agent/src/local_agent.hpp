@@ -111,13 +111,13 @@ class LocalAgent {
   /// worker reads it once it saw sessions_ grow, and uses it until it ends its part.
   coordinator::ExplorationSession* session_ = nullptr;
   std::atomic<std::uint64_t> sessions_{0};  ///< sessions served so far; changed under mutex_
-  bool closing_ = false;                    ///< the destructor runs: workers return instead of waiting for a session
+  bool closing_ = false;                    ///< the destructor runs: workers return, not wait for a session
   std::size_t running_workers_ = 0;         ///< workers not yet ended in the session served last
   std::optional<std::string> launch_error_;
   LocalAgentStats stats_;
   std::chrono::steady_clock::time_point started_;  ///< when the session served last was handed over
-  /// Results handed to the session served last so far (new leases may follow each); changed under mutex_, so
-  /// that a waiter cannot miss the change, and read without it.
+  /// Results handed to the session served last so far (new leases may follow each); changed under
+  /// mutex_, so that a waiter cannot miss the change, and read without it.
   std::atomic<std::uint64_t> results_{0};
   /// Readable once the session is over: a worker still starting its fork server gives up.
   UniqueFd session_over_;
