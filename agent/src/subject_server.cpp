@@ -1,6 +1,7 @@
 #include "subject_server.hpp"
 
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -185,6 +186,20 @@ bool SubjectServer::send_request(const RunSpec& spec, Clock::time_point deadline
   return true;
 }
 
+// The server runs on the CPU of the thread that drives it. A run and its worker hand over to each
+// other twice per run and never run at once; left to the scheduler, the one woken often goes to
+// another, idle CPU, and on a virtual machine waking an idle CPU costs tens of microseconds (one
+// unpinned worker on two CPUs: 9,200 runs/s of registry K=6, against 15,800 pinned). A worker
+// that moves takes its server along at its next run; one pinned makes this a no-op after the first.
+void SubjectServer::follow_this_cpu() {
+  const int cpu = ::sched_getcpu();
+  if (cpu < 0 || cpu == cpu_) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  if (::sched_setaffinity(process_.pid(), sizeof set, &set) == 0) cpu_ = cpu;
+}
+
 void SubjectServer::kill_run() {
   if (in_place_) {
     // The run is the server itself.
@@ -217,6 +232,7 @@ void SubjectServer::decode_new_frames(Run& run) {
 
 SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point deadline, RunReport& report) {
   buffer_->reset();
+  follow_this_cpu();
   if (!send_request(spec, deadline)) {
     usable_ = false;
     return Served::lost;

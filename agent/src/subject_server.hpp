@@ -83,6 +83,7 @@ class SubjectServer {
   Heard next_frame(Clock::time_point until, StderrTail& errors);
   void pump(Clock::time_point until, StderrTail& errors);
   bool send_request(const RunSpec& spec, Clock::time_point deadline);
+  void follow_this_cpu();
   void drain_stderr(StderrTail& errors);
   void kill_run();
   Heard wait_for_end(Clock::time_point deadline, Run& run);
@@ -102,6 +103,7 @@ class SubjectServer {
   bool given_up_ = false;
   bool usable_ = true;
   bool in_place_ = false;
+  int cpu_ = -1;  ///< the CPU the server is pinned to (follow_this_cpu()), -1 before its first run
   std::string in_place_refusal_;
   std::string in_place_lost_;
 };

@@ -3,6 +3,7 @@
 // them), one server outliving its runs' faults, the fallback for subjects that cannot serve forks,
 // and traces identical, event for event, to one process per run for every subject of the suite.
 
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -72,6 +74,62 @@ std::string expect_relay_steps_then_more(const RunReport& report) {
   const auto& last = report.events.back();
   return "after step " + std::to_string(last.step()) + " (message " + last.message() + " at actor " + last.actor() +
          ")";
+}
+
+// This process's children (its fork servers among them).
+std::vector<pid_t> children_of_this_process() {
+  std::vector<pid_t> children;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const auto name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(entry.path() / "stat");
+    std::string line;
+    std::getline(stat, line);
+    const auto after_name = line.rfind(')');
+    if (after_name == std::string::npos) continue;
+    std::istringstream fields(line.substr(after_name + 2));
+    char state = 0;
+    pid_t parent = 0;
+    if (fields >> state >> parent && parent == ::getpid()) children.push_back(std::stoi(name));
+  }
+  return children;
+}
+
+/// The CPUs `pid` (0: this thread) may run on.
+std::vector<int> cpus_of(pid_t pid) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(pid, sizeof set, &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+void pin_this_thread_to(const std::vector<int>& cpus) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (int cpu : cpus) CPU_SET(cpu, &set);
+  ASSERT_EQ(::sched_setaffinity(0, sizeof set, &set), 0);
+}
+
+// A run and the worker driving it hand over to each other and never run at once: the server runs
+// on the worker's CPU, and follows the worker when it moves.
+TEST_P(ForkServer, RunsOnTheCpuOfTheThreadThatDrivesIt) {
+  const auto allowed = cpus_of(0);
+  if (allowed.size() < 2) GTEST_SKIP() << "one CPU: nowhere to move to";
+  Runner runner(options());
+  for (const int cpu : {allowed[0], allowed[1], allowed[0]}) {
+    pin_this_thread_to({cpu});
+    EXPECT_EQ(runner.run(spec_of(bin("registry"))).result.status(), proto::RUN_COMPLETED);
+    const auto servers = children_of_this_process();
+    ASSERT_EQ(servers.size(), 1u);
+    EXPECT_EQ(cpus_of(servers[0]), std::vector<int>{cpu});
+  }
+  pin_this_thread_to(allowed);
+  EXPECT_EQ(runner.counters().server_starts, 1u);
+  EXPECT_EQ(served(runner.counters()), 3u);
 }
 
 TEST_P(ForkServer, KeepsTheStepsBeforeAnImmediateExit) {
