@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "cpu_hold.hpp"
 #include "cpu_pinning.hpp"
 #include "decoded_execution.hpp"
 #include "exocheck/agent/runner.hpp"
@@ -157,9 +158,13 @@ LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedEx
     const auto joining = Clock::now();
     join(index, runner);  // a server started here is the agent's work, as in a first run
     stats.lease_wait_seconds += seconds_since(joining);
+    std::optional<CpuHold> hold;  // a worker pinned by the options stays where it is
+    if (!options_.pin_workers) hold.emplace(allowed_cpus());
     for (bool more = true; more;) {
       if (lease) {
+        if (hold) hold->before_run();
         more = run_lease(runner, spec, report, decoded, lease, stats);
+        if (hold) hold->after_run();
         continue;
       }
       // Read before asking: a result that lands between the question and the wait changes it, so
