@@ -258,8 +258,8 @@ void Explorer::State::list_if_open(Node& node) {
 // reaches a dropped configuration again: an execution goes through the ancestors of its item's
 // node, then through configurations it reaches first; and a message delivered from a
 // configuration stays in its done set, so that its child is never made again. Without this, the
-// tree would hold every path explored (48 MB for registry K=7's 40,320), and free them all at the
-// end, in one go.
+// tree would hold every path explored (registry K=7, 40,320 paths: an explorer of 78 MB at its
+// peak, against 16 MB), and free them all at the end, in one go.
 void Explorer::State::drop_explored(Node* node) {
   while (node->parent != nullptr && node->items_out == 0 && node->children.empty() && !node->listed &&
          !node->has_open_choice()) {
