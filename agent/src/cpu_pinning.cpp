@@ -4,11 +4,11 @@
 
 namespace exocheck::agent {
 
-std::vector<int> allowed_cpus() {
+std::vector<int> allowed_cpus(pid_t pid) {
   cpu_set_t set;
   CPU_ZERO(&set);
   std::vector<int> cpus;
-  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  if (::sched_getaffinity(pid, sizeof set, &set) != 0) return cpus;
   // Up to the last CPU set, not through all CPU_SETSIZE (1024) slots: called at every
   // exploration's start, which for small subjects is as often as every few runs.
   const auto count = static_cast<std::size_t>(CPU_COUNT(&set));
@@ -18,11 +18,11 @@ std::vector<int> allowed_cpus() {
   return cpus;
 }
 
-bool pin_this_thread(const std::vector<int>& cpus) {
+bool pin(pid_t pid, const std::vector<int>& cpus) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (const int cpu : cpus) CPU_SET(cpu, &set);
-  return !cpus.empty() && ::sched_setaffinity(0, sizeof set, &set) == 0;
+  return !cpus.empty() && ::sched_setaffinity(pid, sizeof set, &set) == 0;
 }
 
 }  // namespace exocheck::agent

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "cpu_pinning.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "poll_wait.hpp"
 #include "request_frame.hpp"
@@ -193,11 +194,7 @@ bool SubjectServer::send_request(const RunSpec& spec, Clock::time_point deadline
 // that moves takes its server along at its next run; one pinned makes this a no-op after the first.
 void SubjectServer::follow_this_cpu() {
   const int cpu = ::sched_getcpu();
-  if (cpu < 0 || cpu == cpu_) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  if (::sched_setaffinity(process_.pid(), sizeof set, &set) == 0) cpu_ = cpu;
+  if (cpu >= 0 && cpu != cpu_ && pin(process_.pid(), {cpu})) cpu_ = cpu;
 }
 
 void SubjectServer::kill_run() {

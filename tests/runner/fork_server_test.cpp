@@ -3,7 +3,6 @@
 // them), one server outliving its runs' faults, the fallback for subjects that cannot serve forks,
 // and traces identical, event for event, to one process per run for every subject of the suite.
 
-#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "cpu_pinning.hpp"
 #include "runner_fixture.hpp"
 
 namespace exocheck::agent::testing {
@@ -95,39 +95,20 @@ std::vector<pid_t> children_of_this_process() {
   return children;
 }
 
-/// The CPUs `pid` (0: this thread) may run on.
-std::vector<int> cpus_of(pid_t pid) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (::sched_getaffinity(pid, sizeof set, &set) != 0) return cpus;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
-  }
-  return cpus;
-}
-
-void pin_this_thread_to(const std::vector<int>& cpus) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  for (int cpu : cpus) CPU_SET(cpu, &set);
-  ASSERT_EQ(::sched_setaffinity(0, sizeof set, &set), 0);
-}
-
 // A run and the worker driving it hand over to each other and never run at once: the server runs
 // on the worker's CPU, and follows the worker when it moves.
 TEST_P(ForkServer, RunsOnTheCpuOfTheThreadThatDrivesIt) {
-  const auto allowed = cpus_of(0);
+  const auto allowed = allowed_cpus();
   if (allowed.size() < 2) GTEST_SKIP() << "one CPU: nowhere to move to";
   Runner runner(options());
   for (const int cpu : {allowed[0], allowed[1], allowed[0]}) {
-    pin_this_thread_to({cpu});
+    ASSERT_TRUE(pin_this_thread({cpu}));
     EXPECT_EQ(runner.run(spec_of(bin("registry"))).result.status(), proto::RUN_COMPLETED);
     const auto servers = children_of_this_process();
     ASSERT_EQ(servers.size(), 1u);
-    EXPECT_EQ(cpus_of(servers[0]), std::vector<int>{cpu});
+    EXPECT_EQ(allowed_cpus(servers[0]), std::vector<int>{cpu});
   }
-  pin_this_thread_to(allowed);
+  ASSERT_TRUE(pin_this_thread(allowed));
   EXPECT_EQ(runner.counters().server_starts, 1u);
   EXPECT_EQ(served(runner.counters()), 3u);
 }
