@@ -30,7 +30,7 @@ TEST(LockstepSchedule, OneWorkerNeedsARoundPerExecution) {
 // little to run at once.
 TEST(LockstepSchedule, TwoWorkersShareTheRoundsTheExplorationAllows) {
   for (const auto& [k, executions, rounds] :
-       {std::tuple{2, 6u, 5u}, std::tuple{3, 24u, 15u}, std::tuple{4, 120u, 63u}}) {
+       {std::tuple{2, 6u, 5u}, std::tuple{3, 24u, 13u}, std::tuple{4, 120u, 61u}}) {
     SCOPED_TRACE("registry --workers " + std::to_string(k));
     RunCache runs(kRegistry, workers(k));
     const auto options = exploration_options(kRegistry, workers(k));
