@@ -134,8 +134,8 @@ TEST(Explorer, InParallelHoldsTheConfigurationsOfThePathsOut) {
 
 TEST(Explorer, InParallelGoesDepthFirstOnceWorkIsPlentiful) {
   // Of registry K=7's 109,615 configurations, the tree held 8,675 at once when every worker that
-  // asked while another item was out took the shallowest choice; 27 when every item came from
-  // the deepest.
+  // asked while another item was out took the shallowest choice, and 27 when every item came from
+  // the deepest (kListedPerItemOutWhileScarce in explorer.cpp set beyond any tree's size, and to 0).
   const Program registry = registry_program(7);
   Explorer explorer({Reduction::kTransDpor, true, Heuristic::kFifo});
   const std::size_t peak = explore_in_random_order(registry, explorer, 2);

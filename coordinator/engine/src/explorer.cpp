@@ -16,8 +16,11 @@ namespace exocheck::engine {
 namespace {
 
 // See open_to_hand_out(): while the tree lists fewer open configurations than this per item out,
-// work is scarce. Registry K=4 and pi 5 on two workers waited 3.1-4.5 us per execution for a
-// lease with depth first throughout, 0.7-1.2 with this, 1.0-1.1 with shallowest always.
+// work is scarce. At 0 it gives depth first throughout, and beyond any tree's size shallowest
+// always: builds with those values are where the figures below for them come from. In
+// exocheck-bench --measure, servers kept, registry K=4 and pi 5 on two workers waited 3.1-4.5 us
+// per execution for a lease with depth first throughout, 0.7-1.2 with this, 1.0-1.1 with
+// shallowest always.
 constexpr std::size_t kListedPerItemOutWhileScarce = 16;
 
 }  // namespace
@@ -118,8 +121,9 @@ std::optional<WorkItem> Explorer::State::next() {
 // explored in a run or two, after which both wait for the next result to bring work (and the
 // items of TransDPOR's frozen configurations come one result at a time). The shallowest one's
 // subtree brings work for a long while. Once work is plentiful, depth first again, which keeps
-// the tree to about the paths being explored: registry K=7 on two simulated workers held 8,675
-// configurations at once when shallowest meant always, 117 so, 27 depth first throughout. Which
+// the tree to about the paths being explored: registry K=7 on two simulated workers
+// (Explorer.InParallelGoesDepthFirstOnceWorkIsPlentiful) held 117 configurations at most, 8,675
+// with shallowest always and 27 with depth first throughout. Which
 // configuration goes first changes no class reached (the differential tests run simulated agents
 // in random orders); with two workers in lock-step, registry K=3 takes 13 rounds instead of 15,
 // K=4 and pi 5 61 instead of 63.
