@@ -8,6 +8,10 @@
 
 #include "command_checks.hpp"
 #include "exit_status.hpp"
+#include "exocheck/options/check.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/option_flags.hpp"
+#include "exocheck/options/reduction.hpp"
 #include "explore_progress.hpp"
 #include "interruption.hpp"
 #include "json_text.hpp"
@@ -17,27 +21,10 @@
 namespace exocheck::cli {
 namespace {
 
-/// Exit status 3 of DESIGN.md: a limit stopped the exploration before it was complete, no bug.
-
 constexpr std::chrono::milliseconds kPollPeriod{50};
 
 std::size_t default_workers() {
   return std::max(1U, std::thread::hardware_concurrency());
-}
-
-int exit_status_of(coordinator::Verdict verdict) {
-  switch (verdict) {
-    case coordinator::Verdict::kCompleteNoBug:
-      return kNoBug;
-    case coordinator::Verdict::kBugFound:
-      return kBug;
-    default:
-      return kStoppedByLimit;
-  }
-}
-
-engine::Heuristic heuristic_named(const std::string& name) {
-  return engine::parse_heuristic(name).value();  // IsMember accepted only known names
 }
 
 // Runs the session with local agent threads until it is finished, showing progress.
@@ -77,33 +64,23 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
 ExploreCommand::ExploreCommand(CLI::App& parent)
     : app_(parent.add_subcommand("explore", "Explore every schedule class of a subject and report its bugs")),
       workers_(default_workers()) {
-  app_->add_option("--reduction", reduction_, "How to prune equivalent schedules")
-      ->check(CLI::IsMember({"exhaustive", "dpor", "transdpor"}))
-      ->capture_default_str();
-  auto* sleep = app_->add_flag("--sleep-sets", sleep_sets_, "Use sleep sets (the default)");
-  auto* no_sleep = app_->add_flag("--no-sleep-sets", no_sleep_sets_, "Do not use sleep sets");
-  sleep->excludes(no_sleep);
-  app_->add_option("--heuristic", heuristic_, "Which message to try first at each configuration")
-      ->check(CLI::IsMember({"fifo", "lifo", "eca", "lca", "ldm", "hdm", "hms", "sgr"}))
-      ->capture_default_str();
+  options::add_reduction_option(*app_, reduction_);
+  options::add_sleep_set_flags(*app_, sleep_sets_, no_sleep_sets_);
+  options::add_heuristic_option(*app_, heuristic_, options::HeuristicChoices::kAll,
+                                "Which message to try first at each configuration");
   auto* workers = app_->add_option("--workers", workers_, "Runs at a time (local agent threads)")
                       ->check(CLI::Range(1, 1024))
                       ->capture_default_str();
-  app_->add_option("--max-paths", max_paths_, "Stop after this many paths; 0 = no limit")
+  options::add_bound_option(*app_, options::kMaxPaths, max_paths_)
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  app_->add_option("--time-limit", time_limit_seconds_, "Stop handing out runs after this many seconds")
-      ->check(CLI::PositiveNumber);
+  options::add_bound_option(*app_, options::kTimeLimit, time_limit_seconds_)->check(CLI::PositiveNumber);
   app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
-  app_->add_option("--check", check_,
-                   "Also check a property of whole paths. determinism: every completed path must end in the same "
-                   "final state (the actors' final_state summaries); each other final state is a bug, reported with "
-                   "the trace of the first completed path. Results are then sent whole, which costs speed")
-      ->check(CLI::IsMember({"determinism"}));
-  app_->add_option("--run-timeout", run_timeout_seconds_, "Wall-clock limit for each run, in seconds")
+  options::add_check_option(*app_, check_);
+  options::add_bound_option(*app_, options::kRunTimeout, run_timeout_seconds_)
       ->check(timeout_range())
       ->capture_default_str();
-  app_->add_option("--step-limit", step_limit_, "Most macro-steps per run after the initial one; 0 = no limit")
+  options::add_bound_option(*app_, options::kStepLimit, step_limit_)
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
@@ -111,15 +88,8 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   auto* coordinator_option =
       app_->add_option("--coordinator", coordinator_, "Submit to a running exocheck-coordinator at ADDR")
           ->excludes(workers);
-  app_->add_flag("--no-fork-server", no_fork_server_,
-                 "Start the subject anew for every run instead of forking each run from one copy of it started "
-                 "once (the fork server, the default; subjects with threads running at System::run() get one "
-                 "process per run anyway)")
-      ->excludes(coordinator_option);
-  app_->add_flag("--no-in-place", no_in_place_,
-                 "Fork every run from the fork server instead of performing it in the server and putting back "
-                 "the memory it wrote (the default where the kernel allows it: Linux 6.7 or later)")
-      ->excludes(coordinator_option);
+  options::add_no_fork_server_flag(*app_, no_fork_server_)->excludes(coordinator_option);
+  options::add_no_in_place_flag(*app_, no_in_place_)->excludes(coordinator_option);
   app_->add_flag("--pin-workers", pin_workers_,
                  "Run each worker, and the subject processes it starts, on a core of its own (faster on an "
                  "otherwise idle machine)")
@@ -128,19 +98,22 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   app_->footer(
       "The subject and its arguments follow '--': exocheck explore [OPTIONS] -- ./subject [ARGS...]\n"
       "Exit status: 0 explored completely, no bug; 1 a bug was found; 2 bad arguments or the subject cannot be\n"
-      "launched; 3 stopped by --max-paths or --time-limit before the exploration was complete.");
+      "launched; 3 stopped by " +
+      std::string(options::kMaxPaths.flag) + " or " + std::string(options::kTimeLimit.flag) +
+      " before the exploration was complete.");
 }
 
 ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) const {
   ExploreSettings settings;
   auto& session = settings.session;
-  session.explorer.reduction = engine::parse_reduction(reduction_).value();  // checked by IsMember
+  // The option's check accepted only the tables' names.
+  session.explorer.reduction = options::parse_reduction(reduction_).value();
   session.explorer.sleep_sets = !no_sleep_sets_;
-  session.explorer.heuristic = heuristic_named(heuristic_);
+  session.explorer.heuristic = options::parse_heuristic(heuristic_).value();
   session.explorer.max_paths = max_paths_;
   session.step_limit = step_limit_;
   session.keep_going = keep_going_;
-  session.check_determinism = check_ == "determinism";
+  session.check_determinism = options::parse(options::kChecks, check_).value();
   session.subject = subject.words.front();
   session.args.assign(subject.words.begin() + 1, subject.words.end());
   settings.workers = workers_;
@@ -168,7 +141,7 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
     std::cout << summary_text(settings, outcome);
   }
   std::cout.flush();
-  return exit_status_of(outcome.verdict);
+  return endings::row_of(outcome.verdict).exit_status;
 }
 
 }  // namespace exocheck::cli

@@ -2,11 +2,16 @@
 // `exocheck explore`: explores every schedule class of a subject (embedded mode: the session and
 // local agent threads in this process), prints the summary and saves every bug's trace.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "exocheck/options/bounds.hpp"
+#include "exocheck/options/check.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/reduction.hpp"
 #include "explore_report.hpp"
 #include "subject_command.hpp"
 
@@ -27,17 +32,18 @@ class ExploreCommand {
   ExploreSettings settings_for(const SubjectCommand& subject) const;
 
   CLI::App* app_;
-  std::string reduction_ = "transdpor";
+  // Defaults are the engine's and the session's, named by the option tables.
+  std::string reduction_{options::name_of(engine::ExplorerOptions{}.reduction)};
   bool sleep_sets_ = false;
   bool no_sleep_sets_ = false;
-  std::string heuristic_ = "fifo";
+  std::string heuristic_{options::name_of(engine::ExplorerOptions{}.heuristic)};
   std::size_t workers_;
   std::uint64_t max_paths_ = 0;
   double time_limit_seconds_ = 0;
   bool keep_going_ = false;
-  std::string check_;
-  double run_timeout_seconds_ = 10;
-  std::uint64_t step_limit_ = 100'000;
+  std::string check_{options::check_name(false)};
+  double run_timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
+  std::uint64_t step_limit_ = options::kDefaultStepLimit;
   std::string out_ = "exocheck-explore";
   bool json_ = false;
   bool no_fork_server_ = false;

@@ -9,25 +9,15 @@
 
 #include "exit_status.hpp"
 #include "exocheck/agent/timeline.hpp"
+#include "exocheck/options/check.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/reduction.hpp"
+#include "exocheck/options/sleep_sets.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "json_text.hpp"
 
 namespace exocheck::cli {
 namespace {
-
-std::string verdict_name(coordinator::Verdict verdict) {
-  switch (verdict) {
-    case coordinator::Verdict::kCompleteNoBug:
-      return "complete";
-    case coordinator::Verdict::kBugFound:
-      return "bug";
-    case coordinator::Verdict::kLimitReached:
-      return "limit";
-    case coordinator::Verdict::kRunning:
-      break;
-  }
-  return "running";
-}
 
 // With --keep-going a bug does not cut the exploration short: nothing left open means complete.
 bool explored_completely(const ExploreOutcome& outcome) {
@@ -45,14 +35,15 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   nlohmann::ordered_json options;
   options["subject"] = settings.session.subject;
   options["args"] = settings.session.args;
-  options["reduction"] = engine::name_of(explorer.reduction);
+  options["reduction"] = options::name_of(explorer.reduction);
   options["sleep_sets"] = explorer.sleep_sets;
-  options["heuristic"] = engine::name_of(explorer.heuristic);
+  options["heuristic"] = options::name_of(explorer.heuristic);
   options["workers"] = settings.workers;
   options["max_paths"] = explorer.max_paths;
   options["time_limit"] = settings.time_limit_seconds;
   options["keep_going"] = settings.session.keep_going;
-  options["check"] = settings.session.check_determinism ? nlohmann::ordered_json("determinism") : nullptr;
+  options["check"] = settings.session.check_determinism ? nlohmann::ordered_json(options::check_name(true))
+                                                        : nlohmann::ordered_json(nullptr);
   options["run_timeout"] = settings.run_timeout_seconds;
   options["fork_server"] = settings.fork_server;
   options["pin_workers"] = settings.pin_workers;
@@ -98,12 +89,13 @@ std::string options_text(const ExploreSettings& settings) {
       "Exploring: {}\n"
       "Options: reduction {}, sleep sets {}, heuristic {}, workers {}, max paths {}, time limit {}, {}, "
       "run timeout {} s, step limit {}{}{}\n",
-      subject, engine::name_of(explorer.reduction), explorer.sleep_sets ? "on" : "off",
-      engine::name_of(explorer.heuristic), settings.workers,
+      subject, options::name_of(explorer.reduction), options::sleep_sets_name(explorer.sleep_sets),
+      options::name_of(explorer.heuristic), settings.workers,
       explorer.max_paths == 0 ? std::string("none") : std::to_string(explorer.max_paths),
       settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
       settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
-      settings.session.step_limit, settings.session.check_determinism ? ", check determinism" : "",
+      settings.session.step_limit,
+      settings.session.check_determinism ? ", check " + std::string(options::check_name(true)) : "",
       !settings.fork_server ? ", one process per run"
       : settings.in_place   ? ""
                             : ", runs forked");
@@ -186,7 +178,7 @@ void move_into_place(const std::filesystem::path& built, const std::filesystem::
 nlohmann::ordered_json summary_json(const ExploreSettings& settings, const ExploreOutcome& outcome) {
   nlohmann::ordered_json summary;
   summary["options"] = options_json(settings);
-  summary["verdict"] = verdict_name(outcome.verdict);
+  summary["verdict"] = endings::row_of(outcome.verdict).word;
   summary["complete"] = explored_completely(outcome);
   summary["stats"] = stats_json(outcome);
   auto& bugs = summary["bugs"] = nlohmann::ordered_json::array();

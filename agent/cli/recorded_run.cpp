@@ -2,9 +2,9 @@
 
 #include "exit_status.hpp"
 #include "exocheck/agent/runner.hpp"
+#include "exocheck/options/heuristic.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "exocheck/wire/trace_file.hpp"
-#include "exocheck/wire/utf8.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -15,7 +15,7 @@ agent::RunSpec spec_of(const RunSettings& settings) {
   spec.args = settings.args;
   spec.timeout = settings.timeout;
   spec.request.set_protocol_version(wire::kProtocolVersion);
-  spec.request.set_heuristic(settings.heuristic);
+  spec.request.set_heuristic(options::to_hook(settings.heuristic));
   spec.request.set_step_limit(settings.step_limit);
   for (const auto& id : settings.prefix) spec.request.add_prefix(id);
   for (const auto& actor : settings.ranking) spec.request.add_ranking(actor);
@@ -23,17 +23,9 @@ agent::RunSpec spec_of(const RunSettings& settings) {
 }
 
 proto::TraceFile describe(const RunSettings& settings) {
-  proto::TraceFile trace;
-  trace.set_format_version(wire::kTraceFormatVersion);
-  trace.set_tool_version(EXOCHECK_VERSION);
-  trace.set_protocol_version(wire::kProtocolVersion);
-  // A trace's fields are UTF-8; a path or argument need not be (replay then cannot find it).
-  trace.set_subject(wire::valid_utf8(settings.subject));
-  for (const auto& arg : settings.args) trace.add_args(wire::valid_utf8(arg));
+  auto trace = wire::new_trace_file(settings.subject, settings.args, options::name_of(settings.heuristic),
+                                    settings.step_limit, settings.ranking);
   for (const auto& id : settings.prefix) trace.add_prefix(id);
-  trace.set_heuristic(settings.heuristic_name);
-  trace.set_step_limit(settings.step_limit);
-  for (const auto& actor : settings.ranking) trace.add_ranking(actor);
   return trace;
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/engine/options.hpp"
+#include "exocheck/options/bounds.hpp"
 #include "proto/control.pb.h"
 #include "proto/trace.pb.h"
 
@@ -16,11 +18,11 @@ struct RunSettings {
   std::string subject;              ///< subject binary as the user gave it
   std::vector<std::string> args;    ///< its arguments
   std::vector<std::string> prefix;  ///< message ids to deliver first
-  std::string heuristic_name;       ///< as recorded in the trace, e.g. "fifo"
-  proto::Heuristic heuristic = proto::FIFO;
-  std::uint64_t step_limit = 100'000;  ///< 0 = no limit
-  std::vector<std::string> ranking;    ///< actor ranking for RANKED
-  std::chrono::milliseconds timeout{10'000};
+  engine::Heuristic heuristic = engine::Heuristic::kFifo;
+  /// 0 = no limit.
+  std::uint64_t step_limit = options::kDefaultStepLimit;
+  std::vector<std::string> ranking;  ///< actor ranking for HMS and SGR (sent as RANKED)
+  std::chrono::milliseconds timeout = options::kDefaultRunTimeout;
 };
 
 /// Runs the subject once under control and records everything. Throws InputError when the

@@ -8,6 +8,10 @@
 
 #include "coordinator_client.hpp"
 #include "exit_status.hpp"
+#include "exocheck/options/check.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/reduction.hpp"
+#include "exocheck/options/sleep_sets.hpp"
 #include "explore_progress.hpp"
 #include "interruption.hpp"
 #include "sha256.hpp"
@@ -35,16 +39,16 @@ proto::SubmitRequest submission_of(const ExploreSettings& settings) {
   } catch (const std::runtime_error& error) {
     throw InputError(std::string("explore: ") + error.what());
   }
-  auto& options = *request.mutable_settings();
-  options.set_reduction(std::string(engine::name_of(session.explorer.reduction)));
-  options.set_sleep_sets(session.explorer.sleep_sets);
-  options.set_heuristic(std::string(engine::name_of(session.explorer.heuristic)));
-  options.set_max_paths(session.explorer.max_paths);
-  options.set_time_limit_ms(to_milliseconds(settings.time_limit_seconds));
-  options.set_keep_going(session.keep_going);
-  options.set_check_determinism(session.check_determinism);
-  options.set_run_timeout_ms(to_milliseconds(settings.run_timeout_seconds));
-  options.set_step_limit(session.step_limit);
+  auto& wire = *request.mutable_settings();
+  wire.set_reduction(options::row_of(options::kReductions, session.explorer.reduction).wire);
+  wire.set_sleep_sets(options::row_of(options::kSleepSets, session.explorer.sleep_sets).wire);
+  wire.set_heuristic(options::row_of(options::kHeuristics, session.explorer.heuristic).wire);
+  wire.set_max_paths(session.explorer.max_paths);
+  wire.set_time_limit_ms(to_milliseconds(settings.time_limit_seconds));
+  wire.set_keep_going(session.keep_going);
+  wire.set_check(options::row_of(options::kChecks, session.check_determinism).wire);
+  wire.set_run_timeout_ms(to_milliseconds(settings.run_timeout_seconds));
+  wire.set_step_limit(session.step_limit);
   return request;
 }
 
@@ -63,20 +67,15 @@ coordinator::Progress to_progress(const proto::JobProgress& job) {
 }
 
 coordinator::Verdict to_verdict(const proto::JobProgress& job) {
-  switch (job.state()) {
-    case proto::JOB_COMPLETE_NO_BUG:
-      return coordinator::Verdict::kCompleteNoBug;
-    case proto::JOB_BUG_FOUND:
-      return coordinator::Verdict::kBugFound;
-    case proto::JOB_LIMIT_REACHED:
-      return coordinator::Verdict::kLimitReached;
-    case proto::JOB_FAILED:
-      throw InputError("explore: the coordinator could not run the job: " + job.error());
-    default:
-      break;
+  if (job.state() == proto::JOB_FAILED) {
+    throw InputError("explore: the coordinator could not run the job: " + job.error());
   }
-  throw InputError("explore: the coordinator reported job " + std::to_string(job.job_id()) + " in state " +
-                   proto::JobState_Name(job.state()) + " at its end");
+  const auto verdict = endings::verdict_of(job.state());
+  if (!verdict || *verdict == coordinator::Verdict::kRunning) {
+    throw InputError("explore: the coordinator reported job " + std::to_string(job.job_id()) + " in state " +
+                     proto::JobState_Name(job.state()) + " at its end");
+  }
+  return *verdict;
 }
 
 std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::uint64_t job_id) {

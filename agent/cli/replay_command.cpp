@@ -8,7 +8,8 @@
 #include "exit_status.hpp"
 #include "exocheck/agent/replay_check.hpp"
 #include "exocheck/agent/timeline.hpp"
-#include "heuristic_names.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/option_flags.hpp"
 #include "json_text.hpp"
 #include "recorded_run.hpp"
 #include "trace_file_input.hpp"
@@ -39,9 +40,8 @@ RunSettings settings_for(const proto::TraceFile& recorded, const SubjectCommand&
     settings.subject = recorded.subject();
     settings.args.assign(recorded.args().begin(), recorded.args().end());
   }
-  const auto heuristic = heuristic_from_name(recorded.heuristic());
+  const auto heuristic = options::parse_heuristic(recorded.heuristic());
   if (!heuristic) throw InputError("replay: the trace names an unknown heuristic '" + recorded.heuristic() + "'");
-  settings.heuristic_name = recorded.heuristic();
   settings.heuristic = *heuristic;
   settings.prefix = schedule_of(recorded);
   settings.step_limit = recorded.step_limit();
@@ -68,9 +68,7 @@ void print_json(const proto::TraceFile& replay, const std::optional<std::string>
 ReplayCommand::ReplayCommand(CLI::App& parent)
     : app_(parent.add_subcommand("replay", "Re-run the exact schedule of a trace file and check it reproduces")) {
   app_->add_option("TRACE", trace_path_, "The trace file to replay")->required();
-  app_->add_option("--timeout", timeout_seconds_, "Wall-clock limit for the run, in seconds")
-      ->check(timeout_range())
-      ->capture_default_str();
+  options::add_bound_option(*app_, options::kRunTime, timeout_seconds_)->check(timeout_range())->capture_default_str();
   app_->add_flag("--json", json_, "Print {reproduced, difference, replay trace} as JSON instead of the timeline");
   app_->allow_extras();
   app_->footer(

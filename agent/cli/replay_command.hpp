@@ -2,10 +2,12 @@
 // `exocheck replay`: re-runs the exact schedule of a trace file and checks that the same events
 // happen and the same outcome follows.
 
+#include <chrono>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "exocheck/options/bounds.hpp"
 #include "subject_command.hpp"
 
 namespace exocheck::cli {
@@ -24,7 +26,7 @@ class ReplayCommand {
  private:
   CLI::App* app_;
   std::string trace_path_;
-  double timeout_seconds_ = 10;
+  double timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
   bool json_ = false;
 };
 

@@ -4,8 +4,9 @@
 
 #include "command_checks.hpp"
 #include "exit_status.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/option_flags.hpp"
 #include "exocheck/wire/trace_file.hpp"
-#include "heuristic_names.hpp"
 #include "recorded_run.hpp"
 #include "schedule_prefix.hpp"
 #include "trace_output.hpp"
@@ -15,15 +16,12 @@ namespace exocheck::cli {
 RunCommand::RunCommand(CLI::App& parent)
     : app_(parent.add_subcommand("run", "Run a subject once under control, print its timeline, save its trace")) {
   app_->add_option("--prefix", prefix_, "Message ids to deliver first, comma-separated (e.g. env#1,0#2)");
-  app_->add_option("--heuristic", heuristic_, "How to choose after the prefix")
-      ->check(CLI::IsMember(selectable_heuristic_names()))
-      ->capture_default_str();
-  app_->add_option("--step-limit", step_limit_, "Most macro-steps after the initial one; 0 = no limit")
+  options::add_heuristic_option(*app_, heuristic_, options::HeuristicChoices::kAppliedByHook,
+                                "How to choose after the prefix");
+  options::add_bound_option(*app_, options::kStepLimit, step_limit_)
       ->check(CLI::NonNegativeNumber)  // without it CLI11 wraps "-3" around to a huge unsigned limit
       ->capture_default_str();
-  app_->add_option("--timeout", timeout_seconds_, "Wall-clock limit for the run, in seconds")
-      ->check(timeout_range())
-      ->capture_default_str();
+  options::add_bound_option(*app_, options::kRunTime, timeout_seconds_)->check(timeout_range())->capture_default_str();
   app_->add_option("--out", out_, "Where to save the trace")->capture_default_str();
   app_->add_flag("--json", json_, "Print the trace as JSON instead of the timeline");
   app_->allow_extras();
@@ -39,8 +37,8 @@ int RunCommand::execute(const SubjectCommand& subject) const {
   settings.subject = subject.words.front();
   settings.args.assign(subject.words.begin() + 1, subject.words.end());
   settings.prefix = parse_prefix(prefix_);
-  settings.heuristic_name = heuristic_;
-  settings.heuristic = heuristic_from_name(heuristic_).value();  // IsMember accepted only known names
+  // The option accepts only the table's names.
+  settings.heuristic = options::parse_heuristic(heuristic_).value();
   settings.step_limit = step_limit_;
   settings.timeout = timeout_from_seconds(timeout_seconds_);
 

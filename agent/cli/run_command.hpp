@@ -1,11 +1,14 @@
 #pragma once
 // `exocheck run`: one controlled execution of a subject; prints the timeline and saves the trace.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
+#include "exocheck/options/bounds.hpp"
+#include "exocheck/options/heuristic.hpp"
 #include "subject_command.hpp"
 
 namespace exocheck::cli {
@@ -24,9 +27,9 @@ class RunCommand {
  private:
   CLI::App* app_;
   std::string prefix_;
-  std::string heuristic_ = "fifo";
-  std::uint64_t step_limit_ = 100'000;
-  double timeout_seconds_ = 10;
+  std::string heuristic_{options::name_of(engine::Heuristic::kFifo)};
+  std::uint64_t step_limit_ = options::kDefaultStepLimit;
+  double timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
   std::string out_ = "exocheck-run.trace";
   bool json_ = false;
 };

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "agent_daemon.hpp"
+#include "exocheck/options/option_flags.hpp"
 
 namespace {
 
@@ -31,12 +32,9 @@ int main(int argc, char** argv) {
   app.add_option("--slots", options.slots, "runs at once (default: the number of cores)")->check(CLI::Range(1u, 4096u));
   app.add_option("--name", options.name, "name shown by the coordinator (default: host:pid)");
   bool no_fork_server = false;
-  app.add_flag("--no-fork-server", no_fork_server,
-               "start the subject anew for every run instead of forking each run from one copy started once");
+  exocheck::options::add_no_fork_server_flag(app, no_fork_server);
   bool no_in_place = false;
-  app.add_flag("--no-in-place", no_in_place,
-               "fork every run from the server instead of performing it in the server and putting its memory "
-               "back after (the default where the kernel allows it: Linux 6.7 or later)");
+  exocheck::options::add_no_in_place_flag(app, no_in_place);
   options.slots = std::max(1u, std::thread::hardware_concurrency());
   try {
     app.parse(argc, argv);

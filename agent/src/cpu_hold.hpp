@@ -2,7 +2,7 @@
 // A worker that is not pinned to a CPU holds on to the one it runs on for a while at a time. A run
 // and its worker take turns, each waking the other; left to the scheduler, the one woken was often
 // placed on another, idle CPU, and on a virtual machine waking an idle CPU costs tens of
-// microseconds, as much as a run (its fork server follows the worker: SubjectServer). Every
+// microseconds, as much as a run (its fork server follows the worker: ForkServerClient). Every
 // kHoldFor the worker lets go for one run, so that the scheduler may move it where the machine's
 // load leaves room, and then holds on to where it woke.
 

@@ -1,5 +1,5 @@
 #pragma once
-// The agent's end of the shared-memory event buffer (wire/event_buffer.hpp): a memfd mapped
+// The agent's end of the shared-memory event buffer (wire/event_buffer_layout.hpp): a memfd mapped
 // here and handed to a fork server, into which each run writes its frames.
 
 #include <sys/types.h>
@@ -10,7 +10,7 @@
 #include <string_view>
 #include <variant>
 
-#include "exocheck/wire/event_buffer.hpp"
+#include "exocheck/wire/event_buffer_layout.hpp"
 #include "unique_fd.hpp"
 
 namespace exocheck::agent {

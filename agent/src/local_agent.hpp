@@ -39,7 +39,7 @@ struct LocalAgentStats {
   double session_cpu_seconds = 0;
   /// CPU of the workers outside the session: the runner and the report (the agent's work). The
   /// thread's CPU time less the session's and the spins': a thread's CPU clock costs a system
-  /// call (about 0.5 us), so it is read at the start and the end of a session only.
+  /// call (the monotonic clock does not), so it is read at the start and the end of a session only.
   double runner_cpu_seconds = 0;
   /// Wall time the workers waited for a lease: the session had none to hand out (all were out,
   /// the exploration was too narrow for every worker), or the worker had not joined yet.

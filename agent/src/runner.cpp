@@ -10,9 +10,9 @@
 #include <spdlog/spdlog.h>
 
 #include "event_buffer.hpp"
+#include "fork_server_client.hpp"
 #include "run_session.hpp"
 #include "subject_process.hpp"
-#include "subject_server.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -78,7 +78,7 @@ class Runner::ForkServing {
       forked_only_.insert(key);
     }
     if (!server_->usable()) server_.reset();
-    if (served == SubjectServer::Served::lost) {
+    if (served == ForkServerClient::Served::lost) {
       recycle(report);  // what the lost run left is not the run's report
       return false;
     }
@@ -98,8 +98,8 @@ class Runner::ForkServing {
     server_.reset();
     ++counters.server_starts;
     auto started =
-        SubjectServer::start(binary, args, *buffer_, deadline, in_place_ && !forked_only_.contains(key), give_up);
-    if (auto* refusal = std::get_if<SubjectServer::Refusal>(&started)) {
+        ForkServerClient::start(binary, args, *buffer_, deadline, in_place_ && !forked_only_.contains(key), give_up);
+    if (auto* refusal = std::get_if<ForkServerClient::Refusal>(&started)) {
       if (refusal->given_up) return false;  // nothing learnt about the subject
       if (!refusal->not_started) {
         spdlog::warn("{}: no fork server ({}); running one process per run", key, refusal->reason);
@@ -107,7 +107,7 @@ class Runner::ForkServing {
       refused_.emplace(key, refusal->reason);
       return false;
     }
-    server_.emplace(std::move(std::get<SubjectServer>(started)));
+    server_.emplace(std::move(std::get<ForkServerClient>(started)));
     if (!server_->in_place_refusal().empty() && forked_only_.emplace(key).second) {
       spdlog::info("{}: runs are forked, not performed in place: {}", key, server_->in_place_refusal());
     }
@@ -141,7 +141,7 @@ class Runner::ForkServing {
   bool in_place_;
   std::optional<EventBuffer> buffer_;
   bool buffer_error_ = false;
-  std::optional<SubjectServer> server_;         // declared after buffer_: destroyed before it
+  std::optional<ForkServerClient> server_;      // declared after buffer_: destroyed before it
   std::map<std::string, std::string> refused_;  // invocation -> why it has no fork server
   std::set<std::string> forked_only_;           // invocations whose runs are not performed in place
 };

@@ -14,7 +14,7 @@
 namespace exocheck::agent {
 
 /// Checks job offers, and keeps each binary's SHA-256 by its stamp (binary_stamp.hpp): reading a
-/// subject of 15 MB for its digest takes about 90 ms here, more than a small job. A binary whose
+/// large subject for its digest takes longer than a small job. A binary whose
 /// stamp changed is read again; a rewrite in place of the same size within one tick of the file
 /// clock after the last check would not be seen, which no build is fast enough to do. Thread-safe.
 class SubjectCheck {

@@ -28,7 +28,7 @@
 #include <boost/process/posix.hpp>
 #include <boost/process/search_path.hpp>
 
-#include "exocheck/wire/event_buffer.hpp"
+#include "exocheck/wire/event_buffer_layout.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::agent {

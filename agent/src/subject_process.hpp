@@ -24,7 +24,7 @@ struct LaunchFailure {
 class SubjectProcess {
  public:
   /// Starts `binary` (searched in PATH when it has no '/') with `args`. With an event buffer
-  /// (a memfd, wire/event_buffer.hpp), the subject gets it as fd 4 and starts as a fork server,
+  /// (a memfd, wire/event_buffer_layout.hpp), the subject gets it as fd 4 and starts as a fork server,
   /// which performs its runs in place when `in_place` and the kernel allow it.
   static std::variant<SubjectProcess, LaunchFailure> launch(const std::string& binary,
                                                             const std::vector<std::string>& args,

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "exocheck/endings/run_ending.hpp"
+
 namespace exocheck::agent {
 namespace {
 
@@ -192,38 +194,7 @@ std::string format_clock(const google::protobuf::RepeatedPtrField<proto::ClockEn
 }
 
 std::string status_in_words(proto::RunStatus status) {
-  switch (status) {
-    case proto::RUN_UNKNOWN:
-      return "unknown";
-    case proto::RUN_COMPLETED:
-      return "completed";
-    case proto::RUN_DEADLOCK:
-      return "deadlock";
-    case proto::RUN_ASSERTION_FAILED:
-      return "assertion failed";
-    case proto::RUN_EXCEPTION:
-      return "uncaught exception";
-    case proto::RUN_STEP_LIMIT:
-      return "step limit exceeded";
-    case proto::RUN_DIVERGENCE:
-      return "replay divergence";
-    case proto::RUN_CRASH:
-      return "crash";
-    case proto::RUN_HANG:
-      return "hang";
-    case proto::RUN_EXIT_WITHOUT_RESULT:
-      return "exited without a result";
-    case proto::RUN_PROTOCOL_ERROR:
-      return "protocol error";
-    case proto::RUN_LAUNCH_FAILED:
-      return "launch failed";
-    case proto::RUN_SLEEP_BLOCKED:
-      return "sleep-blocked (redundant path)";
-    case proto::RUN_NONDETERMINISTIC:
-      return "final state not unique";
-    default:
-      return "status " + std::to_string(status);
-  }
+  return endings::words_of(status);
 }
 
 std::string format_timeline(const proto::TraceFile& trace) {

@@ -1,5 +1,7 @@
 #include "exocheck/coordinator/execution_conversion.hpp"
 
+#include "exocheck/endings/run_ending.hpp"
+#include "exocheck/options/heuristic.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::coordinator {
@@ -31,49 +33,7 @@ void fill_step(const proto::Event& event, engine::Step& step) {
   step.failed = event.outcome() != proto::STEP_OK;
 }
 
-proto::Heuristic to_hook_heuristic(engine::Heuristic heuristic) {
-  switch (heuristic) {
-    case engine::Heuristic::kFifo:
-      return proto::FIFO;
-    case engine::Heuristic::kLifo:
-      return proto::LIFO;
-    case engine::Heuristic::kEca:
-      return proto::ECA;
-    case engine::Heuristic::kLca:
-      return proto::LCA;
-    case engine::Heuristic::kLdm:
-      return proto::LDM;
-    case engine::Heuristic::kHdm:
-      return proto::HDM;
-    case engine::Heuristic::kHms:
-    case engine::Heuristic::kSgr:
-      return proto::RANKED;
-  }
-  return proto::FIFO;
-}
-
 }  // namespace
-
-engine::Ending to_ending(proto::RunStatus status) {
-  switch (status) {
-    case proto::RUN_COMPLETED:
-      return engine::Ending::kCompleted;
-    case proto::RUN_DEADLOCK:
-      return engine::Ending::kDeadlock;
-    case proto::RUN_ASSERTION_FAILED:
-      return engine::Ending::kAssertion;
-    case proto::RUN_EXCEPTION:
-      return engine::Ending::kException;
-    case proto::RUN_STEP_LIMIT:
-      return engine::Ending::kStepLimit;
-    case proto::RUN_DIVERGENCE:
-      return engine::Ending::kDivergence;
-    case proto::RUN_SLEEP_BLOCKED:
-      return engine::Ending::kSleepBlocked;
-    default:
-      return engine::Ending::kCrash;
-  }
-}
 
 std::vector<const proto::Event*> pointers_to(const std::vector<proto::Event>& events) {
   std::vector<const proto::Event*> pointers;
@@ -96,7 +56,7 @@ void to_execution(EventSpan events, const proto::RunResult& result, engine::Exec
 }
 
 void take_verdict(const proto::RunResult& result, engine::Execution& execution) {
-  execution.ending = to_ending(result.status());
+  execution.ending = endings::to_ending(result.status());
   execution.detail = result.detail();
   execution.final_state.assign(result.final_state().begin(), result.final_state().end());
 }
@@ -120,7 +80,7 @@ void to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::
   request.set_protocol_version(wire::kProtocolVersion);
   for (const auto& id : item.prefix) request.add_prefix(id);
   for (const auto& id : item.sleep) request.add_sleep(id);
-  request.set_heuristic(to_hook_heuristic(heuristic));
+  request.set_heuristic(options::to_hook(heuristic));
   request.set_step_limit(step_limit);
   for (const auto& actor : ranking) request.add_ranking(actor);
 }

@@ -5,14 +5,10 @@
 #include <utility>
 
 #include "exocheck/coordinator/execution_conversion.hpp"
-#include "exocheck/wire/frame.hpp"
+#include "exocheck/endings/run_ending.hpp"
+#include "exocheck/options/heuristic.hpp"
 #include "exocheck/wire/result_events.hpp"
 #include "exocheck/wire/trace_file.hpp"
-#include "exocheck/wire/utf8.hpp"
-
-#ifndef EXOCHECK_VERSION
-#define EXOCHECK_VERSION "unknown"
-#endif
 
 namespace exocheck::coordinator {
 namespace {
@@ -122,7 +118,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
 
 std::optional<proto::TraceFile> ExplorationSession::bug_trace_of(EventSpan events,
                                                                  const proto::RunResult& result) const {
-  if (!engine::is_bug(to_ending(result.status()))) return std::nullopt;
+  if (!engine::is_bug(endings::to_ending(result.status()))) return std::nullopt;
   return trace_of(events, result, {});  // the ranking is the lease's: added under the lock
 }
 
@@ -164,17 +160,9 @@ void ExplorationSession::check_final_state(EventSpan events, const proto::RunRes
 
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,
                                               const std::vector<std::string>& ranking) const {
-  proto::TraceFile trace;
-  trace.set_format_version(wire::kTraceFormatVersion);
-  trace.set_tool_version(EXOCHECK_VERSION);
-  trace.set_protocol_version(wire::kProtocolVersion);
-  // A trace's fields are UTF-8; a path or argument need not be (replay then cannot find it).
-  trace.set_subject(wire::valid_utf8(options_.subject));
-  for (const auto& arg : options_.args) trace.add_args(wire::valid_utf8(arg));
+  auto trace = wire::new_trace_file(options_.subject, options_.args, options::name_of(options_.explorer.heuristic),
+                                    options_.step_limit, ranking);
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
-  trace.set_heuristic(std::string(engine::name_of(options_.explorer.heuristic)));
-  trace.set_step_limit(options_.step_limit);
-  for (const auto& actor : ranking) trace.add_ranking(actor);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;
   return trace;

@@ -4,6 +4,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "exocheck/options/check.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/reduction.hpp"
+#include "exocheck/options/sleep_sets.hpp"
+
 namespace exocheck::coordinator {
 namespace {
 
@@ -12,17 +17,21 @@ bool is_hex_digest(const std::string& text) {
          std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
+// A value this build does not know (a newer client, or none set) is refused, never defaulted.
+template <typename Table, typename Wire>
+const typename Table::value_type& row_on_wire(const Table& table, Wire value, const char* axis) {
+  const auto* row = options::row_on_wire(table, value);
+  if (row == nullptr) throw std::invalid_argument(std::string("unknown ") + axis + " number " + std::to_string(value));
+  return *row;
+}
+
 engine::ExplorerOptions to_explorer_options(const proto::ExplorationSettings& settings) {
-  engine::ExplorerOptions options;
-  const auto reduction = engine::parse_reduction(settings.reduction());
-  if (!reduction) throw std::invalid_argument("unknown reduction '" + settings.reduction() + "'");
-  const auto heuristic = engine::parse_heuristic(settings.heuristic());
-  if (!heuristic) throw std::invalid_argument("unknown heuristic '" + settings.heuristic() + "'");
-  options.reduction = *reduction;
-  options.heuristic = *heuristic;
-  options.sleep_sets = settings.sleep_sets();
-  options.max_paths = settings.max_paths();
-  return options;
+  engine::ExplorerOptions explorer;
+  explorer.reduction = row_on_wire(options::kReductions, settings.reduction(), "reduction").engine;
+  explorer.heuristic = row_on_wire(options::kHeuristics, settings.heuristic(), "heuristic").engine;
+  explorer.sleep_sets = row_on_wire(options::kSleepSets, settings.sleep_sets(), "sleep sets").engine;
+  explorer.max_paths = settings.max_paths();
+  return explorer;
 }
 
 }  // namespace
@@ -36,8 +45,8 @@ JobSettings to_job_settings(const proto::SubmitRequest& request) {
   JobSettings job;
   job.exploration.explorer = to_explorer_options(settings);
   job.exploration.keep_going = settings.keep_going();
-  job.exploration.check_determinism = settings.check_determinism();
-  job.exploration.step_limit = settings.step_limit() == 0 ? kDefaultStepLimit : settings.step_limit();
+  job.exploration.check_determinism = row_on_wire(options::kChecks, settings.check(), "check").engine;
+  job.exploration.step_limit = settings.step_limit() == 0 ? options::kDefaultStepLimit : settings.step_limit();
   job.exploration.subject = request.subject();
   job.exploration.args.assign(request.args().begin(), request.args().end());
   if (settings.run_timeout_ms() != 0) job.run_timeout = std::chrono::milliseconds(settings.run_timeout_ms());

@@ -4,19 +4,16 @@
 #include <chrono>
 
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/options/bounds.hpp"
 #include "proto/coordinator.pb.h"
 
 namespace exocheck::coordinator {
 
-/// Defaults a client leaves to the coordinator (a zero field in ExplorationSettings).
-inline constexpr std::chrono::milliseconds kDefaultRunTimeout{10'000};
-inline constexpr std::uint64_t kDefaultStepLimit = 100'000;
-
 /// A submission, validated: what the session needs plus what the coordinator keeps for itself.
 struct JobSettings {
   ExplorationOptions exploration;
-  std::chrono::milliseconds run_timeout = kDefaultRunTimeout;
-  std::chrono::milliseconds time_limit{0};  ///< 0: none
+  std::chrono::milliseconds run_timeout = options::kDefaultRunTimeout;  ///< when the client leaves it 0
+  std::chrono::milliseconds time_limit{0};                              ///< 0: none
   std::string sha256;
 };
 

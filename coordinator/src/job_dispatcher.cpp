@@ -16,20 +16,6 @@ bool is_final(proto::JobState state) {
   return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
 }
 
-proto::JobState to_job_state(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kCompleteNoBug:
-      return proto::JOB_COMPLETE_NO_BUG;
-    case Verdict::kBugFound:
-      return proto::JOB_BUG_FOUND;
-    case Verdict::kLimitReached:
-      return proto::JOB_LIMIT_REACHED;
-    case Verdict::kRunning:
-      break;
-  }
-  return proto::JOB_RUNNING;
-}
-
 EventSpan events_of(const proto::LeaseResult& result) {
   return {result.events().data(), static_cast<std::size_t>(result.events().size())};
 }
@@ -187,12 +173,12 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
   const bool slot_may_idle = agent.outstanding < agent.slots;
   const bool half_free = agent.outstanding + std::max<std::size_t>(1, agent.slots / 2) <= window;
   if (!slot_may_idle && !half_free) return work;
-  const auto deadline = Clock::now() + 2 * job->settings.run_timeout + lease_slack_;
+  const auto deadline = lease_deadline(Clock::now(), job->settings.run_timeout, lease_slack_);
   while (agent.outstanding < window) {
     auto next = job->session->next();
     if (!next) break;
     const auto lease_id = next_lease_id_++;
-    leases_.emplace(lease_id, OutLease{next->id, agent_id, deadline});
+    leases_.emplace(lease_id, LeaseHeld{next->id, agent_id, deadline});
     ++agent.outstanding;
     auto& lease = work.leases.emplace_back();
     lease.set_lease_id(lease_id);
@@ -237,7 +223,7 @@ void JobDispatcher::start_next_job(Clock::time_point now) {
 
 void JobDispatcher::finish_if_done(Job& job) {
   if (job.state != proto::JOB_RUNNING || !job.session->finished()) return;
-  job.state = to_job_state(job.session->verdict());
+  job.state = endings::row_of(job.session->verdict()).state;
   job.ended = Clock::now();
   running_job_ = 0;
   spdlog::info("job {} ended: {}", job.id, proto::JobState_Name(job.state));

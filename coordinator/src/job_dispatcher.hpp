@@ -92,11 +92,6 @@ class JobDispatcher {
     std::uint64_t accepted_job = 0;
     std::size_t outstanding = 0;
   };
-  struct OutLease {
-    std::uint64_t session_id = 0;
-    std::uint64_t agent_id = 0;
-    Clock::time_point deadline;
-  };
 
   Job* current_job();
   const Job* find_job(std::uint64_t job_id) const;
@@ -116,7 +111,7 @@ class JobDispatcher {
   std::deque<std::uint64_t> queue_;
   std::uint64_t running_job_ = 0;  ///< 0: none
   std::map<std::uint64_t, Agent> agents_;
-  std::map<std::uint64_t, OutLease> leases_;  ///< by coordinator lease id
+  std::map<std::uint64_t, LeaseHeld> leases_;  ///< by coordinator lease id
   std::uint64_t next_job_id_ = 1;
   std::uint64_t next_agent_id_ = 1;
   std::uint64_t next_lease_id_ = 1;

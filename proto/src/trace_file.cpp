@@ -8,6 +8,9 @@
 #include <limits>
 #include <string>
 
+#include "exocheck/wire/frame.hpp"
+#include "exocheck/wire/utf8.hpp"
+
 namespace exocheck::wire {
 namespace {
 
@@ -107,6 +110,21 @@ void check_magic(std::string_view bytes, const std::string& origin) {
 }
 
 }  // namespace
+
+proto::TraceFile new_trace_file(const std::string& subject, const std::vector<std::string>& args,
+                                std::string_view heuristic, std::uint64_t step_limit,
+                                const std::vector<std::string>& ranking) {
+  proto::TraceFile trace;
+  trace.set_format_version(kTraceFormatVersion);
+  trace.set_tool_version(EXOCHECK_VERSION);
+  trace.set_protocol_version(kProtocolVersion);
+  trace.set_subject(valid_utf8(subject));
+  for (const auto& arg : args) trace.add_args(valid_utf8(arg));
+  trace.set_heuristic(std::string(heuristic));
+  trace.set_step_limit(step_limit);
+  for (const auto& actor : ranking) trace.add_ranking(actor);
+  return trace;
+}
 
 void write_trace_file(const std::filesystem::path& path, const proto::TraceFile& trace) {
   auto temporary = path;

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "exocheck/wire/event_buffer.hpp"
+#include "exocheck/wire/event_buffer_layout.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::detail {

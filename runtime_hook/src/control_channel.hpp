@@ -5,7 +5,7 @@
 // fills, when the run ends, at exit(), and from the handlers of fatal signals and of SIGTERM
 // (which the runner sends before SIGKILL when a run hangs). Only _exit() and SIGKILL bypass it.
 //
-// In a child of the fork server (wire/event_buffer.hpp) the frames go into the shared event
+// In a child of the fork server (wire/event_buffer_layout.hpp) the frames go into the shared event
 // buffer instead: each is visible to the agent as soon as it is written, so nothing needs
 // flushing and even _exit() and SIGKILL lose nothing.
 

@@ -168,7 +168,7 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
   std::vector<std::size_t> awake_pending;
   for (std::size_t i = 0; i < enabled_.size(); ++i) {
     const std::string& id = pending_[enabled_[i]]->id;
-    if (std::find(sleep_.begin(), sleep_.end(), id) != sleep_.end()) continue;
+    if (sleep_.asleep(id)) continue;
     awake.push_back(candidates_[i]);
     awake_pending.push_back(enabled_[i]);
   }
@@ -248,9 +248,9 @@ void ControlledRuntime::note_failure(proto::StepOutcome outcome, std::uint32_t s
 }
 
 void ControlledRuntime::wake_sleepers_of(const std::string& actor) {
-  std::erase_if(sleep_, [&](const std::string& id) {
+  sleep_.wake_messages_of(actor, [&](const std::string& id) -> const std::string* {
     auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == id; });
-    return it == pending_.end() || (*it)->receiver->id == actor;
+    return it == pending_.end() ? nullptr : &(*it)->receiver->id;
   });
 }
 
@@ -304,7 +304,7 @@ int ControlledRuntime::run() {
   }
   std::vector<std::string> ranking(request.ranking().begin(), request.ranking().end());
   const SchedulingOrder order(request.heuristic(), ranking);
-  sleep_.assign(request.sleep().begin(), request.sleep().end());
+  sleep_.assign(request.sleep());
 
   finish_main_destroys();
   write_event();

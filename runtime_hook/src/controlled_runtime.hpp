@@ -12,6 +12,7 @@
 #include "exocheck/detail/runtime.hpp"
 #include "fork_server.hpp"
 #include "scheduling_order.hpp"
+#include "sleep_set.hpp"
 #include "vector_clock.hpp"
 #include "wire_messages.hpp"
 
@@ -66,7 +67,7 @@ class ControlledRuntime : public Runtime {
   /// by actor id.
   std::vector<std::pair<const std::string*, std::uint32_t>> clock_by_actor_id_;
   std::vector<std::string> dead_letters_;
-  std::vector<std::string> sleep_;  ///< sleep set after the prefix (message ids)
+  SleepSet sleep_;                  ///< asleep after the prefix
   proto::RunResult first_failure_;  ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t creation_seq_ = 0;

@@ -23,7 +23,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "exocheck/wire/event_buffer.hpp"
+#include "exocheck/wire/event_buffer_layout.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "memory_snapshot.hpp"
 

@@ -1,8 +1,9 @@
 #pragma once
-// The hook's fork server (control.proto, fork-server mode): main runs once, up to
-// System::run(); then every run request is performed by a fork of that process, so that a run
-// costs a fork instead of an exec, dynamic loading and main's start-up. The server itself never
-// runs a step: whatever a run does to its process, the next run starts from the same state.
+// The fork server, the subject's half (the agent's half is agent/src/fork_server_client.cpp;
+// control.proto, fork-server mode): main runs once, up to System::run(); then every run request
+// is performed by a fork of that process, so that a run costs a fork instead of an exec, dynamic
+// loading and main's start-up. The server itself never runs a step: whatever a run does to its
+// process, the next run starts from the same state.
 //
 // In place (EXOCHECK_IN_PLACE=1, where MemorySnapshot works): the server performs each run
 // itself, from a snapshot of its memory taken where it waits for requests; the run's exit() comes

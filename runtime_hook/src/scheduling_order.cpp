@@ -1,43 +1,18 @@
 #include "scheduling_order.hpp"
 
+#include <algorithm>
 #include <limits>
-#include <stdexcept>
 
 namespace exocheck::detail {
 
 SchedulingOrder::SchedulingOrder(proto::Heuristic heuristic, const std::vector<std::string>& ranking)
-    : heuristic_(heuristic) {
-  if (!proto::Heuristic_IsValid(heuristic)) {
-    throw std::invalid_argument("unknown heuristic number " + std::to_string(static_cast<int>(heuristic)));
-  }
+    : comparison_(heuristics::comparison_for(heuristic)), ranked_(heuristic == proto::RANKED) {
   for (std::size_t i = 0; i < ranking.size(); ++i) rank_.emplace(ranking[i], i);
 }
 
 bool SchedulingOrder::before(const ActorSummary& a, const ActorSummary& b) const {
-  switch (heuristic_) {
-    case proto::FIFO:
-      if (a.earliest_send != b.earliest_send) return a.earliest_send < b.earliest_send;
-      break;
-    case proto::LIFO:
-      if (a.latest_send != b.latest_send) return a.latest_send > b.latest_send;
-      break;
-    case proto::ECA:
-      break;
-    case proto::LCA:
-      return a.creation_seq > b.creation_seq;
-    case proto::LDM:
-      if (a.enabled_count != b.enabled_count) return a.enabled_count < b.enabled_count;
-      break;
-    case proto::HDM:
-      if (a.enabled_count != b.enabled_count) return a.enabled_count > b.enabled_count;
-      break;
-    case proto::RANKED:
-      if (a.rank != b.rank) return a.rank < b.rank;
-      break;
-    default:
-      break;
-  }
-  return a.creation_seq < b.creation_seq;
+  const int order = comparison_(a, b);
+  return order != 0 ? order < 0 : a.creation_seq < b.creation_seq;
 }
 
 std::size_t SchedulingOrder::choose(const std::vector<Candidate>& enabled) const {
@@ -52,7 +27,7 @@ std::size_t SchedulingOrder::choose(const std::vector<Candidate>& enabled) const
     }
     if (summary == nullptr) {
       std::size_t rank = std::numeric_limits<std::size_t>::max();
-      if (heuristic_ == proto::RANKED) {
+      if (ranked_) {
         auto it = rank_.find(*c.actor_id);
         if (it != rank_.end()) rank = it->second;
       }

@@ -1,14 +1,14 @@
 #pragma once
-// Which enabled message a controlled run delivers next once the prefix is used up: the
-// ordering heuristics of the heuristics paper (Lauterburg et al., FASE 2010, Section 5), applied
-// at actor level. The heuristic picks the actor; within one actor messages go in send order.
-// Ties between actors are broken by creation order (ECA), so every choice is deterministic.
+// Which enabled message a controlled run delivers next once the prefix is used up: the request's
+// heuristic (heuristics/, one file each) picks the actor; within one actor messages go in send
+// order. Ties between actors are broken by creation order (ECA), so every choice is deterministic.
 
 #include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "heuristics/heuristic.hpp"
 #include "wire_messages.hpp"
 
 namespace exocheck::detail {
@@ -23,25 +23,18 @@ struct Candidate {
 
 class SchedulingOrder {
  public:
-  /// `ranking`: actor ids, highest priority first (used by RANKED only).
+  /// `ranking`: actor ids, highest priority first (used by RANKED only). Throws
+  /// std::invalid_argument for a heuristic the hook does not apply.
   SchedulingOrder(proto::Heuristic heuristic, const std::vector<std::string>& ranking);
 
   /// Index into `enabled` (non-empty, in send order) of the message to deliver next.
   std::size_t choose(const std::vector<Candidate>& enabled) const;
 
  private:
-  struct ActorSummary {
-    std::uint32_t actor;
-    std::uint64_t creation_seq;
-    std::uint64_t earliest_send;  ///< send_seq of its earliest enabled message
-    std::uint64_t latest_send;    ///< send_seq of its latest enabled message
-    std::size_t enabled_count;
-    std::size_t rank;         ///< position in the ranking, or max() when unranked
-    std::size_t first_index;  ///< index in `enabled` of its earliest message
-  };
   bool before(const ActorSummary& a, const ActorSummary& b) const;
 
-  proto::Heuristic heuristic_;
+  ActorComparison comparison_;
+  bool ranked_;
   std::unordered_map<std::string, std::size_t> rank_;
   /// choose()'s working memory, kept from one step to the next (it runs at every step).
   mutable std::vector<ActorSummary> actors_;

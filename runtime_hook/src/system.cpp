@@ -10,7 +10,7 @@
 
 #include "control_channel.hpp"
 #include "controlled_runtime.hpp"
-#include "exocheck/wire/event_buffer.hpp"
+#include "exocheck/wire/event_buffer_layout.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "exocheck/wire/utf8.hpp"
 #include "fork_server.hpp"

@@ -26,6 +26,9 @@
 #include "coordinator_client.hpp"
 #include "coordinator_server.hpp"
 #include "exocheck/agent/runner.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/option_flags.hpp"
+#include "exocheck/options/reduction.hpp"
 #include "exocheck/wire/result_events.hpp"
 #include "proto/coordinator.grpc.pb.h"
 #include "sha256.hpp"
@@ -153,14 +156,15 @@ int main(int argc, char** argv) {
   int agents = 2;
   std::uint32_t slots = 16;
   std::string agent_process;
-  std::string reduction = "dpor";
-  std::string heuristic = "lca";
+  std::string reduction{options::name_of(engine::Reduction::kDpor)};
+  std::string heuristic{options::name_of(engine::Heuristic::kLca)};
   bool sleep_sets = false;
   app.add_option("--subject", subject, "subject binary recorded once")->capture_default_str();
   app.add_option("--workers", workers, "its --workers argument")->capture_default_str();
-  app.add_option("--reduction", reduction, "exhaustive, dpor or transdpor")->capture_default_str();
-  app.add_option("--heuristic", heuristic, "fifo, lifo, eca, lca, ldm, hdm, hms or sgr")->capture_default_str();
-  app.add_flag("--sleep-sets,!--no-sleep-sets", sleep_sets, "sleep sets")->capture_default_str();
+  options::add_reduction_option(app, reduction);
+  options::add_heuristic_option(app, heuristic, options::HeuristicChoices::kAll, "Heuristic");
+  bool no_sleep_sets = false;  // sleep sets are off here unless --sleep-sets
+  options::add_sleep_set_flags(app, sleep_sets, no_sleep_sets);
   app.add_option("--jobs", jobs, "explorations fed from the recording")->capture_default_str();
   app.add_option("--agents", agents, "synthetic agents, one stream and one thread each")->capture_default_str();
   app.add_option("--slots", slots, "slots each synthetic agent announces")->capture_default_str();
@@ -182,8 +186,9 @@ int main(int argc, char** argv) {
   request.add_args("--workers");
   request.add_args(std::to_string(workers));
   request.set_sha256(agent::sha256_of_file(subject));
-  request.mutable_settings()->set_reduction(reduction);
-  request.mutable_settings()->set_heuristic(heuristic);
+  // The options accept only the tables' names.
+  request.mutable_settings()->set_reduction(options::row_named(options::kReductions, reduction)->wire);
+  request.mutable_settings()->set_heuristic(options::row_named(options::kHeuristics, heuristic)->wire);
   request.mutable_settings()->set_sleep_sets(sleep_sets);
   request.mutable_settings()->set_keep_going(true);
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/options/reduction.hpp"
 #include "exocheck/wire/result_events.hpp"
 #include "fake_program.hpp"
 
@@ -41,7 +42,7 @@ TEST(ExplorationSession, ExploresBothOrdersThenIsCompleteWithoutBug) {
   for (auto reduction : {engine::Reduction::kExhaustive, engine::Reduction::kDpor, engine::Reduction::kTransDpor}) {
     ExplorationSession session(options_with(reduction));
     EXPECT_EQ(session.verdict(), Verdict::kRunning);
-    EXPECT_EQ(drain(session), 2u) << engine::name_of(reduction);
+    EXPECT_EQ(drain(session), 2u) << options::name_of(reduction);
     EXPECT_TRUE(session.finished());
     EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);
     const auto progress = session.progress();

@@ -48,14 +48,14 @@ proto::ResultBatch batch_of(const proto::LeaseResult& result) {
   return batch;
 }
 
-proto::SubmitRequest submission(const std::string& reduction = "transdpor") {
+proto::SubmitRequest submission(proto::Reduction reduction = proto::REDUCTION_TRANSDPOR) {
   proto::SubmitRequest request;
   request.set_subject("/bin/subject");
   request.add_args("--workers");
   request.add_args("2");
   request.set_sha256(kSha);
   request.mutable_settings()->set_reduction(reduction);
-  request.mutable_settings()->set_heuristic("fifo");
+  request.mutable_settings()->set_heuristic(proto::FIFO);
   request.mutable_settings()->set_sleep_sets(true);
   request.mutable_settings()->set_run_timeout_ms(1000);
   return request;
@@ -87,10 +87,10 @@ class JobDispatcherTest : public testing::Test {
 
 TEST_F(JobDispatcherTest, RejectsBadSettingsWithTheFieldNamed) {
   try {
-    dispatcher.submit(submission("bogus"));
+    dispatcher.submit(submission(static_cast<proto::Reduction>(42)));
     FAIL() << "no exception";
   } catch (const std::invalid_argument& error) {
-    EXPECT_STREQ(error.what(), "unknown reduction 'bogus'");
+    EXPECT_STREQ(error.what(), "unknown reduction number 42");
   }
   auto bad_sha = submission();
   bad_sha.set_sha256("abc");
@@ -167,7 +167,7 @@ TEST_F(JobDispatcherTest, IssuesTheLeasesOfALostAgentToAnother) {
 
 TEST_F(JobDispatcherTest, RunsOneJobAtATime) {
   const auto first = dispatcher.submit(submission());
-  const auto second = dispatcher.submit(submission("dpor"));
+  const auto second = dispatcher.submit(submission(proto::REDUCTION_DPOR));
   EXPECT_EQ(state(first), proto::JOB_RUNNING);
   EXPECT_EQ(state(second), proto::JOB_QUEUED);
   const auto agent = accepting_agent(first);

@@ -17,6 +17,8 @@
 #include "coordinator_client.hpp"
 #include "daemon_processes.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/reduction.hpp"
 #include "local_agent.hpp"
 #include "sha256.hpp"
 
@@ -49,8 +51,8 @@ proto::SubmitRequest pi_submission(const std::string& sha) {
   request.add_args("4");
   request.set_sha256(sha);
   auto& settings = *request.mutable_settings();
-  settings.set_reduction("dpor");
-  settings.set_heuristic("fifo");
+  settings.set_reduction(proto::REDUCTION_DPOR);
+  settings.set_heuristic(proto::FIFO);
   settings.set_sleep_sets(true);
   settings.set_keep_going(true);
   settings.set_run_timeout_ms(10'000);
@@ -60,8 +62,8 @@ proto::SubmitRequest pi_submission(const std::string& sha) {
 // The embedded one-worker run of the same submission.
 Outcome embedded_outcome(const proto::SubmitRequest& request) {
   coordinator::ExplorationOptions options;
-  options.explorer.reduction = engine::parse_reduction(request.settings().reduction()).value();
-  options.explorer.heuristic = engine::parse_heuristic(request.settings().heuristic()).value();
+  options.explorer.reduction = options::row_on_wire(options::kReductions, request.settings().reduction())->engine;
+  options.explorer.heuristic = options::row_on_wire(options::kHeuristics, request.settings().heuristic())->engine;
   options.explorer.sleep_sets = request.settings().sleep_sets();
   options.keep_going = request.settings().keep_going();
   options.subject = request.subject();
@@ -111,7 +113,7 @@ TEST_F(LoopbackTest, TwoAgentsFindWhatOneEmbeddedWorkerFinds) {
   cluster.wait_for_agents(2);
   // LCA without sleep sets: enough paths that both agents get work before the end.
   auto request = pi_submission(pi_sha);
-  request.mutable_settings()->set_heuristic("lca");
+  request.mutable_settings()->set_heuristic(proto::LCA);
   request.mutable_settings()->set_sleep_sets(false);
   std::uint32_t most_agents = 0;
   const auto last = explore(request, [&](const auto& update) { most_agents = std::max(most_agents, update.agents()); });
@@ -131,7 +133,7 @@ TEST_F(LoopbackTest, AgentKilledMidwayAndRestartedChangesNothing) {
   // 4 workers, 549 paths can end between two updates.)
   auto request = pi_submission(pi_sha);
   request.set_args(1, "5");
-  request.mutable_settings()->set_heuristic("lca");
+  request.mutable_settings()->set_heuristic(proto::LCA);
   request.mutable_settings()->set_sleep_sets(false);
   bool killed = false;
   std::uint64_t paths_at_kill = 0;
@@ -181,13 +183,13 @@ TEST_F(LoopbackTest, SubjectNotLinkedWithTheHookFailsTheJob) {
 
 TEST_F(LoopbackTest, BadSettingsAreRefusedAtSubmission) {
   auto request = pi_submission(pi_sha);
-  request.mutable_settings()->set_heuristic("random");
+  request.mutable_settings()->set_heuristic(static_cast<proto::Heuristic>(99));
   try {
     client.submit(request);
     FAIL() << "no exception";
   } catch (const agent::CoordinatorError& error) {
     EXPECT_EQ(std::string(error.what()),
-              "coordinator at " + cluster.address() + ": submit refused: unknown heuristic 'random'");
+              "coordinator at " + cluster.address() + ": submit refused: unknown heuristic number 99");
   }
 }
 

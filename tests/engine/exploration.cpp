@@ -4,31 +4,11 @@
 #include <random>
 #include <vector>
 
+#include "exocheck/options/heuristic.hpp"
 #include "interpreter.hpp"
 
 namespace exocheck::engine::testing {
 namespace {
-
-proto::Heuristic to_hook(Heuristic heuristic) {
-  switch (heuristic) {
-    case Heuristic::kFifo:
-      return proto::FIFO;
-    case Heuristic::kLifo:
-      return proto::LIFO;
-    case Heuristic::kEca:
-      return proto::ECA;
-    case Heuristic::kLca:
-      return proto::LCA;
-    case Heuristic::kLdm:
-      return proto::LDM;
-    case Heuristic::kHdm:
-      return proto::HDM;
-    case Heuristic::kHms:
-    case Heuristic::kSgr:
-      return proto::RANKED;
-  }
-  return proto::FIFO;
-}
 
 std::uint32_t clock_entry(const Step& step, const std::string& actor) {
   for (const auto& [a, count] : step.clock) {
@@ -72,7 +52,7 @@ Execution run_item(const Program& program, const WorkItem& item, Heuristic heuri
   spec.prefix = item.prefix;
   spec.sleep = item.sleep;
   spec.ranking = item.ranking;
-  spec.heuristic = to_hook(heuristic);
+  spec.heuristic = options::to_hook(heuristic);
   return run_program(program, spec);
 }
 

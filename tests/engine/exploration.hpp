@@ -6,9 +6,14 @@
 #include <string>
 
 #include "exocheck/engine/explorer.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/reduction.hpp"
 #include "program.hpp"
 
 namespace exocheck::engine::testing {
+
+// The tests label their cases with the option tables' names.
+using options::name_of;
 
 /// What an exploration reached, for differential comparison.
 struct Reached {

@@ -239,18 +239,6 @@ TEST(TraceView, AViewAssignedAgainAnswersAsANewOne) {
   }
 }
 
-TEST(Options, NamesRoundTrip) {
-  for (auto reduction : {Reduction::kExhaustive, Reduction::kDpor, Reduction::kTransDpor}) {
-    EXPECT_EQ(parse_reduction(name_of(reduction)), reduction);
-  }
-  for (auto heuristic : {Heuristic::kFifo, Heuristic::kLifo, Heuristic::kEca, Heuristic::kLca, Heuristic::kLdm,
-                         Heuristic::kHdm, Heuristic::kHms, Heuristic::kSgr}) {
-    EXPECT_EQ(parse_heuristic(name_of(heuristic)), heuristic);
-  }
-  EXPECT_FALSE(parse_reduction("odpor"));
-  EXPECT_FALSE(parse_heuristic("random"));
-}
-
 }  // namespace
 }  // namespace exocheck::engine::testing
 

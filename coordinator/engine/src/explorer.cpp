@@ -17,10 +17,7 @@ namespace {
 
 // See open_to_hand_out(): while the tree lists fewer open configurations than this per item out,
 // work is scarce. At 0 it gives depth first throughout, and beyond any tree's size shallowest
-// always: builds with those values are where the figures below for them come from. In
-// exocheck-bench --measure, servers kept, registry K=4 and pi 5 on two workers waited 3.1-4.5 us
-// per execution for a lease with depth first throughout, 0.7-1.2 with this, 1.0-1.1 with
-// shallowest always.
+// always; how long workers waited for a lease with each is in tests/bench/results-2026-11-24.md.
 constexpr std::size_t kListedPerItemOutWhileScarce = 16;
 
 }  // namespace
@@ -52,7 +49,7 @@ class Explorer::State {
   struct Issued {
     Node* node;
     Key message;
-    std::vector<Pending> child_sleep;
+    SleepSet child_sleep;
     std::vector<std::string> ranking;
   };
 
@@ -61,7 +58,7 @@ class Explorer::State {
     return options_.max_paths != 0 && stats_.paths + stats_.sleep_blocked + outstanding_.size() >= options_.max_paths;
   }
   WorkItem issue(Node& node, Key message);
-  std::vector<Pending> sleep_after(const Node& node, Key message) const;
+  SleepSet sleep_after(const Node& node, Key message) const;
   WorkItem work_item(std::uint64_t id, const Issued& issued) const;
   bool follows_schedule(const TraceView& trace, const Issued& issued) const;
   void extend_tree(TraceView& trace, const Issued& issued, std::vector<Node*>& path);
@@ -121,12 +118,9 @@ std::optional<WorkItem> Explorer::State::next() {
 // explored in a run or two, after which both wait for the next result to bring work (and the
 // items of TransDPOR's frozen configurations come one result at a time). The shallowest one's
 // subtree brings work for a long while. Once work is plentiful, depth first again, which keeps
-// the tree to about the paths being explored: registry K=7 on two simulated workers
-// (Explorer.InParallelGoesDepthFirstOnceWorkIsPlentiful) held 117 configurations at most, 8,675
-// with shallowest always and 27 with depth first throughout. Which
-// configuration goes first changes no class reached (the differential tests run simulated agents
-// in random orders); with two workers in lock-step, registry K=3 takes 13 rounds instead of 15,
-// K=4 and pi 5 61 instead of 63.
+// the tree to about the paths being explored (Explorer.InParallelGoesDepthFirstOnceWorkIsPlentiful
+// bounds it). Which configuration goes first changes no class reached (the differential tests run
+// simulated agents in random orders). Figures: tests/bench/results-2026-11-24.md.
 Node* Explorer::State::open_to_hand_out() {
   const auto dropped_once_unlisted = [this](Node* node) { drop_explored(node); };  // kept for the list only
   const bool scarce = open_.size() < kListedPerItemOutWhileScarce * (outstanding_.size() + 1);
@@ -134,18 +128,9 @@ Node* Explorer::State::open_to_hand_out() {
   return open_.deepest(dropped_once_unlisted);
 }
 
-std::vector<Pending> Explorer::State::sleep_after(const Node& node, Key message) const {
-  std::vector<Pending> sleep;
-  if (!options_.sleep_sets || message == kNoKey) return sleep;
-  const Key receiver = node.receiver_of(message);
-  for (const Pending& s : node.sleep) {
-    if (s.receiver != receiver) sleep.push_back(s);
-  }
-  for (Key s : node.done) {
-    const Key r = node.receiver_of(s);
-    if (s != message && r != receiver && !node.asleep(s)) sleep.push_back({s, r});
-  }
-  return sleep;
+SleepSet Explorer::State::sleep_after(const Node& node, Key message) const {
+  if (!options_.sleep_sets || message == kNoKey) return {};
+  return node.sleep.after(message, node.receiver_of(message), node.done, [&](Key m) { return node.receiver_of(m); });
 }
 
 // Made from what the item keeps (the tree above its node does not change), each time it is
@@ -216,11 +201,9 @@ void Explorer::State::extend_tree(TraceView& trace, const Issued& issued, std::v
       slot->via = step.message;
       slot->depth = static_cast<std::uint32_t>(k);
       if (k == issued.node->depth + 1 && issued.message != kNoKey) {
-        slot->sleep.assign(issued.child_sleep.begin(), issued.child_sleep.end());
+        slot->sleep = issued.child_sleep;
       } else {
-        for (const Pending& s : parent.sleep) {
-          if (s.receiver != step.actor) slot->sleep.push_back(s);
-        }
+        slot->sleep = parent.sleep.passed_through(step.actor);
       }
       trace.move_step_into(k, slot->step);  // `step` now reads from the node
     }
@@ -261,8 +244,7 @@ void Explorer::State::list_if_open(Node& node) {
 // reaches a dropped configuration again: an execution goes through the ancestors of its item's
 // node, then through configurations it reaches first; and a message delivered from a
 // configuration stays in its done set, so that its child is never made again. Without this, the
-// tree would hold every path explored (registry K=7, 40,320 paths: an explorer of 78 MB at its
-// peak, against 16 MB), and free them all at the end, in one go.
+// tree would hold every path explored, and free them all at the end, in one go.
 void Explorer::State::drop_explored(Node* node) {
   while (node->parent != nullptr && node->items_out == 0 && node->children.empty() && !node->listed &&
          !node->has_open_choice()) {

@@ -1,6 +1,6 @@
 #pragma once
 // What the heuristics HMS and SGR learn across executions (heuristics paper, Section 5, items 7
-// and 8), and the actor ranking each derives for the next run.
+// and 8), and the actor ranking each derives for the next run (heuristics/hms.cpp, sgr.cpp).
 //
 // HMS ranks actors by messages sent per message received, highest first. SGR keeps the send graph
 // (an edge A -> B when A ever sent to B) and ranks A before B when B is reachable from A but not A
@@ -32,8 +32,8 @@ class History {
   };
 
   std::size_t index_of(const std::string& actor);
-  std::vector<std::string> by_messages_sent() const;
-  std::vector<std::string> by_send_graph() const;
+  std::vector<std::string> by_messages_sent() const;  ///< HMS: heuristics/hms.cpp
+  std::vector<std::string> by_send_graph() const;     ///< SGR: heuristics/sgr.cpp
 
   std::unordered_map<std::string, std::size_t> index_;
   std::vector<std::string> actors_;

@@ -1,6 +1,6 @@
 #pragma once
 // One configuration of the exploration tree with its DPOR bookkeeping (TransDPOR Fig. 2:
-// backtrack, done, freeze; Godefroid's sleep sets).
+// backtrack, done, freeze) and its sleep set (sleep_set.hpp).
 
 #include <algorithm>
 #include <cstdint>
@@ -10,17 +10,10 @@
 
 #include "names.hpp"
 #include "short_list.hpp"
+#include "sleep_set.hpp"
 #include "trace_view.hpp"
 
 namespace exocheck::engine {
-
-/// A message pending at a configuration, with its receiver. The receiver belongs with the
-/// configuration: a message id ("0#1") names the n-th send of an actor, and which actor that
-/// send goes to depends on the sender's history, so it can differ between branches.
-struct Pending {
-  Key message = kNoKey;
-  Key receiver = kNoKey;
-};
 
 struct Node {
   Node* parent = nullptr;
@@ -31,7 +24,7 @@ struct Node {
   ShortList<Key, 8> receivers;  ///< receivers[i] receives enabled[i]
   ShortList<Key, 2> backtrack;  ///< messages to explore from here, in the order added
   ShortList<Key, 2> done;       ///< messages handed out from here (explored or in flight)
-  ShortList<Pending, 2> sleep;  ///< messages asleep here
+  SleepSet sleep;               ///< messages asleep here
   bool freeze = false;          ///< TransDPOR: an addition is waiting to be explored
   Key latest = kNoKey;          ///< the message handed out last from here (the first run's, at first)
   bool listed = false;          ///< on the explorer's list of nodes with open choices
@@ -51,9 +44,7 @@ struct Node {
     }
     return children.emplace_back(m, nullptr).second;
   }
-  bool asleep(Key m) const {
-    return std::any_of(sleep.begin(), sleep.end(), [&](const Pending& p) { return p.message == m; });
-  }
+  bool asleep(Key m) const { return sleep.asleep(m); }
   /// The receiver of `m`, which is enabled here.
   Key receiver_of(Key m) const {
     for (std::size_t i = 0; i < enabled.size(); ++i) {

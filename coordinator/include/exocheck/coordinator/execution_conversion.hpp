@@ -28,9 +28,6 @@ void to_execution(EventSpan events, const proto::RunResult& result, engine::Exec
 /// of a run end with it).
 void take_verdict(const proto::RunResult& result, engine::Execution& execution);
 
-/// How a run status counts for exploration (RUN_LAUNCH_FAILED has no meaning there: kCrash).
-engine::Ending to_ending(proto::RunStatus status);
-
 /// The request that runs `item` under `heuristic` (HMS and SGR become RANKED with `ranking`).
 proto::RunRequest to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
                              const std::vector<std::string>& ranking = {});

@@ -15,26 +15,24 @@
 
 #include "exocheck/coordinator/determinism_check.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
+#include "exocheck/coordinator/lease.hpp"
 #include "exocheck/coordinator/spinning_mutex.hpp"
+#include "exocheck/endings/verdict.hpp"
 #include "exocheck/engine/explorer.hpp"
+#include "exocheck/options/bounds.hpp"
 #include "proto/control.pb.h"
 #include "proto/trace.pb.h"
 
 namespace exocheck::coordinator {
 
 struct ExplorationOptions {
-  engine::ExplorerOptions explorer;    ///< reduction, sleep sets, heuristic, max paths
-  std::uint64_t step_limit = 100'000;  ///< per run
-  bool keep_going = false;             ///< false: stop at the first bug
-  bool check_determinism = false;      ///< every completed path must end in the same final state
-  std::string subject;                 ///< subject path as agents see it (recorded in bug traces)
-  std::vector<std::string> args;       ///< its arguments
-};
-
-/// A unit of work: run `request` (prefix, sleep set, heuristic, step limit) once.
-struct Lease {
-  std::uint64_t id = 0;
-  proto::RunRequest request;
+  engine::ExplorerOptions explorer;  ///< reduction, sleep sets, heuristic, max paths
+  /// Per run.
+  std::uint64_t step_limit = options::kDefaultStepLimit;
+  bool keep_going = false;         ///< false: stop at the first bug
+  bool check_determinism = false;  ///< every completed path must end in the same final state
+  std::string subject;             ///< subject path as agents see it (recorded in bug traces)
+  std::vector<std::string> args;   ///< its arguments
 };
 
 /// A bug found: the run's verdict and a trace file that `exocheck replay` reproduces.
@@ -55,13 +53,8 @@ struct Handover {
   bool finished = false;
 };
 
-/// Why the exploration ended (or that it has not).
-enum class Verdict {
-  kRunning,
-  kCompleteNoBug,  ///< every class explored, no bug: exit 0
-  kBugFound,       ///< exit 1
-  kLimitReached,   ///< stopped by --max-paths, --time-limit or a cancel before completion, no bug: exit 3
-};
+/// Why the exploration ended (or that it has not): endings/verdict.hpp's table.
+using endings::Verdict;
 
 struct Progress {
   engine::Stats stats;

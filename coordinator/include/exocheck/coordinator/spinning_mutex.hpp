@@ -47,7 +47,7 @@ class SpinningMutex {
   }
 
  private:
-  // About as long as one result's work under the lock (15-20 us in exocheck-bench's explorations).
+  // About as long as one result's work under the lock in exocheck-bench's explorations.
   static constexpr std::chrono::microseconds kSpinFor{20};
 
   std::mutex mutex_;

@@ -1,10 +1,8 @@
 #pragma once
-// The independent axes of an exploration, each named once (CONVENTIONS.md, 2).
+// The independent axes of an exploration as the engine sees them. Their names, help texts and
+// wire values are in one table per axis (coordinator/options/).
 
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <string_view>
 
 namespace exocheck::engine {
 
@@ -18,11 +16,6 @@ enum class Reduction {
 /// Ordering heuristics (heuristics paper, Section 5); the hook applies all but HMS and SGR
 /// itself, and those two arrive at the hook as a ranking computed from history.
 enum class Heuristic { kFifo, kLifo, kEca, kLca, kLdm, kHdm, kHms, kSgr };
-
-std::string_view name_of(Reduction reduction);
-std::string_view name_of(Heuristic heuristic);
-std::optional<Reduction> parse_reduction(std::string_view name);
-std::optional<Heuristic> parse_heuristic(std::string_view name);
 
 struct ExplorerOptions {
   Reduction reduction = Reduction::kTransDpor;

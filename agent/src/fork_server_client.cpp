@@ -1,4 +1,4 @@
-#include "subject_server.hpp"
+#include "fork_server_client.hpp"
 
 #include <poll.h>
 #include <sched.h>
@@ -34,14 +34,14 @@ constexpr int kKilledStatus = SIGKILL;
 
 }  // namespace
 
-std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const std::string& binary,
-                                                                         const std::vector<std::string>& args,
-                                                                         EventBuffer& buffer,
-                                                                         Clock::time_point deadline, bool in_place,
-                                                                         int give_up) {
+std::variant<ForkServerClient, ForkServerClient::Refusal> ForkServerClient::start(const std::string& binary,
+                                                                                  const std::vector<std::string>& args,
+                                                                                  EventBuffer& buffer,
+                                                                                  Clock::time_point deadline,
+                                                                                  bool in_place, int give_up) {
   auto launched = SubjectProcess::launch(binary, args, buffer.fd(), in_place);
   if (auto* failure = std::get_if<LaunchFailure>(&launched)) return Refusal{failure->detail, true};
-  SubjectServer server(binary, args, std::move(std::get<SubjectProcess>(launched)), buffer);
+  ForkServerClient server(binary, args, std::move(std::get<SubjectProcess>(launched)), buffer);
   server.give_up_fd_ = give_up;
   StderrTail errors;
   bool hello_seen = false;
@@ -83,17 +83,17 @@ std::variant<SubjectServer, SubjectServer::Refusal> SubjectServer::start(const s
   }
 }
 
-SubjectServer::SubjectServer(std::string binary, std::vector<std::string> args, SubjectProcess process,
-                             EventBuffer& buffer)
+ForkServerClient::ForkServerClient(std::string binary, std::vector<std::string> args, SubjectProcess process,
+                                   EventBuffer& buffer)
     : binary_(std::move(binary)), args_(std::move(args)), process_(std::move(process)), buffer_(&buffer) {}
 
-bool SubjectServer::binary_rebuilt() const {
+bool ForkServerClient::binary_rebuilt() const {
   const auto& started = process_.binary_stamp();
   return !started || stamp_of(process_.binary_path()) != started;
 }
 
 // Waits for the next complete frame from the server, reading stderr into `errors` meanwhile.
-SubjectServer::Heard SubjectServer::next_frame(Clock::time_point until, StderrTail& errors) {
+ForkServerClient::Heard ForkServerClient::next_frame(Clock::time_point until, StderrTail& errors) {
   for (;;) {
     std::string_view payload;
     switch (decoder_.next(payload)) {
@@ -118,7 +118,7 @@ SubjectServer::Heard SubjectServer::next_frame(Clock::time_point until, StderrTa
 }
 
 // One poll round over the control socket, stderr and the server's exit.
-void SubjectServer::pump(Clock::time_point until, StderrTail& errors) {
+void ForkServerClient::pump(Clock::time_point until, StderrTail& errors) {
   std::array<pollfd, 4> fds{};
   nfds_t count = 0;
   fds[count++] = {process_.control_fd(), POLLIN, 0};
@@ -152,7 +152,7 @@ void SubjectServer::pump(Clock::time_point until, StderrTail& errors) {
   }
 }
 
-void SubjectServer::drain_stderr(StderrTail& errors) {
+void ForkServerClient::drain_stderr(StderrTail& errors) {
   char chunk[4096];
   for (int reads = 0; reads < 64 && process_.stderr_fd() >= 0; ++reads) {
     const ssize_t got = ::read(process_.stderr_fd(), chunk, sizeof chunk);
@@ -167,7 +167,7 @@ void SubjectServer::drain_stderr(StderrTail& errors) {
   }
 }
 
-bool SubjectServer::send_request(const RunSpec& spec, Clock::time_point deadline) {
+bool ForkServerClient::send_request(const RunSpec& spec, Clock::time_point deadline) {
   request_.clear();
   append_request_frame(request_, spec.request);
   std::size_t sent = 0;
@@ -189,15 +189,15 @@ bool SubjectServer::send_request(const RunSpec& spec, Clock::time_point deadline
 
 // The server runs on the CPU of the thread that drives it. A run and its worker hand over to each
 // other twice per run and never run at once; left to the scheduler, the one woken often goes to
-// another, idle CPU, and on a virtual machine waking an idle CPU costs tens of microseconds (one
-// unpinned worker on two CPUs: 9,200 runs/s of registry K=6, against 15,800 pinned). A worker
-// that moves takes its server along at its next run; one pinned makes this a no-op after the first.
-void SubjectServer::follow_this_cpu() {
+// another, idle CPU, and on a virtual machine waking an idle CPU costs tens of microseconds
+// (tests/bench/results-2026-11-24.md). A worker that moves takes its server along at its next run;
+// one pinned makes this a no-op after the first.
+void ForkServerClient::follow_this_cpu() {
   const int cpu = ::sched_getcpu();
   if (cpu >= 0 && cpu != cpu_ && pin(process_.pid(), {cpu})) cpu_ = cpu;
 }
 
-void SubjectServer::kill_run() {
+void ForkServerClient::kill_run() {
   if (in_place_) {
     // The run is the server itself.
     process_.signal_group(SIGKILL);
@@ -212,7 +212,7 @@ void SubjectServer::kill_run() {
 // While a run lasts, the agent decodes what the run has written so far every kDecodeEvery: on
 // several cores, decoding a long run's events then overlaps with the run instead of following it.
 // A run shorter than that costs no extra wake-up.
-SubjectServer::Heard SubjectServer::wait_for_end(Clock::time_point deadline, Run& run) {
+ForkServerClient::Heard ForkServerClient::wait_for_end(Clock::time_point deadline, Run& run) {
   for (;;) {
     const auto until = std::min(deadline, Clock::now() + kDecodeEvery);
     const Heard heard = next_frame(until, run.errors);
@@ -221,13 +221,13 @@ SubjectServer::Heard SubjectServer::wait_for_end(Clock::time_point deadline, Run
   }
 }
 
-void SubjectServer::decode_new_frames(Run& run) {
+void ForkServerClient::decode_new_frames(Run& run) {
   const std::string_view frames = buffer_->frames();
   if (frames.size() <= run.decoded || run.conversation.done()) return;
   run.decoded += run.conversation.take_frames(frames.substr(run.decoded));
 }
 
-SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point deadline, RunReport& report) {
+ForkServerClient::Served ForkServerClient::run(const RunSpec& spec, Clock::time_point deadline, RunReport& report) {
   buffer_->reset();
   follow_this_cpu();
   if (!send_request(spec, deadline)) {
@@ -286,7 +286,7 @@ SubjectServer::Served SubjectServer::run(const RunSpec& spec, Clock::time_point 
 
 // The server died before the run's end was known. A forking server's run is done again another
 // way; a server in place died of its run (a crash, an _exit): that is the run's end.
-SubjectServer::Served SubjectServer::server_gone(const RunSpec& spec, Run& run, RunReport& report) {
+ForkServerClient::Served ForkServerClient::server_gone(const RunSpec& spec, Run& run, RunReport& report) {
   usable_ = false;
   if (!in_place_ || buffer_->run_pid() == 0) {
     kill_run();
@@ -298,8 +298,8 @@ SubjectServer::Served SubjectServer::server_gone(const RunSpec& spec, Run& run, 
   return verdict(spec, RunEnding::exited, exited ? W_EXITCODE(*exited, 0) : process_.wait_status(), false, run, report);
 }
 
-SubjectServer::Served SubjectServer::verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed,
-                                             Run& run, RunReport& report) {
+ForkServerClient::Served ForkServerClient::verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed,
+                                                   Run& run, RunReport& report) {
   // The run has ended, so all it wrote to stderr is in the pipe, and all it recorded in the buffer.
   drain_stderr(run.errors);
   decode_new_frames(run);

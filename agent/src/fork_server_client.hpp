@@ -1,11 +1,13 @@
 #pragma once
-// A subject started once in fork-server mode (control.proto): its main runs up to
-// System::run(), then each run is a fork of it, writing its events into the shared event buffer.
-// The runner's side of that conversation: start-up, one run at a time, and the same precise
-// verdicts as one process per run for every fault of a run (crash, hang, garbage, early exit).
-// The server only ever waits; a run that breaks it (garbage on the channel, killing it) breaks
-// only this server, and the runner starts another. A server in place performs the runs itself:
-// its death during a run is that run's end (a crash, an _exit), and a hang or garbage kills it.
+// The fork server, the agent's half (the subject's half is runtime_hook/src/fork_server.cpp): a
+// subject started once in fork-server mode (control.proto), whose main runs up to System::run(),
+// then each run is a fork of it, writing its events into the shared event buffer
+// (wire/event_buffer_layout.hpp). The runner's side of that conversation: start-up, one run at a
+// time, and the same precise verdicts as one process per run for every fault of a run (crash, hang,
+// garbage, early exit). The server only ever waits; a run that breaks it (garbage on the channel,
+// killing it) breaks only this server, and the runner starts another. A server in place performs
+// the runs itself: its death during a run is that run's end (a crash, an _exit), and a hang or
+// garbage kills it.
 
 #include <chrono>
 #include <string>
@@ -22,7 +24,7 @@
 
 namespace exocheck::agent {
 
-class SubjectServer {
+class ForkServerClient {
  public:
   using Clock = std::chrono::steady_clock;
 
@@ -41,9 +43,9 @@ class SubjectServer {
   /// With `in_place`, the server is asked to perform its runs in place (in_place() says whether
   /// it does). Once `give_up` (a file descriptor, -1: none) is readable, the start is given up and
   /// the process killed.
-  static std::variant<SubjectServer, Refusal> start(const std::string& binary, const std::vector<std::string>& args,
-                                                    EventBuffer& buffer, Clock::time_point deadline,
-                                                    bool in_place = false, int give_up = -1);
+  static std::variant<ForkServerClient, Refusal> start(const std::string& binary, const std::vector<std::string>& args,
+                                                       EventBuffer& buffer, Clock::time_point deadline,
+                                                       bool in_place = false, int give_up = -1);
 
   /// How run() went.
   enum class Served {
@@ -79,7 +81,7 @@ class SubjectServer {
     StderrTail errors;
   };
 
-  SubjectServer(std::string binary, std::vector<std::string> args, SubjectProcess process, EventBuffer& buffer);
+  ForkServerClient(std::string binary, std::vector<std::string> args, SubjectProcess process, EventBuffer& buffer);
   Heard next_frame(Clock::time_point until, StderrTail& errors);
   void pump(Clock::time_point until, StderrTail& errors);
   bool send_request(const RunSpec& spec, Clock::time_point deadline);

@@ -1,0 +1,35 @@
+#pragma once
+// The bounds: numbers that cut an exploration or a run short. Each is a field of its own in the
+// engine's or the session's options and on the wire (ExplorationSettings); this table gives each
+// its one command-line name, help text and default.
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <string_view>
+
+namespace exocheck::options {
+
+struct Bound {
+  std::string_view flag;
+  std::string_view help;
+};
+
+/// engine::ExplorerOptions::max_paths; ExplorationSettings.max_paths.
+inline constexpr Bound kMaxPaths{"--max-paths", "Stop after this many paths; 0 = no limit"};
+/// The exploration's wall clock; ExplorationSettings.time_limit_ms.
+inline constexpr Bound kTimeLimit{"--time-limit", "Stop handing out runs after this many seconds"};
+/// Each run of an exploration; ExplorationSettings.run_timeout_ms.
+inline constexpr Bound kRunTimeout{"--run-timeout", "Wall-clock limit for each run, in seconds"};
+/// The one run of `exocheck run` and `exocheck replay`.
+inline constexpr Bound kRunTime{"--timeout", "Wall-clock limit for the run, in seconds"};
+/// Macro-steps per run; RunRequest.step_limit and ExplorationSettings.step_limit.
+inline constexpr Bound kStepLimit{"--step-limit", "Most macro-steps per run after the initial one; 0 = no limit"};
+
+inline constexpr std::array<Bound, 5> kBounds{kMaxPaths, kTimeLimit, kRunTimeout, kRunTime, kStepLimit};
+
+/// Defaults where a bound has one (a client that leaves a field 0 gets these from the coordinator).
+inline constexpr std::uint64_t kDefaultStepLimit = 100'000;
+inline constexpr std::chrono::milliseconds kDefaultRunTimeout{10'000};
+
+}  // namespace exocheck::options

@@ -1,0 +1,42 @@
+#pragma once
+// The command-line side of the option tables: each axis declared on a CLI11 app with its one
+// flag name, its help text and exactly the table's names as choices. `exocheck explore`,
+// `exocheck run`, `exocheck replay`, the daemons and the benchmarks all declare their options here.
+
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "exocheck/options/bounds.hpp"
+
+namespace exocheck::options {
+
+/// --reduction NAME, one of kReductions.
+CLI::Option* add_reduction_option(CLI::App& app, std::string& name);
+
+/// Which heuristics an option offers.
+enum class HeuristicChoices {
+  kAll,            ///< every row: an exploration learns HMS's and SGR's rankings as it goes
+  kAppliedByHook,  ///< a single run has no history to learn from
+};
+/// --heuristic NAME; `lead` opens the help text, the choices' descriptions follow.
+CLI::Option* add_heuristic_option(CLI::App& app, std::string& name, HeuristicChoices choices, std::string_view lead);
+
+/// --sleep-sets and --no-sleep-sets (kSleepSets), which exclude each other; sets `off` for the latter.
+void add_sleep_set_flags(CLI::App& app, bool& on, bool& off);
+
+/// --check NAME, one of kChecks.
+CLI::Option* add_check_option(CLI::App& app, std::string& name);
+
+/// The bound's flag with its help text; the caller adds the range check and the default shown.
+template <typename Value>
+CLI::Option* add_bound_option(CLI::App& app, const Bound& bound, Value& value) {
+  return app.add_option(std::string(bound.flag), value, std::string(bound.help));
+}
+
+/// The runner's modes, which explore and exocheck-agent both offer.
+CLI::Option* add_no_fork_server_flag(CLI::App& app, bool& no_fork_server);
+CLI::Option* add_no_in_place_flag(CLI::App& app, bool& no_in_place);
+
+}  // namespace exocheck::options

@@ -1,0 +1,56 @@
+#include "exocheck/options/option_flags.hpp"
+
+#include "exocheck/options/check.hpp"
+#include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/reduction.hpp"
+#include "exocheck/options/sleep_sets.hpp"
+
+namespace exocheck::options {
+namespace {
+
+template <typename Table>
+CLI::Option* add_choice_option(CLI::App& app, std::string_view flag, std::string& name, std::string_view lead,
+                               const Table& table) {
+  return app.add_option(std::string(flag), name, std::string(lead) + " (" + choices_described(table) + ")")
+      ->check(CLI::IsMember(names_of(table)));
+}
+
+}  // namespace
+
+CLI::Option* add_reduction_option(CLI::App& app, std::string& name) {
+  return add_choice_option(app, kReductionFlag, name, kReductionHelp, kReductions)->capture_default_str();
+}
+
+CLI::Option* add_heuristic_option(CLI::App& app, std::string& name, HeuristicChoices choices, std::string_view lead) {
+  std::vector<HeuristicRow> offered;
+  for (const auto& row : kHeuristics) {
+    if (choices == HeuristicChoices::kAll || applied_by_hook(row)) offered.push_back(row);
+  }
+  return add_choice_option(app, kHeuristicFlag, name, lead, offered)->capture_default_str();
+}
+
+void add_sleep_set_flags(CLI::App& app, bool& on, bool& off) {
+  const auto& [on_row, off_row] = kSleepSets;
+  auto* on_flag = app.add_flag(std::string(on_row.flag), on, std::string(on_row.help));
+  auto* off_flag = app.add_flag(std::string(off_row.flag), off, std::string(off_row.help));
+  on_flag->excludes(off_flag);
+}
+
+CLI::Option* add_check_option(CLI::App& app, std::string& name) {
+  return add_choice_option(app, kCheckFlag, name, kCheckHelp, kChecks)->capture_default_str();
+}
+
+CLI::Option* add_no_fork_server_flag(CLI::App& app, bool& no_fork_server) {
+  return app.add_flag("--no-fork-server", no_fork_server,
+                      "Start the subject anew for every run instead of forking each run from one copy of it started "
+                      "once (the fork server, the default; subjects with threads running at System::run() get one "
+                      "process per run anyway)");
+}
+
+CLI::Option* add_no_in_place_flag(CLI::App& app, bool& no_in_place) {
+  return app.add_flag("--no-in-place", no_in_place,
+                      "Fork every run from the fork server instead of performing it in the server and putting back "
+                      "the memory it wrote (the default where the kernel allows it: Linux 6.7 or later)");
+}
+
+}  // namespace exocheck::options

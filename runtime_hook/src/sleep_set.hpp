@@ -1,0 +1,38 @@
+#pragma once
+// Sleep sets (Godefroid), the hook's half: a request names the messages asleep once its prefix is
+// replayed (the engine's half, coordinator/engine/src/sleep_set.hpp, computes them). The hook
+// never delivers a sleeping message, and a step at actor a wakes every sleeping message a
+// receives (that step may change how a handles them). When every enabled message sleeps, the
+// run is redundant and ends with RUN_SLEEP_BLOCKED.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace exocheck::detail {
+
+class SleepSet {
+ public:
+  template <class Ids>
+  void assign(const Ids& ids) {
+    ids_.assign(ids.begin(), ids.end());
+  }
+  bool empty() const { return ids_.empty(); }
+  bool asleep(const std::string& id) const { return std::find(ids_.begin(), ids_.end(), id) != ids_.end(); }
+
+  /// After a step at `actor`: wakes the messages `actor` receives. `receiver_of(id)` is the
+  /// receiver's id of a pending message, or nullptr once the message is no longer pending (it
+  /// wakes too: it can no longer be chosen).
+  template <class ReceiverOf>
+  void wake_messages_of(const std::string& actor, ReceiverOf receiver_of) {
+    std::erase_if(ids_, [&](const std::string& id) {
+      const std::string* receiver = receiver_of(id);
+      return receiver == nullptr || *receiver == actor;
+    });
+  }
+
+ private:
+  std::vector<std::string> ids_;  ///< message ids
+};
+
+}  // namespace exocheck::detail
