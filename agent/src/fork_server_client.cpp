@@ -190,7 +190,7 @@ bool ForkServerClient::send_request(const RunSpec& spec, Clock::time_point deadl
 // The server runs on the CPU of the thread that drives it. A run and its worker hand over to each
 // other twice per run and never run at once; left to the scheduler, the one woken often goes to
 // another, idle CPU, and on a virtual machine waking an idle CPU costs tens of microseconds
-// (tests/bench/results-2026-11-24.md). A worker that moves takes its server along at its next run;
+// (tests/bench/results-2026-11-25.md). A worker that moves takes its server along at its next run;
 // one pinned makes this a no-op after the first.
 void ForkServerClient::follow_this_cpu() {
   const int cpu = ::sched_getcpu();

@@ -1,7 +1,7 @@
 #pragma once
 // The coordinator without its transport: the queue of submitted explorations (one runs at a
 // time), the agents attached, and the leases out on each agent with their deadlines. The gRPC
-// service (coordinator_service.cpp) is a thin layer over this class, so the rules here are
+// service (coordinator_server.cpp) is a thin layer over this class, so the rules here are
 // tested without sockets. Thread-safe: every member locks the dispatcher.
 
 #include <chrono>

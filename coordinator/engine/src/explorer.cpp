@@ -17,7 +17,7 @@ namespace {
 
 // See open_to_hand_out(): while the tree lists fewer open configurations than this per item out,
 // work is scarce. At 0 it gives depth first throughout, and beyond any tree's size shallowest
-// always; how long workers waited for a lease with each is in tests/bench/results-2026-11-24.md.
+// always; how long workers waited for a lease with each is in tests/bench/results-2026-11-25.md.
 constexpr std::size_t kListedPerItemOutWhileScarce = 16;
 
 }  // namespace
@@ -120,7 +120,7 @@ std::optional<WorkItem> Explorer::State::next() {
 // subtree brings work for a long while. Once work is plentiful, depth first again, which keeps
 // the tree to about the paths being explored (Explorer.InParallelGoesDepthFirstOnceWorkIsPlentiful
 // bounds it). Which configuration goes first changes no class reached (the differential tests run
-// simulated agents in random orders). Figures: tests/bench/results-2026-11-24.md.
+// simulated agents in random orders). Figures: tests/bench/results-2026-11-25.md.
 Node* Explorer::State::open_to_hand_out() {
   const auto dropped_once_unlisted = [this](Node* node) { drop_explored(node); };  // kept for the list only
   const bool scarce = open_.size() < kListedPerItemOutWhileScarce * (outstanding_.size() + 1);
