@@ -1,7 +1,9 @@
 #include "exploration.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "exocheck/options/heuristic.hpp"
@@ -47,15 +49,6 @@ void record(Reached& reached, const Execution& execution) {
   }
 }
 
-Execution run_item(const Program& program, const WorkItem& item, Heuristic heuristic) {
-  RunSpec spec;
-  spec.prefix = item.prefix;
-  spec.sleep = item.sleep;
-  spec.ranking = item.ranking;
-  spec.heuristic = options::to_hook(heuristic);
-  return run_program(program, spec);
-}
-
 /// What an agent sends for `execution`: the steps from the prefix's length on.
 Execution as_sent(const Execution& execution, const WorkItem& item, const ExplorerOptions& options, Results results) {
   const bool learns = options.heuristic == Heuristic::kHms || options.heuristic == Heuristic::kSgr;
@@ -71,6 +64,15 @@ Execution as_sent(const Execution& execution, const WorkItem& item, const Explor
 }
 
 }  // namespace
+
+Execution run_item(const Program& program, const WorkItem& item, Heuristic heuristic) {
+  RunSpec spec;
+  spec.prefix = item.prefix;
+  spec.sleep = item.sleep;
+  spec.ranking = item.ranking;
+  spec.heuristic = options::to_hook(heuristic);
+  return run_program(program, spec);
+}
 
 Reached explore(const Program& program, ExplorerOptions options, Results results) {
   Explorer explorer(options);
@@ -112,6 +114,144 @@ Reached explore_in_parallel(const Program& program, ExplorerOptions options, int
   }
   reached.stats = explorer.stats();
   reached.classes = explorer.classes();
+  return reached;
+}
+
+namespace {
+
+/// One explorer of the simulation: the whole tree, or a subtree split off another part.
+struct Part {
+  std::unique_ptr<Explorer> explorer;
+  std::vector<std::string> root;  ///< the subtree's prefix (empty: the whole tree)
+  int giver = -1;                 ///< the part it was split off, and its id there
+  std::uint64_t id_at_giver = 0;
+  std::vector<WorkItem> running;
+  int requests_in_flight = 0;  ///< made and not delivered yet: the part cannot finish before
+  bool completed_one = false;
+  bool done = false;
+};
+
+struct InFlight {
+  int from;
+  BacktrackRequest request;
+};
+
+bool starts_with(const std::vector<std::string>& whole, const std::vector<std::string>& prefix) {
+  return prefix.size() <= whole.size() && std::equal(prefix.begin(), prefix.end(), whole.begin());
+}
+
+/// The owner of the configuration `prefix` reaches: the part whose subtree's prefix is the
+/// longest prefix of it.
+int owner_of(const std::vector<Part>& parts, const std::vector<std::string>& prefix) {
+  int owner = -1;
+  for (int p = 0; p < static_cast<int>(parts.size()); ++p) {
+    if (starts_with(prefix, parts[p].root) && (owner < 0 || parts[p].root.size() > parts[owner].root.size())) owner = p;
+  }
+  return owner;
+}
+
+}  // namespace
+
+Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int explorers, std::uint64_t seed,
+                            int* splits) {
+  constexpr std::size_t kItemsPerPart = 2;
+  std::mt19937_64 random(seed);
+  std::vector<Part> parts;
+  parts.emplace_back();
+  parts.back().explorer = std::make_unique<Explorer>(options);
+  std::vector<InFlight> in_flight;
+  Reached reached;
+  int split_count = 0;
+  const auto active = [&] {
+    return std::count_if(parts.begin(), parts.end(), [](const Part& part) { return !part.done; });
+  };
+  const auto fetch = [&](Part& part) {
+    bool fetched = false;
+    while (part.running.size() < kItemsPerPart) {
+      auto item = part.explorer->next();
+      if (!item) break;
+      part.running.push_back(std::move(*item));
+      fetched = true;
+    }
+    return fetched;
+  };
+  // The request goes to the owner of its configuration, which must still hold it.
+  const auto deliver = [&](std::size_t pick) {
+    InFlight delivered = std::move(in_flight[pick]);
+    in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(pick));
+    const int owner = owner_of(parts, delivered.request.prefix);
+    if (owner < 0 || parts[owner].done || !parts[owner].explorer->request_backtrack(delivered.request)) {
+      throw std::logic_error("a backtrack request found no owner holding its configuration");
+    }
+    --parts[delivered.from].requests_in_flight;
+  };
+  while (active() > 0) {
+    // A part with nothing left reports to its giver.
+    for (Part& part : parts) {
+      if (part.done || !part.running.empty() || part.requests_in_flight != 0 || !part.explorer->finished()) continue;
+      part.done = true;
+      if (part.giver >= 0) parts[part.giver].explorer->subtree_finished(part.id_at_giver);
+    }
+    // One event, chosen at random: a split (while fewer explorers than allowed run), a request
+    // delivered, a part taking work, or a result. Work stays open between results, so that
+    // splits find some.
+    std::vector<int> with_runs;
+    for (int p = 0; p < static_cast<int>(parts.size()); ++p) {
+      if (!parts[p].running.empty()) with_runs.push_back(p);
+    }
+    const auto roll = random() % 8;
+    const int any = static_cast<int>(random() % parts.size());
+    if (roll <= 2 && static_cast<int>(active()) < explorers && !parts[any].done) {
+      if (auto subtree = parts[any].explorer->split()) {
+        ++split_count;
+        Part part;
+        part.explorer = std::make_unique<Explorer>(options, *subtree);
+        part.root = subtree->prefix;
+        part.giver = any;
+        part.id_at_giver = subtree->id;
+        parts.push_back(std::move(part));
+        continue;
+      }
+    }
+    if (roll <= 4 && !in_flight.empty()) {
+      deliver(random() % in_flight.size());
+      continue;
+    }
+    if (roll == 5 && !parts[any].done && fetch(parts[any])) continue;
+    if (with_runs.empty()) {
+      // Nothing running: every part takes work, or a request goes out.
+      bool fetched = false;
+      for (Part& part : parts) fetched = (!part.done && fetch(part)) || fetched;
+      if (!fetched && !in_flight.empty()) deliver(in_flight.size() - 1);
+      continue;
+    }
+    Part& part = parts[with_runs[random() % with_runs.size()]];
+    const std::size_t pick = random() % part.running.size();
+    WorkItem item = std::move(part.running[pick]);
+    part.running.erase(part.running.begin() + static_cast<std::ptrdiff_t>(pick));
+    const Execution execution = run_item(program, item, options.heuristic);
+    record(reached, execution);
+    // A subtree's first run comes whole (its explorer holds no step above its root yet); later
+    // ones leave out their prefix half of the time, as agents send them.
+    const bool whole = !part.completed_one || random() % 2 == 0;
+    if (!part.explorer->complete(
+            item.id, as_sent(execution, item, options, whole ? Results::kWhole : Results::kWithoutPrefix))) {
+      throw std::logic_error("an explorer refused the result of an item it handed out");
+    }
+    part.completed_one = true;
+    const int from = static_cast<int>(&part - parts.data());
+    for (auto& request : part.explorer->take_backtrack_requests()) {
+      in_flight.push_back({from, std::move(request)});
+      ++part.requests_in_flight;
+    }
+  }
+  for (const Part& part : parts) {
+    reached.stats += part.explorer->stats();
+    const auto classes = part.explorer->classes();
+    reached.classes.insert(classes.begin(), classes.end());
+  }
+  reached.stats.classes = reached.classes.size();
+  if (splits != nullptr) *splits = split_count;
   return reached;
 }
 

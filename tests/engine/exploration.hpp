@@ -28,11 +28,22 @@ struct Reached {
 /// send them; HMS and SGR runs stay whole).
 enum class Results { kWhole, kWithoutPrefix };
 
+/// Runs `item` as an agent would: its prefix, its sleep set, then `heuristic`.
+Execution run_item(const Program& program, const WorkItem& item, Heuristic heuristic = Heuristic::kFifo);
+
 /// Explores sequentially: one item out at a time, depth-first.
 Reached explore(const Program& program, ExplorerOptions options, Results results = Results::kWhole);
 
 /// Explores with `workers` simulated agents returning results in a seeded random order.
 Reached explore_in_parallel(const Program& program, ExplorerOptions options, int workers, std::uint64_t seed,
                             Results results = Results::kWhole);
+
+/// Explores with explorers that split subtrees off one another at random (Explorer::split),
+/// at most `explorers` at once, each with a few items out, results (whole or without their
+/// prefix) and backtrack requests delivered in a seeded random order: what agents exploring
+/// subtrees of their own do.
+/// `splits`, when given, gets how many subtrees were split off.
+Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int explorers, std::uint64_t seed,
+                            int* splits = nullptr);
 
 }  // namespace exocheck::engine::testing

@@ -4,6 +4,7 @@
 #include <deque>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 #include "backtrack_policy.hpp"
 #include "history.hpp"
@@ -27,10 +28,15 @@ constexpr std::size_t kListedPerItemOutWhileScarce = 16;
 class Explorer::State {
  public:
   explicit State(ExplorerOptions options) : options_(options), policy_(make_policy(options.reduction)) {}
+  State(ExplorerOptions options, const Subtree& subtree);
 
   std::optional<WorkItem> next();
   bool complete(std::uint64_t id, const Execution& execution);
   void abandon(std::uint64_t id);
+  std::optional<Subtree> split();
+  void subtree_finished(std::uint64_t id);
+  bool request_backtrack(const BacktrackRequest& request);
+  std::vector<BacktrackRequest> take_backtrack_requests() { return std::exchange(requests_, {}); }
   bool finished() const;
   bool complete_exploration() const;
   std::size_t outstanding() const { return outstanding_.size(); }
@@ -68,16 +74,26 @@ class Explorer::State {
   void drop_explored(Node* node);
   void count_ending(const Execution& execution, const TraceView& trace);
   bool stored_prefix(const Execution& execution, const Issued& issued, std::vector<const ViewStep*>& prefix) const;
+  void request_above_root(const TraceView& trace, const Race& race);
+  std::string name_or_empty(Key key) const { return key == kNoKey ? std::string() : names_.name(key); }
 
   ExplorerOptions options_;
   std::unique_ptr<BacktrackPolicy> policy_;
   Names names_;
   Node root_;
+  // A subtree's root is not the initial configuration: the messages that reach it, and (once
+  // its first run, which comes whole, brought them) the steps up to it, for runs that leave out
+  // their prefix. The configurations above it belong to other explorers.
+  std::vector<Key> root_prefix_;
+  std::vector<ViewStep> above_root_;
   std::size_t configurations_ = 1;  // the root
   bool started_ = false;
   std::uint64_t next_id_ = 1;
   std::unordered_map<std::uint64_t, Issued> outstanding_;
   std::deque<std::uint64_t> reissue_;
+  // Subtrees given away, by id: the configuration each was split off, kept until it is finished.
+  std::unordered_map<std::uint64_t, Node*> given_away_;
+  std::vector<BacktrackRequest> requests_;
   OpenList open_;
   Stats stats_;
   // One insertion per path: hashed, not sorted, and by class key (canonical forms only when asked).
@@ -90,6 +106,15 @@ class Explorer::State {
   std::vector<Node*> path_;
   std::vector<Race> races_;
 };
+
+Explorer::State::State(ExplorerOptions options, const Subtree& subtree) : State(options) {
+  root_prefix_.reserve(subtree.prefix.size());
+  for (const auto& message : subtree.prefix) root_prefix_.push_back(names_.intern(message));
+  root_.depth = static_cast<std::uint32_t>(root_prefix_.size());
+  for (const auto& [message, receiver] : subtree.sleep) {
+    root_.sleep.fall_asleep({names_.intern(message), names_.intern(receiver)});
+  }
+}
 
 std::optional<WorkItem> Explorer::State::next() {
   if (!started_) {
@@ -129,7 +154,8 @@ Node* Explorer::State::open_to_hand_out() {
 }
 
 SleepSet Explorer::State::sleep_after(const Node& node, Key message) const {
-  if (!options_.sleep_sets || message == kNoKey) return {};
+  if (!options_.sleep_sets) return {};
+  if (message == kNoKey) return node.sleep;  // a subtree's first run: what sleeps at its root
   return node.sleep.after(message, node.receiver_of(message), node.done, [&](Key m) { return node.receiver_of(m); });
 }
 
@@ -141,6 +167,7 @@ WorkItem Explorer::State::work_item(std::uint64_t id, const Issued& issued) cons
   const Node& node = *issued.node;
   item.prefix.resize(node.depth + (issued.message != kNoKey ? 1 : 0));
   for (const Node* n = &node; n->parent != nullptr; n = n->parent) item.prefix[n->depth - 1] = names_.name(n->via);
+  for (std::size_t k = 0; k < root_prefix_.size(); ++k) item.prefix[k] = names_.name(root_prefix_[k]);
   if (issued.message != kNoKey) item.prefix.back() = names_.name(issued.message);
   item.sleep.reserve(issued.child_sleep.size());
   for (const Pending& s : issued.child_sleep) item.sleep.push_back(names_.name(s.message));
@@ -167,11 +194,17 @@ void Explorer::State::abandon(std::uint64_t id) {
 
 bool Explorer::State::follows_schedule(const TraceView& trace, const Issued& issued) const {
   const std::size_t depth = issued.node->depth;
-  if (issued.message == kNoKey) return true;
-  if (trace.size() < depth + 1 || trace.step(depth + 1).message != issued.message) return false;
-  const Node* node = issued.node;
-  for (std::size_t k = depth; k >= 1; --k, node = node->parent) {
+  if (issued.message != kNoKey) {
+    if (trace.size() < depth + 1 || trace.step(depth + 1).message != issued.message) return false;
+  } else if (trace.size() < depth) {
+    return false;
+  }
+  std::size_t k = depth;
+  for (const Node* node = issued.node; node->parent != nullptr; node = node->parent, --k) {
     if (trace.step(k).message != node->via) return false;
+  }
+  for (; k >= 1; --k) {
+    if (trace.step(k).message != root_prefix_[k - 1]) return false;
   }
   return true;
 }
@@ -214,10 +247,81 @@ void Explorer::State::extend_tree(TraceView& trace, const Issued& issued, std::v
 void Explorer::State::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
   find_races(trace, m, trace.receiver(m), point, races_);
   for (const Race& race : races_) {
-    Node& pre = *path[race.step - 1];
-    policy_->on_race(pre, race);
-    list_if_open(pre);
+    Node* pre = path[race.step - 1];
+    if (pre == nullptr) {
+      request_above_root(trace, race);
+      continue;
+    }
+    policy_->on_race(*pre, race);
+    list_if_open(*pre);
   }
+}
+
+void Explorer::State::request_above_root(const TraceView& trace, const Race& race) {
+  BacktrackRequest request;
+  request.prefix.reserve(race.step - 1);
+  for (std::size_t k = 1; k < race.step; ++k) request.prefix.push_back(names_.name(trace.step(k).message));
+  request.message = names_.name(race.message);
+  request.taken = names_.name(race.taken);
+  for (Key m : race.dpor_set) request.dpor_set.push_back(names_.name(m));
+  request.minimal = name_or_empty(race.minimal);
+  requests_.push_back(std::move(request));
+}
+
+bool Explorer::State::request_backtrack(const BacktrackRequest& request) {
+  if (request.prefix.size() < root_prefix_.size()) return false;
+  for (std::size_t k = 0; k < root_prefix_.size(); ++k) {
+    if (request.prefix[k] != names_.name(root_prefix_[k])) return false;
+  }
+  Node* node = &root_;
+  for (std::size_t k = root_prefix_.size(); k < request.prefix.size(); ++k) {
+    const Key via = names_.intern(request.prefix[k]);
+    const auto child = std::find_if(node->children.begin(), node->children.end(),
+                                    [&](const auto& entry) { return entry.first == via; });
+    if (child == node->children.end() || !child->second) return false;
+    node = child->second.get();
+  }
+  Race race;
+  race.step = request.prefix.size() + 1;
+  race.message = names_.intern(request.message);
+  race.taken = names_.intern(request.taken);
+  for (const auto& m : request.dpor_set) race.dpor_set.push_back(names_.intern(m));
+  race.minimal = request.minimal.empty() ? kNoKey : names_.intern(request.minimal);
+  policy_->on_race(*node, race);
+  list_if_open(*node);
+  return true;
+}
+
+std::optional<Subtree> Explorer::State::split() {
+  if (!started_ || limit_reached()) return std::nullopt;
+  Node* node = open_.shallowest([this](Node* unlisted) { drop_explored(unlisted); });
+  if (node == nullptr) return std::nullopt;
+  for (Key m : node->backtrack) {
+    if (node->is_done(m) || node->asleep(m)) continue;
+    Subtree subtree;
+    subtree.id = next_id_++;
+    for (const Pending& p : sleep_after(*node, m)) {
+      subtree.sleep.emplace_back(names_.name(p.message), names_.name(p.receiver));
+    }
+    // As issue() does: the choice is out, and its configuration stays until it comes back.
+    node->done.push_back(m);
+    node->latest = m;
+    node->freeze = false;
+    ++node->items_out;
+    given_away_.emplace(subtree.id, node);
+    subtree.prefix = work_item(0, Issued{node, m, {}, {}}).prefix;
+    return subtree;
+  }
+  return std::nullopt;
+}
+
+void Explorer::State::subtree_finished(std::uint64_t id) {
+  const auto it = given_away_.find(id);
+  if (it == given_away_.end()) return;
+  Node* node = it->second;
+  given_away_.erase(it);
+  --node->items_out;
+  drop_explored(node);
 }
 
 void Explorer::State::analyse_races(const TraceView& trace, const std::vector<Node*>& path,
@@ -267,8 +371,10 @@ bool Explorer::State::stored_prefix(const Execution& execution, const Issued& is
   // Every node but the root got its step when it was created; the root gets step 0 from the
   // first run, which has no prefix to leave out.
   if (issued.message == kNoKey || execution.first_step != issued.node->depth + 1) return false;
+  if (above_root_.size() != root_prefix_.size()) return false;
   prefix.resize(issued.node->depth + 1);
   for (const Node* node = issued.node; node != nullptr; node = node->parent) prefix[node->depth] = &node->step;
+  for (std::size_t k = 0; k < above_root_.size(); ++k) prefix[k] = &above_root_[k];
   return true;
 }
 
@@ -299,7 +405,10 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   --issued.node->items_out;
   TraceView& trace = trace_;
   trace.assign(execution, names_, prefix_);
-  if (issued.message == kNoKey) root_.step = trace.step(0);  // the first run
+  if (issued.message == kNoKey && trace.size() >= root_.depth) {  // the first run
+    root_.step = trace.step(root_.depth);
+    for (std::size_t k = 0; k < root_.depth; ++k) above_root_.push_back(trace.step(k));
+  }
   stats_.executed_steps += trace.size();
   if (execution.ending == Ending::kDivergence || !follows_schedule(trace, issued)) {
     ++stats_.paths;
@@ -307,11 +416,16 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
     drop_explored(issued.node);
     return true;
   }
-  const std::size_t first_new_step = issued.node->depth + 1;
+  // A subtree's first run takes the subtree's own choice at the configuration above its root,
+  // which its giver handed out: its races are found here, from that step on.
+  const bool subtree_start = issued.message == kNoKey && !root_prefix_.empty();
+  const std::size_t first_new_step = issued.node->depth + (subtree_start ? 0 : 1);
   extend_tree(trace, issued, path_);
   const auto& path = path_;
-  stats_.transitions += trace.size() - issued.node->depth;
-  for (std::size_t k = first_new_step - 1; k < trace.size(); ++k) list_if_open(*path[k]);
+  stats_.transitions += trace.size() - (first_new_step - 1);
+  for (std::size_t k = first_new_step - 1; k < trace.size(); ++k) {
+    if (path[k] != nullptr) list_if_open(*path[k]);
+  }
   if (policy_->analyses_races()) analyse_races(trace, path, first_new_step);
   count_ending(execution, trace);
   drop_explored(path.back());
@@ -319,12 +433,12 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
 }
 
 bool Explorer::State::finished() const {
-  if (!started_ || !outstanding_.empty()) return false;
+  if (!started_ || !outstanding_.empty() || !given_away_.empty()) return false;
   return limit_reached() || complete_exploration();
 }
 
 bool Explorer::State::complete_exploration() const {
-  return started_ && !open_.any_open();
+  return started_ && given_away_.empty() && !open_.any_open();
 }
 
 std::size_t Explorer::State::frontier() const {
@@ -338,6 +452,8 @@ std::size_t Explorer::State::frontier() const {
 }
 
 Explorer::Explorer(ExplorerOptions options) : state_(std::make_unique<State>(options)) {}
+Explorer::Explorer(ExplorerOptions options, const Subtree& subtree)
+    : state_(std::make_unique<State>(options, subtree)) {}
 Explorer::~Explorer() = default;
 std::optional<WorkItem> Explorer::next() {
   return state_->next();
@@ -347,6 +463,18 @@ bool Explorer::complete(std::uint64_t id, const Execution& execution) {
 }
 void Explorer::abandon(std::uint64_t id) {
   state_->abandon(id);
+}
+std::optional<Subtree> Explorer::split() {
+  return state_->split();
+}
+void Explorer::subtree_finished(std::uint64_t id) {
+  state_->subtree_finished(id);
+}
+bool Explorer::request_backtrack(const BacktrackRequest& request) {
+  return state_->request_backtrack(request);
+}
+std::vector<BacktrackRequest> Explorer::take_backtrack_requests() {
+  return state_->take_backtrack_requests();
 }
 bool Explorer::finished() const {
   return state_->finished();

@@ -53,6 +53,11 @@ class SleepSet {
     return child;
   }
 
+  /// Puts `pending` to sleep here: a subtree's root starts with the set its giver computed.
+  void fall_asleep(Pending pending) {
+    if (!asleep(pending.message)) entries_.push_back(pending);
+  }
+
   auto begin() const { return entries_.begin(); }
   auto end() const { return entries_.end(); }
   std::size_t size() const { return entries_.size(); }

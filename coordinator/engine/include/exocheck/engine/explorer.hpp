@@ -16,6 +16,7 @@
 #include "exocheck/engine/execution.hpp"
 #include "exocheck/engine/options.hpp"
 #include "exocheck/engine/stats.hpp"
+#include "exocheck/engine/subtree.hpp"
 
 namespace exocheck::engine {
 
@@ -29,7 +30,12 @@ struct WorkItem {
 
 class Explorer {
  public:
+  /// Explores the whole tree, from the initial configuration.
   explicit Explorer(ExplorerOptions options);
+  /// Explores `subtree`, split off another explorer: its first item runs the subtree's prefix,
+  /// and races whose backtrack point lies above the subtree become backtrack requests
+  /// (take_backtrack_requests) for the explorer that owns that configuration.
+  Explorer(ExplorerOptions options, const Subtree& subtree);
   ~Explorer();
   Explorer(const Explorer&) = delete;
   Explorer& operator=(const Explorer&) = delete;
@@ -42,7 +48,22 @@ class Explorer {
   /// The item's run was lost: its schedule goes back to be handed out again.
   void abandon(std::uint64_t id);
 
-  /// True when nothing is outstanding and nothing is left to explore, or the path limit is reached.
+  /// Gives away the shallowest open choice (whose subtree holds the most work) as a subtree for
+  /// another explorer, or nothing when there is none. This explorer keeps the configuration the
+  /// choice is made at, and is not finished, until subtree_finished(id).
+  std::optional<Subtree> split();
+  /// The subtree `id` given away by split() is explored, and every backtrack request it made was
+  /// delivered (request_backtrack) before this call.
+  void subtree_finished(std::uint64_t id);
+  /// A race found by another explorer whose backtrack point is a configuration of this one.
+  /// False (and nothing changes) when this explorer does not hold that configuration.
+  bool request_backtrack(const BacktrackRequest& request);
+  /// The backtrack requests made since the last call, for the owners of the configurations they
+  /// name (always empty for an explorer of the whole tree).
+  std::vector<BacktrackRequest> take_backtrack_requests();
+
+  /// True when nothing is outstanding (items and subtrees given away) and nothing is left to
+  /// explore, or the path limit is reached.
   bool finished() const;
   /// True when every choice was explored: the exploration was not cut short by a limit.
   bool explored_completely() const;

@@ -1,0 +1,122 @@
+// Subtrees split off one explorer and explored by others (Explorer::split, backtrack requests):
+// the contract between a giver and the explorer of its subtree, and soundness checked
+// differentially: every class exhaustive exploration reaches is reached.
+#include <gtest/gtest.h>
+
+#include "exocheck/engine/explorer.hpp"
+#include "exploration.hpp"
+#include "paper_programs.hpp"
+#include "program_generator.hpp"
+
+namespace exocheck::engine::testing {
+namespace {
+
+TEST(Subtree, AGiverKeepsItsSplitConfigurationUntilTheSubtreeIsFinished) {
+  const Program registry = registry_program();
+  const ExplorerOptions options{Reduction::kDpor, false, Heuristic::kFifo};
+  Explorer giver(options);
+  EXPECT_FALSE(giver.split());  // nothing is known before the first run returns
+  auto first = giver.next();
+  ASSERT_TRUE(first);
+  giver.complete(first->id, run_item(registry, *first));
+  auto subtree = giver.split();
+  ASSERT_TRUE(subtree);
+  EXPECT_FALSE(subtree->prefix.empty());
+
+  // The subtree's first item runs exactly its prefix; its explorer explores it to the end.
+  Explorer taker(options, *subtree);
+  auto start = taker.next();
+  ASSERT_TRUE(start);
+  EXPECT_EQ(start->prefix, subtree->prefix);
+  std::vector<BacktrackRequest> requests;
+  for (auto item = std::move(start); item; item = taker.next()) {
+    taker.complete(item->id, run_item(registry, *item));
+    for (auto& request : taker.take_backtrack_requests()) requests.push_back(std::move(request));
+  }
+  EXPECT_TRUE(taker.finished());
+
+  // The giver explores the rest; it is not finished while the subtree is out, and every request
+  // names a configuration it holds.
+  for (const auto& request : requests) EXPECT_TRUE(giver.request_backtrack(request));
+  while (auto item = giver.next()) giver.complete(item->id, run_item(registry, *item));
+  EXPECT_FALSE(giver.finished());
+  giver.subtree_finished(subtree->id);
+  EXPECT_TRUE(giver.finished());
+  EXPECT_TRUE(giver.explored_completely());
+
+  // Together they reach the registry's 6 classes, in DPOR's 24 paths.
+  auto classes = giver.classes();
+  const auto taken = taker.classes();
+  classes.insert(taken.begin(), taken.end());
+  EXPECT_EQ(classes.size(), 6u);
+  EXPECT_EQ(giver.stats().paths + taker.stats().paths, 24u);
+}
+
+TEST(Subtree, ARequestForAConfigurationOutsideTheExplorerChangesNothing) {
+  Explorer explorer({Reduction::kDpor, false, Heuristic::kFifo}, Subtree{1, {"0#1", "0#2"}, {}});
+  BacktrackRequest request;
+  request.prefix = {"0#2"};
+  request.message = "0#1";
+  request.taken = "0#2";
+  request.dpor_set = {"0#1"};
+  request.minimal = "0#1";
+  EXPECT_FALSE(explorer.request_backtrack(request));
+  request.prefix = {"0#1", "0#2", "1#1"};  // below the root, but no run went there yet
+  EXPECT_FALSE(explorer.request_backtrack(request));
+}
+
+TEST(Subtree, PaperFiguresHoldWhenSubtreesAreSplitOff) {
+  // The registry (TransDPOR Fig. 1): its 6 classes with every reduction, however it is split.
+  for (Reduction reduction : {Reduction::kExhaustive, Reduction::kDpor, Reduction::kTransDpor}) {
+    for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+      const Reached reached =
+          explore_in_subtrees(registry_program(), {reduction, seed % 2 == 0, Heuristic::kFifo}, 4, seed);
+      EXPECT_EQ(reached.classes.size(), 6u) << name_of(reduction) << ", seed " << seed;
+    }
+  }
+}
+
+constexpr int kPrograms = 1000;
+constexpr std::uint64_t kLargestSpace = 2000;
+
+TEST(Differential, SubtreesSplitAtRandomReachWhatExhaustiveReaches) {
+  const Heuristic heuristics[] = {Heuristic::kFifo, Heuristic::kLifo, Heuristic::kEca, Heuristic::kLca,
+                                  Heuristic::kLdm,  Heuristic::kHdm,  Heuristic::kHms, Heuristic::kSgr};
+  int programs = 0;
+  long splits = 0;
+  int explorations = 0;
+  int split_explorations = 0;
+  for (std::uint64_t seed = 20001; programs < kPrograms; ++seed) {
+    const Program program = generate_program(seed);
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    for (Reduction reduction : {Reduction::kExhaustive, Reduction::kDpor, Reduction::kTransDpor}) {
+      const ExplorerOptions options{reduction, (seed + static_cast<int>(reduction)) % 2 == 0, heuristics[seed % 8]};
+      for (int explorers : {2, 8}) {
+        int split = 0;
+        const Reached reached = explore_in_subtrees(program, options, explorers, seed * 7 + explorers, &split);
+        splits += split;
+        ++explorations;
+        split_explorations += split > 0;
+        const std::string what = "program seed " + std::to_string(seed) + ", " + std::string(name_of(reduction)) +
+                                 (options.sleep_sets ? " + sleep sets" : "") + ", " +
+                                 std::string(name_of(options.heuristic)) + ", " + std::to_string(explorers) +
+                                 " explorers, " + std::to_string(split) + " splits";
+        EXPECT_EQ(reached.classes, reference.classes) << what;
+        EXPECT_EQ(reached.final_states, reference.final_states) << what;
+        EXPECT_EQ(reached.deadlocks, reference.deadlocks) << what;
+        EXPECT_EQ(reached.failures, reference.failures) << what;
+      }
+    }
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(programs, kPrograms);
+  // The simulation must split for the test to mean anything.
+  EXPECT_GT(split_explorations, explorations / 2);
+  std::printf("programs %d, explorations %d, of them split %d, subtrees split off %ld\n", programs, explorations,
+              split_explorations, splits);
+}
+
+}  // namespace
+}  // namespace exocheck::engine::testing
