@@ -249,6 +249,7 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
     reached.stats += part.explorer->stats();
     const auto classes = part.explorer->classes();
     reached.classes.insert(classes.begin(), classes.end());
+    for (const ClassKey& key : part.explorer->class_keys()) reached.class_keys.insert(key);
   }
   reached.stats.classes = reached.classes.size();
   if (splits != nullptr) *splits = split_count;

@@ -19,6 +19,7 @@ using options::name_of;
 struct Reached {
   Stats stats;
   std::set<std::string> classes;
+  std::set<ClassKey> class_keys;       ///< the classes' keys (class_key.hpp), as explorers report them
   std::set<std::string> final_states;  ///< final states of completed paths
   std::set<std::string> deadlocks;     ///< canonical forms of deadlocked paths
   std::set<std::string> failures;      ///< failed checks, each by the causal past of its step

@@ -49,6 +49,13 @@ class Explorer::State {
     for (const auto& key : classes_) forms.insert(TraceView::canonical_form_of(key, names_));
     return forms;
   }
+  std::vector<ClassKey> class_keys() const {
+    std::vector<ClassKey> keys;
+    keys.reserve(classes_.size());
+    for (const auto& key : classes_) keys.push_back(class_key_of(TraceView::canonical_form_of(key, names_)));
+    std::sort(keys.begin(), keys.end());
+    return keys;
+  }
 
  private:
   /// An item out for execution: from `node`, deliver `message` (kNoKey: the very first run).
@@ -499,6 +506,9 @@ const ExplorerOptions& Explorer::options() const {
 }
 std::set<std::string> Explorer::classes() const {
   return state_->classes();
+}
+std::vector<ClassKey> Explorer::class_keys() const {
+  return state_->class_keys();
 }
 
 }  // namespace exocheck::engine

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/engine/class_key.hpp"
 #include "exocheck/engine/execution.hpp"
 #include "exocheck/engine/options.hpp"
 #include "exocheck/engine/stats.hpp"
@@ -79,6 +80,9 @@ class Explorer {
 
   /// Canonical forms of the classes of the explored paths, sorted (for differential testing).
   std::set<std::string> classes() const;
+  /// The keys of the classes of the explored paths, sorted: what an explorer of a subtree reports,
+  /// so that classes are counted exactly across explorers. Computed when asked, not per path.
+  std::vector<ClassKey> class_keys() const;
 
  private:
   class State;
