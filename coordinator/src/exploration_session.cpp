@@ -45,6 +45,35 @@ const engine::Execution& converted(EventSpan events, const proto::RunResult& res
 ExplorationSession::ExplorationSession(ExplorationOptions options)
     : options_(std::move(options)), explorer_(options_.explorer) {}
 
+ExplorationSession::ExplorationSession(ExplorationOptions options, const engine::Subtree& subtree)
+    : options_(std::move(options)), explorer_(options_.explorer, subtree) {}
+
+std::optional<engine::Subtree> ExplorationSession::split() {
+  std::lock_guard lock(mutex_);
+  if (stopping()) return std::nullopt;
+  return explorer_.split();
+}
+
+void ExplorationSession::subtree_finished(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  explorer_.subtree_finished(id);
+}
+
+bool ExplorationSession::request_backtrack(const engine::BacktrackRequest& request) {
+  std::lock_guard lock(mutex_);
+  return explorer_.request_backtrack(request);
+}
+
+std::vector<engine::BacktrackRequest> ExplorationSession::take_backtrack_requests() {
+  std::lock_guard lock(mutex_);
+  return explorer_.take_backtrack_requests();
+}
+
+std::vector<engine::ClassKey> ExplorationSession::class_keys() const {
+  std::lock_guard lock(mutex_);
+  return explorer_.class_keys();
+}
+
 bool ExplorationSession::stopping() const {
   return stopped_ || (!bugs_.empty() && !options_.keep_going);
 }
@@ -112,7 +141,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   if (!item) return lease;
   lease.emplace(item->id, std::move(spent));
   to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking, lease->request);
-  lease->request.set_whole_result(options_.check_determinism);
+  lease->request.set_whole_result(options_.check_determinism || item->whole);
   return lease;
 }
 

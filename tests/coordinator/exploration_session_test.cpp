@@ -55,6 +55,47 @@ TEST(ExplorationSession, ExploresBothOrdersThenIsCompleteWithoutBug) {
   }
 }
 
+// A subtree split off one session is explored by another (as an agent will): its first run comes
+// back whole, its races above it go back to the giver, and the two reach both classes once.
+TEST(ExplorationSession, ASubtreeSplitOffIsExploredByAnotherSessionAndTheClassesAddUp) {
+  for (auto reduction : {engine::Reduction::kExhaustive, engine::Reduction::kDpor, engine::Reduction::kTransDpor}) {
+    const std::string what(options::name_of(reduction));
+    ExplorationSession giver(options_with(reduction));
+    EXPECT_FALSE(giver.split()) << what;  // nothing known before the first run
+    const auto first = giver.next();
+    ASSERT_TRUE(first) << what;
+    const auto run = run_fake(first->request);
+    ASSERT_TRUE(giver.complete(first->id, run.events, run.result)) << what;
+    const auto subtree = giver.split();
+    ASSERT_TRUE(subtree) << what;
+    EXPECT_EQ(subtree->prefix, std::vector<std::string>{"env#2"}) << what;
+    EXPECT_FALSE(giver.next()) << what;  // the one other choice is given away
+
+    ExplorationSession taker(options_with(reduction), *subtree);
+    const auto start = taker.next();
+    ASSERT_TRUE(start) << what;
+    EXPECT_EQ(prefix_of(*start), subtree->prefix) << what;
+    EXPECT_TRUE(start->request.whole_result()) << what;
+    const auto taken = run_fake(start->request);
+    ASSERT_TRUE(taker.complete(start->id, taken.events, taken.result)) << what;
+    EXPECT_EQ(drain(taker), 0u) << what;
+    EXPECT_TRUE(taker.finished()) << what;
+    for (const auto& request : taker.take_backtrack_requests()) EXPECT_TRUE(giver.request_backtrack(request)) << what;
+
+    EXPECT_EQ(drain(giver), 0u) << what;
+    EXPECT_FALSE(giver.finished()) << what;  // until its subtree is
+    giver.subtree_finished(subtree->id);
+    EXPECT_TRUE(giver.finished()) << what;
+    EXPECT_EQ(giver.verdict(), Verdict::kCompleteNoBug) << what;
+    auto keys = giver.class_keys();
+    const auto more = taker.class_keys();
+    ASSERT_EQ(keys.size(), 1u) << what;
+    ASSERT_EQ(more.size(), 1u) << what;
+    EXPECT_NE(keys.front(), more.front()) << what;
+    EXPECT_EQ(giver.progress().stats.paths + taker.progress().stats.paths, 2u) << what;
+  }
+}
+
 TEST(ExplorationSession, LeaseCarriesThePrefixHeuristicAndStepLimit) {
   ExplorationSession session(options_with(engine::Reduction::kDpor));
   const auto first = session.next();

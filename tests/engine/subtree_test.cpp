@@ -30,8 +30,13 @@ TEST(Subtree, AGiverKeepsItsSplitConfigurationUntilTheSubtreeIsFinished) {
   auto start = taker.next();
   ASSERT_TRUE(start);
   EXPECT_EQ(start->prefix, subtree->prefix);
+  EXPECT_TRUE(start->whole);  // the taker holds no step above its root yet
   std::vector<BacktrackRequest> requests;
+  const std::uint64_t first_id = start->id;
   for (auto item = std::move(start); item; item = taker.next()) {
+    if (item->id != first_id) {
+      EXPECT_FALSE(item->whole);
+    }
     taker.complete(item->id, run_item(registry, *item));
     for (auto& request : taker.take_backtrack_requests()) requests.push_back(std::move(request));
   }

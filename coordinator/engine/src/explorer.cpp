@@ -179,6 +179,7 @@ WorkItem Explorer::State::work_item(std::uint64_t id, const Issued& issued) cons
   item.sleep.reserve(issued.child_sleep.size());
   for (const Pending& s : issued.child_sleep) item.sleep.push_back(names_.name(s.message));
   item.ranking = issued.ranking;
+  item.whole = issued.message == kNoKey && !root_prefix_.empty();
   return item;
 }
 

@@ -66,6 +66,8 @@ struct Progress {
 class ExplorationSession {
  public:
   explicit ExplorationSession(ExplorationOptions options);
+  /// Explores `subtree` only (engine/subtree.hpp): races above it become backtrack requests.
+  ExplorationSession(ExplorationOptions options, const engine::Subtree& subtree);
 
   /// The next lease, or nothing when none is ready now or the session is stopping.
   std::optional<Lease> next();
@@ -90,6 +92,16 @@ class ExplorationSession {
   void abandon(std::uint64_t id);
   /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
   void stop();
+
+  /// Subtrees (engine/subtree.hpp): gives the shallowest open choice away; takes back one given
+  /// away; takes a race of another explorer for a configuration of this one; hands over the
+  /// races of this one for configurations above its subtree.
+  std::optional<engine::Subtree> split();
+  void subtree_finished(std::uint64_t id);
+  bool request_backtrack(const engine::BacktrackRequest& request);
+  std::vector<engine::BacktrackRequest> take_backtrack_requests();
+  /// The keys of the classes explored (engine/class_key.hpp).
+  std::vector<engine::ClassKey> class_keys() const;
 
   /// True when nothing more will be leased and nothing is outstanding.
   bool finished() const;

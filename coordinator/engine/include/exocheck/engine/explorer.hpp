@@ -27,6 +27,9 @@ struct WorkItem {
   std::vector<std::string> prefix;   ///< message ids: the path to a configuration plus the message to try there
   std::vector<std::string> sleep;    ///< messages asleep after the prefix (sleep sets)
   std::vector<std::string> ranking;  ///< HMS and SGR: actor ids by priority, learnt from earlier runs
+  /// The run must come back whole, not without its prefix's steps: a subtree's first run (its
+  /// explorer holds no step above its root yet).
+  bool whole = false;
 };
 
 class Explorer {
