@@ -1,11 +1,13 @@
 #include "exploration.hpp"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <random>
 #include <stdexcept>
 #include <vector>
 
+#include "exocheck/coordinator/subtree_ledger.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "interpreter.hpp"
 
@@ -119,36 +121,18 @@ Reached explore_in_parallel(const Program& program, ExplorerOptions options, int
 
 namespace {
 
-/// One explorer of the simulation: the whole tree, or a subtree split off another part.
+/// One explorer of the simulation, exploring one lease of the ledger.
 struct Part {
   std::unique_ptr<Explorer> explorer;
-  std::vector<std::string> root;  ///< the subtree's prefix (empty: the whole tree)
-  int giver = -1;                 ///< the part it was split off, and its id there
-  std::uint64_t id_at_giver = 0;
   std::vector<WorkItem> running;
   int requests_in_flight = 0;  ///< made and not delivered yet: the part cannot finish before
-  bool completed_one = false;
   bool done = false;
 };
 
 struct InFlight {
-  int from;
+  std::uint64_t from;
   BacktrackRequest request;
 };
-
-bool starts_with(const std::vector<std::string>& whole, const std::vector<std::string>& prefix) {
-  return prefix.size() <= whole.size() && std::equal(prefix.begin(), prefix.end(), whole.begin());
-}
-
-/// The owner of the configuration `prefix` reaches: the part whose subtree's prefix is the
-/// longest prefix of it.
-int owner_of(const std::vector<Part>& parts, const std::vector<std::string>& prefix) {
-  int owner = -1;
-  for (int p = 0; p < static_cast<int>(parts.size()); ++p) {
-    if (starts_with(prefix, parts[p].root) && (owner < 0 || parts[p].root.size() > parts[owner].root.size())) owner = p;
-  }
-  return owner;
-}
 
 }  // namespace
 
@@ -156,14 +140,20 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
                             int* splits) {
   constexpr std::size_t kItemsPerPart = 2;
   std::mt19937_64 random(seed);
-  std::vector<Part> parts;
-  parts.emplace_back();
-  parts.back().explorer = std::make_unique<Explorer>(options);
+  coordinator::SubtreeLedger ledger;
+  std::map<std::uint64_t, Part> parts;  // by lease
   std::vector<InFlight> in_flight;
   Reached reached;
   int split_count = 0;
+  std::uint64_t workers = 0;
   const auto active = [&] {
-    return std::count_if(parts.begin(), parts.end(), [](const Part& part) { return !part.done; });
+    return std::count_if(parts.begin(), parts.end(), [](const auto& part) { return !part.second.done; });
+  };
+  const auto take = [&] {
+    auto taken = ledger.take(++workers);
+    if (!taken) return false;
+    parts[taken->lease].explorer = std::make_unique<Explorer>(options, taken->subtree);
+    return true;
   };
   const auto fetch = [&](Part& part) {
     bool fetched = false;
@@ -179,53 +169,61 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
   const auto deliver = [&](std::size_t pick) {
     InFlight delivered = std::move(in_flight[pick]);
     in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(pick));
-    const int owner = owner_of(parts, delivered.request.prefix);
-    if (owner < 0 || parts[owner].done || !parts[owner].explorer->request_backtrack(delivered.request)) {
+    const auto owner = ledger.owner_of(delivered.request.prefix);
+    if (!owner || !parts.at(*owner).explorer->request_backtrack(delivered.request)) {
       throw std::logic_error("a backtrack request found no owner holding its configuration");
     }
-    --parts[delivered.from].requests_in_flight;
+    --parts.at(delivered.from).requests_in_flight;
   };
-  while (active() > 0) {
-    // A part with nothing left reports to its giver.
-    for (Part& part : parts) {
+  take();  // the whole tree
+  while (!ledger.finished()) {
+    // A part with nothing left is counted and reports to its giver.
+    for (auto& [lease, part] : parts) {
       if (part.done || !part.running.empty() || part.requests_in_flight != 0 || !part.explorer->finished()) continue;
       part.done = true;
-      if (part.giver >= 0) parts[part.giver].explorer->subtree_finished(part.id_at_giver);
+      ledger.count(part.explorer->stats(), part.explorer->class_keys());
+      if (const auto giver = ledger.finish(lease)) parts.at(giver->lease).explorer->subtree_finished(giver->subtree_id);
     }
-    // One event, chosen at random: a split (while fewer explorers than allowed run), a request
-    // delivered, a part taking work, or a result. Work stays open between results, so that
-    // splits find some.
-    std::vector<int> with_runs;
-    for (int p = 0; p < static_cast<int>(parts.size()); ++p) {
-      if (!parts[p].running.empty()) with_runs.push_back(p);
+    if (ledger.finished()) break;
+    // One event, chosen at random: an idle worker takes a subtree (one that waits, or one the
+    // ledger has split off the shallowest lease), a request is delivered, a part takes work, or a
+    // result comes in. Work stays open between results, so that splits find some.
+    std::vector<std::uint64_t> with_runs;
+    for (const auto& [lease, part] : parts) {
+      if (!part.running.empty()) with_runs.push_back(lease);
     }
     const auto roll = random() % 8;
-    const int any = static_cast<int>(random() % parts.size());
-    if (roll <= 2 && static_cast<int>(active()) < explorers && !parts[any].done) {
-      if (auto subtree = parts[any].explorer->split()) {
-        ++split_count;
-        Part part;
-        part.explorer = std::make_unique<Explorer>(options, *subtree);
-        part.root = subtree->prefix;
-        part.giver = any;
-        part.id_at_giver = subtree->id;
-        parts.push_back(std::move(part));
-        continue;
+    if (roll <= 2 && static_cast<int>(active()) < explorers) {
+      if (ledger.waiting() == 0) {
+        if (const auto lease = ledger.lease_to_split()) {
+          if (auto subtree = parts.at(*lease).explorer->split()) {
+            ++split_count;
+            ledger.split_off(*lease, std::move(*subtree));
+          } else {
+            ledger.nothing_to_split(*lease);
+          }
+        }
       }
+      if (take()) continue;
     }
     if (roll <= 4 && !in_flight.empty()) {
       deliver(random() % in_flight.size());
       continue;
     }
-    if (roll == 5 && !parts[any].done && fetch(parts[any])) continue;
+    if (roll == 5) {
+      auto it = parts.begin();
+      std::advance(it, static_cast<std::ptrdiff_t>(random() % parts.size()));
+      if (!it->second.done && fetch(it->second)) continue;
+    }
     if (with_runs.empty()) {
       // Nothing running: every part takes work, or a request goes out.
       bool fetched = false;
-      for (Part& part : parts) fetched = (!part.done && fetch(part)) || fetched;
+      for (auto& [lease, part] : parts) fetched = (!part.done && fetch(part)) || fetched;
       if (!fetched && !in_flight.empty()) deliver(in_flight.size() - 1);
       continue;
     }
-    Part& part = parts[with_runs[random() % with_runs.size()]];
+    const std::uint64_t from = with_runs[random() % with_runs.size()];
+    Part& part = parts.at(from);
     const std::size_t pick = random() % part.running.size();
     WorkItem item = std::move(part.running[pick]);
     part.running.erase(part.running.begin() + static_cast<std::ptrdiff_t>(pick));
@@ -233,25 +231,22 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
     record(reached, execution);
     // A subtree's first run comes whole (its explorer holds no step above its root yet); later
     // ones leave out their prefix half of the time, as agents send them.
-    const bool whole = !part.completed_one || random() % 2 == 0;
+    const bool whole = item.whole || random() % 2 == 0;
     if (!part.explorer->complete(
             item.id, as_sent(execution, item, options, whole ? Results::kWhole : Results::kWithoutPrefix))) {
       throw std::logic_error("an explorer refused the result of an item it handed out");
     }
-    part.completed_one = true;
-    const int from = static_cast<int>(&part - parts.data());
     for (auto& request : part.explorer->take_backtrack_requests()) {
       in_flight.push_back({from, std::move(request)});
       ++part.requests_in_flight;
     }
   }
-  for (const Part& part : parts) {
-    reached.stats += part.explorer->stats();
+  for (const auto& [lease, part] : parts) {
     const auto classes = part.explorer->classes();
     reached.classes.insert(classes.begin(), classes.end());
     for (const ClassKey& key : part.explorer->class_keys()) reached.class_keys.insert(key);
   }
-  reached.stats.classes = reached.classes.size();
+  reached.stats = ledger.stats();
   if (splits != nullptr) *splits = split_count;
   return reached;
 }

@@ -109,6 +109,7 @@ TEST(Subtree, EightExplorersExploreExactlyTheRunsOfOne) {
     const Reached reached = explore_in_subtrees(c.program, c.options, 8, 7, &splits);
     EXPECT_EQ(reached.stats.paths, c.paths) << c.name;
     EXPECT_EQ(reached.classes.size(), c.classes) << c.name;
+    EXPECT_EQ(reached.stats.classes, c.classes) << c.name;  // the ledger's count of distinct keys
     EXPECT_GT(splits, 10) << c.name;
     std::printf("%s: %llu paths, %zu classes, %d subtrees split off\n", c.name,
                 static_cast<unsigned long long>(reached.stats.paths), reached.classes.size(), splits);
@@ -162,6 +163,7 @@ TEST(Differential, SubtreesSplitAtRandomReachWhatExhaustiveReaches) {
                                  " explorers, " + std::to_string(split) + " splits";
         EXPECT_EQ(reached.classes, reference.classes) << what;
         EXPECT_EQ(reached.class_keys, reference_keys) << what;
+        EXPECT_EQ(reached.stats.classes, reference_keys.size()) << what;
         EXPECT_EQ(reached.final_states, reference.final_states) << what;
         EXPECT_EQ(reached.deadlocks, reference.deadlocks) << what;
         EXPECT_EQ(reached.failures, reference.failures) << what;

@@ -376,8 +376,8 @@ bool Explorer::State::stored_prefix(const Execution& execution, const Issued& is
   prefix.clear();
   if (execution.first_step == 0) return true;
   // The run starts with the step the item asked for: steps 0..depth are the path to its node.
-  // Every node but the root got its step when it was created; the root gets step 0 from the
-  // first run, which has no prefix to leave out.
+  // Every node but the root got its step when it was created; the root gets its step from the
+  // first run, which comes whole (step 0; for a subtree, its root's step and the steps above it).
   if (issued.message == kNoKey || execution.first_step != issued.node->depth + 1) return false;
   if (above_root_.size() != root_prefix_.size()) return false;
   prefix.resize(issued.node->depth + 1);

@@ -1,0 +1,84 @@
+#pragma once
+// The coordinator's book of subtree leases (DESIGN.md, "Scale path"): which worker explores which
+// subtree, who gave each away, which lease owns the configuration a backtrack request names, and
+// when the whole exploration is done. The explorers themselves live with the workers (agents);
+// the ledger holds no tree, only prefixes, and no I/O, so that the daemon's transport and the
+// engine's tests drive the same rules.
+//
+// A lease's life: the whole tree waits first; a worker takes it; while another worker is idle and
+// nothing waits, the shallowest lease being explored is asked to split (its subtree holds the
+// most work), and what it gives away waits to be taken; its races above its root are routed to
+// their owners; once explored, with its requests delivered, it is finished, and its giver is told
+// (Explorer::subtree_finished), which may then finish in turn.
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "exocheck/engine/class_key.hpp"
+#include "exocheck/engine/stats.hpp"
+#include "exocheck/engine/subtree.hpp"
+
+namespace exocheck::coordinator {
+
+class SubtreeLedger {
+ public:
+  /// A subtree a worker took, under the ledger's id.
+  struct Taken {
+    std::uint64_t lease = 0;
+    engine::Subtree subtree;
+  };
+  /// A finished lease's giver and the giver's id of the subtree, for Explorer::subtree_finished.
+  struct Giver {
+    std::uint64_t lease = 0;
+    std::uint64_t subtree_id = 0;
+  };
+
+  /// The whole tree waits to be taken.
+  SubtreeLedger();
+
+  /// The longest-waiting subtree, now `worker`'s; nothing when none waits.
+  std::optional<Taken> take(std::uint64_t worker);
+  /// The lease to ask for a split: the shallowest taken one not asked already (marked asked), or
+  /// nothing.
+  std::optional<std::uint64_t> lease_to_split();
+  /// `lease`'s worker gave `subtree` away (Explorer::split): it waits to be taken. Returns its id.
+  std::uint64_t split_off(std::uint64_t lease, engine::Subtree subtree);
+  /// `lease`'s worker had nothing to give away: it may be asked again later.
+  void nothing_to_split(std::uint64_t lease);
+  /// The unfinished lease whose subtree's prefix is the longest prefix of `prefix`: the owner of
+  /// the configuration a backtrack request names.
+  std::optional<std::uint64_t> owner_of(const std::vector<std::string>& prefix) const;
+  /// `lease` is explored and the requests it made are delivered. Returns its giver, to be told.
+  std::optional<Giver> finish(std::uint64_t lease);
+  /// True once every lease, the whole tree's first, is finished.
+  bool finished() const;
+
+  std::optional<std::uint64_t> worker_of(std::uint64_t lease) const;
+  /// Counts a worker's figures: `delta` added (its `classes` ignored), `keys` united.
+  void count(const engine::Stats& delta, const std::vector<engine::ClassKey>& keys);
+  /// The exploration's figures; classes are the distinct keys counted.
+  engine::Stats stats() const;
+  std::size_t waiting() const { return waiting_.size(); }
+
+ private:
+  struct Entry {
+    engine::Subtree subtree;
+    std::optional<std::uint64_t> worker;
+    std::optional<Giver> giver;
+    bool asked = false;
+    bool finished = false;
+  };
+
+  std::map<std::uint64_t, Entry> leases_;
+  std::deque<std::uint64_t> waiting_;
+  std::uint64_t next_id_ = 1;
+  engine::Stats stats_;
+  std::set<engine::ClassKey> classes_;
+};
+
+}  // namespace exocheck::coordinator

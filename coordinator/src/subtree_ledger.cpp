@@ -1,0 +1,96 @@
+#include "exocheck/coordinator/subtree_ledger.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace exocheck::coordinator {
+
+SubtreeLedger::SubtreeLedger() {
+  leases_.emplace(next_id_, Entry{});
+  waiting_.push_back(next_id_++);
+}
+
+std::optional<SubtreeLedger::Taken> SubtreeLedger::take(std::uint64_t worker) {
+  if (waiting_.empty()) return std::nullopt;
+  const std::uint64_t lease = waiting_.front();
+  waiting_.pop_front();
+  Entry& entry = leases_.at(lease);
+  entry.worker = worker;
+  return Taken{lease, entry.subtree};
+}
+
+std::optional<std::uint64_t> SubtreeLedger::lease_to_split() {
+  Entry* shallowest = nullptr;
+  std::uint64_t chosen = 0;
+  for (auto& [lease, entry] : leases_) {
+    if (entry.finished || entry.asked || !entry.worker) continue;
+    if (shallowest == nullptr || entry.subtree.prefix.size() < shallowest->subtree.prefix.size()) {
+      shallowest = &entry;
+      chosen = lease;
+    }
+  }
+  if (shallowest == nullptr) return std::nullopt;
+  shallowest->asked = true;
+  return chosen;
+}
+
+std::uint64_t SubtreeLedger::split_off(std::uint64_t lease, engine::Subtree subtree) {
+  Entry& giver = leases_.at(lease);
+  giver.asked = false;
+  Entry entry;
+  entry.giver = Giver{lease, subtree.id};
+  entry.subtree = std::move(subtree);
+  const std::uint64_t id = next_id_++;
+  leases_.emplace(id, std::move(entry));
+  waiting_.push_back(id);
+  return id;
+}
+
+void SubtreeLedger::nothing_to_split(std::uint64_t lease) {
+  leases_.at(lease).asked = false;
+}
+
+std::optional<std::uint64_t> SubtreeLedger::owner_of(const std::vector<std::string>& prefix) const {
+  std::optional<std::uint64_t> owner;
+  std::size_t longest = 0;
+  for (const auto& [lease, entry] : leases_) {
+    const auto& root = entry.subtree.prefix;
+    if (entry.finished || root.size() > prefix.size() || (owner && root.size() <= longest)) continue;
+    if (std::equal(root.begin(), root.end(), prefix.begin())) {
+      owner = lease;
+      longest = root.size();
+    }
+  }
+  return owner;
+}
+
+std::optional<SubtreeLedger::Giver> SubtreeLedger::finish(std::uint64_t lease) {
+  Entry& entry = leases_.at(lease);
+  if (entry.finished) throw std::logic_error("lease " + std::to_string(lease) + " finished twice");
+  entry.finished = true;
+  return entry.giver;
+}
+
+bool SubtreeLedger::finished() const {
+  return std::all_of(leases_.begin(), leases_.end(), [](const auto& lease) { return lease.second.finished; });
+}
+
+std::optional<std::uint64_t> SubtreeLedger::worker_of(std::uint64_t lease) const {
+  const auto it = leases_.find(lease);
+  if (it == leases_.end()) return std::nullopt;
+  return it->second.worker;
+}
+
+void SubtreeLedger::count(const engine::Stats& delta, const std::vector<engine::ClassKey>& keys) {
+  engine::Stats added = delta;
+  added.classes = 0;
+  stats_ += added;
+  classes_.insert(keys.begin(), keys.end());
+  stats_.classes = classes_.size();
+}
+
+engine::Stats SubtreeLedger::stats() const {
+  return stats_;
+}
+
+}  // namespace exocheck::coordinator

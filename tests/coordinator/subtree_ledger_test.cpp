@@ -1,0 +1,90 @@
+// The coordinator's book of subtree leases: what waits, whom to ask for a split, where a
+// backtrack request goes, and when everything is finished. (Its rules also drive the engine's
+// differential test of subtrees, tests/engine/subtree_test.cpp.)
+#include "exocheck/coordinator/subtree_ledger.hpp"
+
+#include <gtest/gtest.h>
+
+namespace exocheck::coordinator::testing {
+namespace {
+
+engine::Subtree subtree(std::uint64_t id, std::vector<std::string> prefix) {
+  return engine::Subtree{id, std::move(prefix), {}};
+}
+
+TEST(SubtreeLedger, TheWholeTreeWaitsFirstThenWhatIsSplitOffInTurn) {
+  SubtreeLedger ledger;
+  const auto whole = ledger.take(7);
+  ASSERT_TRUE(whole);
+  EXPECT_TRUE(whole->subtree.prefix.empty());
+  EXPECT_EQ(ledger.worker_of(whole->lease), 7u);
+  EXPECT_FALSE(ledger.take(8));
+
+  // The only lease out is asked once, until it answers.
+  EXPECT_EQ(ledger.lease_to_split(), whole->lease);
+  EXPECT_FALSE(ledger.lease_to_split());
+  ledger.nothing_to_split(whole->lease);
+  EXPECT_EQ(ledger.lease_to_split(), whole->lease);
+  const auto a = ledger.split_off(whole->lease, subtree(3, {"env#2"}));
+  const auto b = ledger.split_off(whole->lease, subtree(4, {"env#1", "0#1"}));
+  EXPECT_EQ(ledger.waiting(), 2u);
+  EXPECT_EQ(ledger.take(8)->lease, a);
+  EXPECT_EQ(ledger.take(9)->lease, b);
+
+  // The shallowest lease being explored is asked first: it holds the most work.
+  EXPECT_EQ(ledger.lease_to_split(), whole->lease);
+  EXPECT_EQ(ledger.lease_to_split(), a);
+  EXPECT_EQ(ledger.lease_to_split(), b);
+}
+
+TEST(SubtreeLedger, ARequestGoesToTheLeaseWithTheLongestPrefixOfItsConfiguration) {
+  SubtreeLedger ledger;
+  const auto whole = ledger.take(1)->lease;
+  const auto a = ledger.split_off(whole, subtree(3, {"env#2"}));
+  const auto b = ledger.split_off(a, subtree(5, {"env#2", "0#1"}));
+  ledger.take(2);
+  ledger.take(3);
+  EXPECT_EQ(ledger.owner_of({}), whole);
+  EXPECT_EQ(ledger.owner_of({"env#1", "0#1"}), whole);
+  EXPECT_EQ(ledger.owner_of({"env#2"}), a);
+  EXPECT_EQ(ledger.owner_of({"env#2", "0#2"}), a);
+  EXPECT_EQ(ledger.owner_of({"env#2", "0#1", "1#1"}), b);
+  ledger.finish(b);
+  EXPECT_EQ(ledger.owner_of({"env#2", "0#1", "1#1"}), a);  // a finished lease owns nothing
+}
+
+TEST(SubtreeLedger, AFinishedLeaseNamesItsGiverAndTheExplorationEndsWithTheLast) {
+  SubtreeLedger ledger;
+  const auto whole = ledger.take(1)->lease;
+  const auto a = ledger.split_off(whole, subtree(3, {"env#2"}));
+  ledger.take(2);
+  const auto giver = ledger.finish(a);
+  ASSERT_TRUE(giver);
+  EXPECT_EQ(giver->lease, whole);
+  EXPECT_EQ(giver->subtree_id, 3u);
+  EXPECT_FALSE(ledger.finished());
+  EXPECT_FALSE(ledger.finish(whole));  // the whole tree has no giver
+  EXPECT_TRUE(ledger.finished());
+  EXPECT_THROW(ledger.finish(whole), std::logic_error);
+}
+
+TEST(SubtreeLedger, ClassesAreCountedOnceAcrossWorkers) {
+  SubtreeLedger ledger;
+  engine::Stats first;
+  first.paths = 3;
+  first.classes = 3;
+  engine::Stats second;
+  second.paths = 2;
+  second.classes = 2;
+  const engine::ClassKey x{1, 2};
+  const engine::ClassKey y{3, 4};
+  const engine::ClassKey z{5, 6};
+  ledger.count(first, {x, y, z});
+  ledger.count(second, {y, z});
+  EXPECT_EQ(ledger.stats().paths, 5u);
+  EXPECT_EQ(ledger.stats().classes, 3u);
+  EXPECT_DOUBLE_EQ(ledger.stats().redundancy(), 5.0 / 3.0);
+}
+
+}  // namespace
+}  // namespace exocheck::coordinator::testing
