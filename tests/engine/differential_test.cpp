@@ -4,30 +4,13 @@
 // assertion failures that exhaustive exploration reaches.
 #include <gtest/gtest.h>
 
-#include "exploration.hpp"
+#include "differential.hpp"
 #include "program_generator.hpp"
 
 namespace exocheck::engine::testing {
 namespace {
 
 constexpr int kPrograms = 1000;
-constexpr std::uint64_t kLargestSpace = 2000;  // exhaustive paths; larger programs are skipped
-
-const Heuristic kHeuristics[] = {Heuristic::kFifo, Heuristic::kLifo, Heuristic::kEca, Heuristic::kLca,
-                                 Heuristic::kLdm,  Heuristic::kHdm,  Heuristic::kHms, Heuristic::kSgr};
-
-std::string describe(std::uint64_t seed, const ExplorerOptions& o) {
-  return "program seed " + std::to_string(seed) + ", " + std::string(name_of(o.reduction)) +
-         (o.sleep_sets ? " + sleep sets" : "") + ", " + std::string(name_of(o.heuristic));
-}
-
-void expect_same_reach(const Reached& expected, const Reached& actual, const std::string& what) {
-  EXPECT_EQ(actual.classes, expected.classes) << what;
-  EXPECT_EQ(actual.final_states, expected.final_states) << what;
-  EXPECT_EQ(actual.deadlocks, expected.deadlocks) << what;
-  EXPECT_EQ(actual.failures, expected.failures) << what;
-}
-
 struct Coverage {
   int programs = 0;
   int with_deadlock = 0;
