@@ -1,48 +1,55 @@
 #include "agent_daemon.hpp"
 
-#include <atomic>
 #include <condition_variable>
-#include <deque>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <thread>
-#include <vector>
 
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
-#include "exocheck/agent/runner.hpp"
+#include "exocheck/coordinator/exploration_settings.hpp"
+#include "exocheck/coordinator/subtree_wire.hpp"
 #include "exocheck/wire/frame.hpp"
-#include "exocheck/wire/result_events.hpp"
+#include "local_agent.hpp"
 #include "proto/coordinator.grpc.pb.h"
 #include "subject_check.hpp"
+#include "subtree_sessions.hpp"
 
 namespace exocheck::agent {
 namespace {
 
 using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorMessage>;
 
-/// One connection to the coordinator: this thread reads, slot threads run leases, a sender thread
-/// writes result batches. Ends when the stream breaks; leases not yet run are simply dropped (the
-/// coordinator issues them again).
+// How often a connection reports its explorations' figures when nothing urgent happens.
+constexpr std::chrono::milliseconds kReportInterval{100};
+
+/// One connection to the coordinator: this thread reads offers and work, the local agent's slots
+/// explore the subtrees leased, and a reporter thread writes what they did. Ends when the stream
+/// breaks; the subtrees are dropped (the coordinator leases them again).
 class Connection {
  public:
-  Connection(Stream& stream, std::uint32_t slots, RunnerOptions runner_options, SubjectCheck& check)
-      : stream_(stream), slots_(slots), runner_options_(runner_options), check_(check) {}
+  Connection(Stream& stream, LocalAgent& local, SubjectCheck& check) : stream_(stream), local_(local), check_(check) {}
 
   /// Serves until the stream breaks. True when the coordinator answered at all.
   bool serve() {
-    std::vector<std::jthread> workers;
-    for (std::uint32_t i = 0; i < slots_; ++i) workers.emplace_back([this] { run_leases(); });
-    std::jthread sender([this] { send_results(); });
+    std::thread reporter([this] { report(); });
     proto::CoordinatorMessage message;
     bool answered = false;
     while (stream_.Read(&message)) {
       answered = true;
       if (message.has_offer()) consider(message.offer());
-      if (message.has_leases()) queue(message.leases());
+      if (message.has_work()) apply(message.work());
     }
-    close();
+    end_job();
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = true;
+    }
+    nudged_.notify_all();
+    reporter.join();
     return answered;
   }
 
@@ -51,7 +58,20 @@ class Connection {
     proto::AgentMessage answer;
     auto& check = *answer.mutable_job_check();
     check.set_job_id(offer.job_id());
-    const auto refusal = check_.refusal_reason(offer);
+    auto refusal = check_.refusal_reason(offer);
+    std::optional<coordinator::JobSettings> settings;
+    if (!refusal) {
+      try {
+        proto::SubmitRequest submitted;
+        submitted.set_subject(offer.subject());
+        *submitted.mutable_args() = offer.args();
+        submitted.set_sha256(offer.sha256());
+        *submitted.mutable_settings() = offer.settings();
+        settings = coordinator::to_job_settings(submitted);
+      } catch (const std::invalid_argument& error) {
+        refusal = std::string("settings this agent cannot use: ") + error.what();
+      }
+    }
     check.set_accepted(!refusal);
     if (refusal) {
       check.set_reason(*refusal);
@@ -59,80 +79,96 @@ class Connection {
     } else {
       spdlog::info("job {}: {}", offer.job_id(), offer.subject());
     }
+    end_job();  // an earlier job's subtrees are void
+    write(answer);
+    if (!settings) return;
+    // After the answer: a report about the job must not reach the coordinator before it.
+    auto sessions = std::make_shared<SubtreeSessions>(
+        settings->exploration, std::chrono::milliseconds(offer.run_timeout_ms()), [this] { nudge(); });
     {
       std::lock_guard lock(mutex_);
-      pending_.clear();  // leases of an earlier job are void
-      job_.reset();
-      if (!refusal) job_ = offer;
+      sessions_ = sessions;
+      job_id_ = offer.job_id();
     }
-    write(answer);
+    local_.serve(*sessions);
   }
 
-  void queue(const proto::LeaseBatch& batch) {
-    std::lock_guard lock(mutex_);
-    for (const auto& lease : batch.leases()) {
-      if (job_ && lease.job_id() == job_->job_id()) pending_.push_back(lease);
-    }
-    work_ready_.notify_all();
-  }
-
-  std::optional<RunSpec> take_lease(std::uint64_t& lease_id, std::uint64_t& job_id) {
-    std::unique_lock lock(mutex_);
-    work_ready_.wait(lock, [this] { return closed_ || !pending_.empty(); });
-    if (closed_) return std::nullopt;
-    const auto lease = std::move(pending_.front());
-    pending_.pop_front();
-    lease_id = lease.lease_id();
-    job_id = lease.job_id();
-    RunSpec spec;
-    spec.binary = job_->subject();
-    spec.args.assign(job_->args().begin(), job_->args().end());
-    spec.request = lease.request();
-    spec.timeout = std::chrono::milliseconds(job_->run_timeout_ms());
-    spec.defer_prefix_events = true;  // assign_events_to_send() sends the steps after the prefix only
-    return spec;
-  }
-
-  void run_leases() {
-    // The runner, and its fork server, serve every job of this connection.
-    Runner runner(runner_options_);
-    RunReport report;  // every run's: its events are parsed into the last run's messages
-    std::uint64_t lease_id = 0, job_id = 0, runner_job = 0;
-    while (auto spec = take_lease(lease_id, job_id)) {
-      if (job_id != runner_job) {
-        runner.prepare(spec->binary, spec->args);  // a binary rebuilt since the last job needs a new server
-        runner_job = job_id;
-      }
-      proto::LeaseResult result;
-      result.set_lease_id(lease_id);
-      try {
-        runner.run(*spec, report);
-        wire::assign_events_to_send(report.events, spec->request, report.result, *result.mutable_events());
-        *result.mutable_result() = std::move(report.result);
-        result.set_hello_seen(report.hello_seen);
-      } catch (const std::exception& error) {
-        // The runner promises not to throw; if it does, the lease's deadline re-issues it.
-        spdlog::error("lease {}: runner failed: {}", lease_id, error.what());
-        continue;
-      }
+  void apply(const proto::Work& work) {
+    std::shared_ptr<SubtreeSessions> sessions;
+    {
       std::lock_guard lock(mutex_);
-      *finished_.add_results() = std::move(result);
-      results_ready_.notify_all();
+      if (work.job_id() != job_id_) return;
+      sessions = sessions_;
+    }
+    if (!sessions) return;
+    for (const auto& lease : work.leases()) sessions->add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
+    for (const auto& routed : work.backtracks()) {
+      sessions->backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
+    }
+    for (const auto& finished : work.finished())
+      sessions->given_away_finished(finished.lease_id(), finished.subtree_id());
+    for (const auto lease : work.split()) sessions->split(lease);
+    if (work.stop()) sessions->stop();
+    local_.wake();
+  }
+
+  /// Closes the current job's subtrees and waits for the slots to bring their runs back.
+  void end_job() {
+    std::shared_ptr<SubtreeSessions> sessions;
+    {
+      std::lock_guard lock(mutex_);
+      sessions = std::move(sessions_);
+      sessions_.reset();
+      job_id_ = 0;
+    }
+    if (!sessions) return;
+    sessions->close();
+    local_.wake();
+    while (!local_.wait_for(kReportInterval)) {
     }
   }
 
-  // Results that end close together travel in one batch.
-  void send_results() {
+  // Reports every kReportInterval while anything moved or a slot is hungry, and at once when the
+  // sessions say something is urgent.
+  void report() {
+    std::uint64_t seen_reported = 0;
+    std::uint64_t failure_reported_for = 0;  // the job whose launch failure was reported
     while (true) {
+      std::shared_ptr<SubtreeSessions> sessions;
       proto::AgentMessage message;
+      auto& report = *message.mutable_report();
       {
         std::unique_lock lock(mutex_);
-        results_ready_.wait(lock, [this] { return closed_ || finished_.results_size() > 0; });
+        nudged_.wait_for(lock, kReportInterval, [this] { return nudge_pending_ || closed_; });
+        nudge_pending_ = false;
         if (closed_) return;
-        message.mutable_results()->Swap(&finished_);
+        sessions = sessions_;
+        report.set_job_id(job_id_);
       }
+      if (!sessions) continue;
+      // Outside mutex_: the local agent's lock is taken before the sessions' (and theirs before
+      // mutex_, by nudge()).
+      if (auto failure = local_.launch_error(); failure && failure_reported_for != report.job_id()) {
+        report.set_launch_failure(*failure);
+        failure_reported_for = report.job_id();
+      }
+      sessions->collect(report);
+      const bool moved = report.splits_size() > 0 || report.backtracks_size() > 0 || report.progress_size() > 0 ||
+                         report.bugs_size() > 0 || report.done_size() > 0 || !report.launch_failure().empty();
+      if (!moved && !report.hungry() && report.leases_seen() == seen_reported) continue;
+      seen_reported = report.leases_seen();
       if (!write(message)) return;
     }
+  }
+
+  /// Something urgent happened (SubtreeSessions calls this under its lock: the reporter never
+  /// holds mutex_ while it calls the sessions).
+  void nudge() {
+    {
+      std::lock_guard lock(mutex_);
+      nudge_pending_ = true;
+    }
+    nudged_.notify_all();
   }
 
   bool write(const proto::AgentMessage& message) {
@@ -140,31 +176,26 @@ class Connection {
     return stream_.Write(message);
   }
 
-  void close() {
-    std::lock_guard lock(mutex_);
-    closed_ = true;
-    work_ready_.notify_all();
-    results_ready_.notify_all();
-  }
-
   Stream& stream_;
-  const std::uint32_t slots_;
-  const RunnerOptions runner_options_;
+  LocalAgent& local_;
   SubjectCheck& check_;
   std::mutex write_mutex_;
   std::mutex mutex_;
-  std::condition_variable work_ready_;
-  std::condition_variable results_ready_;
-  std::optional<proto::JobOffer> job_;
-  std::deque<proto::Lease> pending_;
-  proto::ResultBatch finished_;
+  std::condition_variable nudged_;
+  bool nudge_pending_ = false;
+  std::shared_ptr<SubtreeSessions> sessions_;
+  std::uint64_t job_id_ = 0;
   bool closed_ = false;
 };
 
 }  // namespace
 
 struct AgentDaemon::Impl {
-  explicit Impl(AgentDaemonOptions options) : options(std::move(options)) {}
+  explicit Impl(AgentDaemonOptions options)
+      : options(std::move(options)),
+        local({.workers = this->options.slots,
+               .fork_server = this->options.fork_server,
+               .in_place = this->options.in_place}) {}
 
   /// One stream's life. True when the coordinator answered (so the back-off starts over).
   bool connect_once(proto::AgentService::Stub& stub) {
@@ -180,10 +211,7 @@ struct AgentDaemon::Impl {
     hello.mutable_hello()->set_slots(options.slots);
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     bool answered = false;
-    if (stream->Write(hello))
-      answered =
-          Connection(*stream, options.slots, {.fork_server = options.fork_server, .in_place = options.in_place}, check)
-              .serve();
+    if (stream->Write(hello)) answered = Connection(*stream, local, check).serve();
     const auto status = stream->Finish();
     {
       std::lock_guard lock(mutex);
@@ -200,6 +228,8 @@ struct AgentDaemon::Impl {
   }
 
   AgentDaemonOptions options;
+  // The slots, with their runners and fork servers, serve every job of every connection.
+  LocalAgent local;
   SubjectCheck check;  // outlives connections: the digests it keeps serve every job of this agent
   std::mutex mutex;
   std::condition_variable stopped;

@@ -1,6 +1,7 @@
 #pragma once
-// The agent daemon's work: hold one stream to the coordinator, run its leases with the Runner,
-// `slots` at a time, return the results in batches, and reconnect with back-off whenever the
+// The agent daemon's work: hold one stream to the coordinator, explore the subtrees it leases with
+// the exploration engine (one session per subtree, SubtreeSessions) on `slots` worker threads (the
+// LocalAgent embedded mode uses), report what they find, and reconnect with back-off whenever the
 // coordinator is away. gRPC stays out of this header: its headers are slow to compile.
 
 #include <chrono>

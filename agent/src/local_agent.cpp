@@ -56,7 +56,7 @@ LocalAgent::LocalAgent(LocalAgentOptions options)
   for (std::size_t i = 0; i < workers_; ++i) threads_.emplace_back([this, i] { work(i); });
 }
 
-LocalAgent::LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptions options) : LocalAgent(options) {
+LocalAgent::LocalAgent(coordinator::LeaseSource& session, LocalAgentOptions options) : LocalAgent(options) {
   serve(session);
 }
 
@@ -71,7 +71,7 @@ LocalAgent::~LocalAgent() {
   for (auto& thread : threads_) thread.join();
 }
 
-void LocalAgent::serve(coordinator::ExplorationSession& session) {
+void LocalAgent::serve(coordinator::LeaseSource& session) {
   {
     std::lock_guard lock(mutex_);
     if (running_workers_ > 0) {
@@ -95,6 +95,14 @@ void LocalAgent::serve(coordinator::ExplorationSession& session) {
 bool LocalAgent::wait_for(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   return ended_.wait_for(lock, timeout, [this] { return running_workers_ == 0; });
+}
+
+void LocalAgent::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    ++results_;  // what idle workers watch; the joining ramp counts it as one more result
+  }
+  changed_.notify_all();
 }
 
 std::optional<std::string> LocalAgent::launch_error() const {
@@ -125,7 +133,7 @@ void LocalAgent::work(std::size_t index) {
 
 // The session handed over after the `served` first, once there is one; nullptr once the agent
 // closes.
-coordinator::ExplorationSession* LocalAgent::next_session(std::uint64_t served) {
+coordinator::LeaseSource* LocalAgent::next_session(std::uint64_t served) {
   if (cpu_per_worker_) {
     // Spin a little first, yielding: the thread that hands over the next session may share this
     // CPU, and one on another CPU would otherwise wake this one (a wake-up of an idle virtual CPU
@@ -149,7 +157,7 @@ LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedEx
   RunSpec spec;
   spec.binary = session_->options().subject;
   spec.args = session_->options().args;
-  spec.timeout = options_.run_timeout;
+  spec.timeout = session_->run_timeout().value_or(options_.run_timeout);
   spec.lean_events = &decoded;
   std::optional<coordinator::Lease> lease;   // the next run, handed over with the last result
   RunReport& report = runner.kept_report();  // every run's, reused: see Runner::run(spec, report)
@@ -222,7 +230,8 @@ void LocalAgent::join(std::size_t index, Runner& runner) {
   if (!ready && index > 0 && options_.fork_server && cpu_per_worker_ && session_over_) {
     // On a CPU of its own, this worker's server start costs the others nothing: it starts at once,
     // and gives up if the session is over first (the exploration does not wait for it).
-    ready = runner.start_server(subject, args, options_.run_timeout, session_over_.get());
+    ready =
+        runner.start_server(subject, args, session_->run_timeout().value_or(options_.run_timeout), session_over_.get());
   }
   // Else worker k joins once k times kResultsPerExtraServer results are in, or k times kJoinAfter
   // has passed: small explorations run on one server. A worker whose runner has a server ready

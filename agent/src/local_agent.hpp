@@ -14,6 +14,7 @@
 
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/coordinator/lease_source.hpp"
 #include "unique_fd.hpp"
 
 namespace exocheck::agent {
@@ -68,7 +69,7 @@ class LocalAgent {
   /// Starts the workers, idle until serve().
   explicit LocalAgent(LocalAgentOptions options);
   /// Starts the workers on `session`.
-  LocalAgent(coordinator::ExplorationSession& session, LocalAgentOptions options);
+  LocalAgent(coordinator::LeaseSource& session, LocalAgentOptions options);
   ~LocalAgent();
   LocalAgent(const LocalAgent&) = delete;
   LocalAgent& operator=(const LocalAgent&) = delete;
@@ -76,10 +77,13 @@ class LocalAgent {
   /// Hands `session` to the workers, which end when it is finished. The session served before
   /// must be over (wait_for() returned true): std::logic_error otherwise. `session` must outlive
   /// its service: until wait_for() returns true, or the agent's destruction.
-  void serve(coordinator::ExplorationSession& session);
+  void serve(coordinator::LeaseSource& session);
   /// Waits up to `timeout` for every worker to end the session served last; true when they have
   /// (and when no session was served).
   bool wait_for(std::chrono::milliseconds timeout);
+  /// New work came to the source from outside (a lease source fed by a coordinator): idle workers
+  /// ask it again now instead of at their next poll.
+  void wake();
   /// Why the subject of the session served last could not be launched, once a launch failed.
   std::optional<std::string> launch_error() const;
   /// The figures of the workers that have ended the session served last (all of them once
@@ -88,7 +92,7 @@ class LocalAgent {
 
  private:
   void work(std::size_t index);
-  coordinator::ExplorationSession* next_session(std::uint64_t served);
+  coordinator::LeaseSource* next_session(std::uint64_t served);
   LocalAgentStats explore(std::size_t index, Runner& runner, DecodedExecution& decoded);
   RunnerOptions runner_options() const;
   void join(std::size_t index, Runner& runner);
@@ -109,7 +113,7 @@ class LocalAgent {
   std::condition_variable served_;   // a session was handed to the workers, or the agent closes
   /// The session served last, set by serve() under mutex_ while no worker is in a session: a
   /// worker reads it once it saw sessions_ grow, and uses it until it ends its part.
-  coordinator::ExplorationSession* session_ = nullptr;
+  coordinator::LeaseSource* session_ = nullptr;
   std::atomic<std::uint64_t> sessions_{0};  ///< sessions served so far; changed under mutex_
   bool closing_ = false;                    ///< the destructor runs: workers return, not wait for a session
   std::size_t running_workers_ = 0;         ///< workers not yet ended in the session served last

@@ -1,4 +1,4 @@
-// exocheck-coordinator: holds explorations and hands their runs to agents over gRPC.
+// exocheck-coordinator: holds explorations and balances their subtrees across agents over gRPC.
 // A thin main over CoordinatorServer and JobDispatcher (coordinator/src).
 
 #include <csignal>
@@ -28,11 +28,8 @@ int main(int argc, char** argv) {
   CLI::App app{"exocheck-coordinator: serves explorations to exocheck agents and clients over gRPC"};
   std::string listen;
   std::string port_file;
-  int lease_slack_ms = 5000;
   app.add_option("--listen", listen, "address to listen on, host:port (port 0: any free port)")->required();
   app.add_option("--port-file", port_file, "write the bound port to this file once listening");
-  app.add_option("--lease-slack-ms", lease_slack_ms, "a lease's deadline beyond twice the run timeout")
-      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -47,7 +44,7 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   try {
-    exocheck::coordinator::JobDispatcher dispatcher{std::chrono::milliseconds(lease_slack_ms)};
+    exocheck::coordinator::JobDispatcher dispatcher;
     exocheck::coordinator::CoordinatorServer server(listen, dispatcher);
     spdlog::info("exocheck-coordinator listening on {} (port {})", listen, server.port());
     if (!port_file.empty()) std::ofstream(port_file) << server.port() << '\n';

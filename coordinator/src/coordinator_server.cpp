@@ -25,8 +25,8 @@ bool is_final(proto::JobState state) {
   return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
 }
 
-/// One agent's stream: this thread reads results, and writes the leases they make available; a
-/// writer thread writes offers, and leases that other agents' results or a new job made.
+/// One agent's stream: this thread reads reports, and writes the work they make; a writer thread
+/// writes offers, and work that other agents' reports, ticks or a new job made.
 class AgentStream {
  public:
   using Stream = grpc::ServerReaderWriter<proto::CoordinatorMessage, proto::AgentMessage>;
@@ -43,9 +43,8 @@ class AgentStream {
     agent_id_ = dispatcher_.attach_agent(hello.name(), hello.slots());
     spdlog::info("agent {} is {} at {}", agent_id_, hello.name(), context_.peer());
     std::thread writer([this] { write_work(); });
-    // Result batches are parsed into an arena, reset after each one: a batch is thousands of
-    // small objects (events, clocks, ids), and allocating and freeing them one by one was most
-    // of the coordinator's work per result.
+    // Reports are parsed into an arena, reset after each one: a report with class keys or a bug's
+    // trace is thousands of small objects.
     google::protobuf::ArenaOptions options;
     options.start_block_size = 64 << 10;
     options.max_block_size = 4 << 20;
@@ -65,9 +64,15 @@ class AgentStream {
  private:
   void read_one(const proto::AgentMessage& message) {
     if (message.has_job_check()) dispatcher_.record_check(agent_id_, message.job_check());
-    if (message.has_results()) dispatcher_.accept_results(agent_id_, message.results());
-    // The leases these results made are written from this thread, at once: waking the writer
-    // thread for them put a thread switch on every result's way to the agent's next lease.
+    if (message.has_report()) {
+      try {
+        dispatcher_.accept_report(agent_id_, message.report());
+      } catch (const std::invalid_argument& error) {
+        spdlog::error("agent {}: a report the coordinator cannot read: {}", agent_id_, error.what());
+      }
+    }
+    // The work this report made (subtrees for a hungry agent, splits asked) goes out from this
+    // thread, at once; other agents' writers are woken by the dispatcher's change.
     write_pending_work();
   }
 
@@ -87,15 +92,15 @@ class AgentStream {
   Written write_pending_work() {
     std::lock_guard lock(write_mutex_);
     auto work = dispatcher_.work_for(agent_id_);
-    if (!work.offer && work.leases.empty()) return Written::nothing;
+    if (!work.offer && !work.work) return Written::nothing;
     proto::CoordinatorMessage message;
     if (work.offer) {
       *message.mutable_offer() = std::move(*work.offer);
     } else {
-      for (auto& lease : work.leases) *message.mutable_leases()->add_leases() = std::move(lease);
+      *message.mutable_work() = std::move(*work.work);
     }
     // A failed write means the stream broke: the reader sees it too and detaches the agent,
-    // which issues these leases again.
+    // whose subtrees wait again.
     return stream_.Write(message) ? Written::sent : Written::broken;
   }
 

@@ -226,6 +226,16 @@ Verdict ExplorationSession::verdict() const {
   return explorer_.explored_completely() ? Verdict::kCompleteNoBug : Verdict::kLimitReached;
 }
 
+bool ExplorationSession::explored_completely() const {
+  std::lock_guard lock(mutex_);
+  return finished_locked() && !stopped_ && explorer_.explored_completely();
+}
+
+std::optional<proto::TraceFile> ExplorationSession::reference() const {
+  std::lock_guard lock(mutex_);
+  return reference_;
+}
+
 std::vector<Bug> ExplorationSession::bugs() const {
   std::lock_guard lock(mutex_);
   return bugs_;

@@ -1,4 +1,4 @@
-#include "exploration_settings.hpp"
+#include "exocheck/coordinator/exploration_settings.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,8 +1,12 @@
 #pragma once
 // The coordinator without its transport: the queue of submitted explorations (one runs at a
-// time), the agents attached, and the leases out on each agent with their deadlines. The gRPC
-// service (coordinator_server.cpp) is a thin layer over this class, so the rules here are
-// tested without sockets. Thread-safe: every member locks the dispatcher.
+// time), the agents attached, and the subtrees each agent explores (DESIGN.md, "Scale path"). The
+// agents run the exploration engine themselves; the dispatcher only balances the work: it leases
+// waiting subtrees to hungry agents, asks the agent with the shallowest subtree to split off part
+// of it when nothing waits, routes backtrack requests to the owners of their configurations, and
+// adds up the figures, class keys and bugs the agents report. The gRPC service
+// (coordinator_server.cpp) is a thin layer over this class, so the rules here are tested without
+// sockets. Thread-safe: every member locks the dispatcher.
 
 #include <chrono>
 #include <condition_variable>
@@ -16,8 +20,10 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/coordinator/determinism_check.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
-#include "exploration_settings.hpp"
+#include "exocheck/coordinator/exploration_settings.hpp"
+#include "exocheck/coordinator/subtree_ledger.hpp"
 #include "proto/coordinator.pb.h"
 
 namespace exocheck::coordinator {
@@ -27,14 +33,12 @@ using Clock = std::chrono::steady_clock;
 /// What the dispatcher wants sent to one agent now.
 struct AgentWork {
   std::optional<proto::JobOffer> offer;  ///< the current job, when this agent has not seen it yet
-  std::vector<proto::Lease> leases;      ///< new leases for this agent (never before its offer was accepted)
+  std::optional<proto::Work> work;       ///< leases, requests, notices and splits for this agent
 };
 
 class JobDispatcher {
  public:
-  /// `lease_slack` is added to each lease's deadline beyond twice the job's run timeout
-  /// (a lease may wait behind one run at the agent before its own run starts).
-  explicit JobDispatcher(std::chrono::milliseconds lease_slack = std::chrono::seconds(5));
+  JobDispatcher();
   ~JobDispatcher();
   JobDispatcher(const JobDispatcher&) = delete;
   JobDispatcher& operator=(const JobDispatcher&) = delete;
@@ -46,18 +50,17 @@ class JobDispatcher {
 
   /// A new agent stream; returns the agent's id.
   std::uint64_t attach_agent(const std::string& name, std::uint32_t slots);
-  /// The agent's stream ended: every lease out on it is issued again.
+  /// The agent's stream ended: every subtree it held and had not reported done waits again.
   void detach_agent(std::uint64_t agent_id);
   /// The agent's answer to an offer.
   void record_check(std::uint64_t agent_id, const proto::JobCheck& check);
-  /// Results from an agent; each lease is accepted once, unknown or expired ones are ignored.
-  /// Returns how many were accepted.
-  std::size_t accept_results(std::uint64_t agent_id, const proto::ResultBatch& batch);
-  /// What to send to the agent now (an offer and/or leases up to its capacity).
+  /// What the agent's explorations did since its last report. Reports about leases the agent no
+  /// longer holds are ignored. Throws std::invalid_argument for a malformed report.
+  void accept_report(std::uint64_t agent_id, const proto::Report& report);
+  /// What to send to the agent now (an offer, or work), taken out of its queue.
   AgentWork work_for(std::uint64_t agent_id);
 
-  /// Time passes: expired leases are issued again, time limits stop jobs, finished jobs end
-  /// and the next queued job starts.
+  /// Time passes: time limits stop jobs, finished jobs end and the next queued job starts.
   void tick(Clock::time_point now = Clock::now());
 
   /// The job's progress; nothing for an unknown job.
@@ -67,7 +70,7 @@ class JobDispatcher {
   /// The job's bugs (empty for an unknown job).
   std::vector<Bug> bugs(std::uint64_t job_id) const;
 
-  /// A counter that moves whenever something changed (a submission, results, a check, a tick).
+  /// A counter that moves whenever something changed (a submission, a report, a check, a tick).
   std::uint64_t generation() const;
   /// Blocks until generation() differs from `seen` or `timeout` passed.
   void wait_for_change(std::uint64_t seen, std::chrono::milliseconds timeout) const;
@@ -76,7 +79,7 @@ class JobDispatcher {
   struct Job {
     std::uint64_t id = 0;
     JobSettings settings;
-    std::unique_ptr<ExplorationSession> session;  ///< created when the job starts running
+    proto::ExplorationSettings submitted;  ///< sent on to the agents, which make the same JobSettings
     proto::JobState state = proto::JOB_QUEUED;
     Clock::time_point started;
     Clock::time_point ended;  ///< set when the state becomes final
@@ -84,26 +87,49 @@ class JobDispatcher {
     std::set<std::uint64_t> accepted_by;
     std::set<std::uint64_t> refused_by;
     std::string error;
+    // Created when the job starts running.
+    std::unique_ptr<SubtreeLedger> ledger;
+    std::map<std::uint64_t, engine::Stats> live;  ///< the latest figures of leases not yet done
+    std::set<std::uint64_t> split_asked;          ///< leases asked to split, not yet answered
+    std::vector<Bug> bugs;
+    std::set<std::string> bug_paths;  ///< a subtree explored again finds its bugs again
+    std::vector<std::string> warnings;
+    std::set<std::string> warning_subjects;
+    std::optional<proto::TraceFile> reference;  ///< --check determinism: the first lease's first path
+    DeterminismCheck determinism;
+    bool stopped = false;
+    bool incomplete = false;  ///< a lease was done without exploring all of its subtree
   };
   struct Agent {
     std::string name;
     std::uint32_t slots = 1;
     std::uint64_t offered_job = 0;
     std::uint64_t accepted_job = 0;
-    std::size_t outstanding = 0;
+    std::uint64_t leases_sent = 0;  ///< on this stream, of the accepted job
+    std::uint64_t leases_seen = 0;  ///< as the agent's last report said
+    bool hungry = false;
+    std::optional<proto::Work> outbox;
   };
 
   Job* current_job();
   const Job* find_job(std::uint64_t job_id) const;
+  proto::Work& outbox_of(Agent& agent, const Job& job);
   void start_next_job(Clock::time_point now);
+  void stop_job(Job& job);
+  void balance(Job& job);
+  void apply_done(Job& job, const proto::LeaseDone& done);
+  void add_bug(Job& job, proto::RunStatus status, const std::string& detail, const proto::TraceFile& trace,
+               const proto::TraceFile* reference);
+  void check_reference(Job& job, const proto::TraceFile& reference);
+  void note_warning(Job& job, const std::string& warning);
+  void stop_at_bounds(Job& job);
+  engine::Stats stats_of(const Job& job) const;
   void finish_if_done(Job& job);
   void fail_job(Job& job, const std::string& error);
-  void abandon_leases_of(std::uint64_t agent_id);
+  void release_leases_of(std::uint64_t agent_id);
   void fail_when_nobody_can_run(Job& job);
-  std::optional<std::string> launch_failure(const proto::LeaseResult& result, const Agent& agent) const;
   void notify();
 
-  const std::chrono::milliseconds lease_slack_;
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::uint64_t generation_ = 0;
@@ -111,10 +137,8 @@ class JobDispatcher {
   std::deque<std::uint64_t> queue_;
   std::uint64_t running_job_ = 0;  ///< 0: none
   std::map<std::uint64_t, Agent> agents_;
-  std::map<std::uint64_t, LeaseHeld> leases_;  ///< by coordinator lease id
   std::uint64_t next_job_id_ = 1;
   std::uint64_t next_agent_id_ = 1;
-  std::uint64_t next_lease_id_ = 1;
 };
 
 }  // namespace exocheck::coordinator

@@ -16,6 +16,8 @@ std::optional<SubtreeLedger::Taken> SubtreeLedger::take(std::uint64_t worker) {
   waiting_.pop_front();
   Entry& entry = leases_.at(lease);
   entry.worker = worker;
+  ++entry.holding;
+  ++takings_;
   return Taken{lease, entry.subtree};
 }
 
@@ -38,7 +40,7 @@ std::uint64_t SubtreeLedger::split_off(std::uint64_t lease, engine::Subtree subt
   Entry& giver = leases_.at(lease);
   giver.asked = false;
   Entry entry;
-  entry.giver = Giver{lease, subtree.id};
+  entry.giver = Giver{lease, subtree.id, giver.holding};
   entry.subtree = std::move(subtree);
   const std::uint64_t id = next_id_++;
   leases_.emplace(id, std::move(entry));
@@ -68,7 +70,29 @@ std::optional<SubtreeLedger::Giver> SubtreeLedger::finish(std::uint64_t lease) {
   Entry& entry = leases_.at(lease);
   if (entry.finished) throw std::logic_error("lease " + std::to_string(lease) + " finished twice");
   entry.finished = true;
+  if (!entry.giver) return std::nullopt;
+  const Entry& giver = leases_.at(entry.giver->lease);
+  if (giver.finished || giver.holding != entry.giver->holding || !giver.worker) return std::nullopt;
   return entry.giver;
+}
+
+std::vector<std::uint64_t> SubtreeLedger::release(std::uint64_t worker) {
+  std::vector<std::uint64_t> released;
+  for (auto& [lease, entry] : leases_) {
+    if (entry.finished || entry.worker != worker) continue;
+    entry.worker.reset();
+    entry.asked = false;
+    released.push_back(lease);
+  }
+  // Ahead of what waits: a released lease may hold its giver's last open work.
+  waiting_.insert(waiting_.begin(), released.begin(), released.end());
+  return released;
+}
+
+std::size_t SubtreeLedger::out() const {
+  return static_cast<std::size_t>(std::count_if(leases_.begin(), leases_.end(), [](const auto& lease) {
+    return !lease.second.finished && lease.second.worker.has_value();
+  }));
 }
 
 bool SubtreeLedger::finished() const {
@@ -77,7 +101,7 @@ bool SubtreeLedger::finished() const {
 
 std::optional<std::uint64_t> SubtreeLedger::worker_of(std::uint64_t lease) const {
   const auto it = leases_.find(lease);
-  if (it == leases_.end()) return std::nullopt;
+  if (it == leases_.end() || it->second.finished) return std::nullopt;
   return it->second.worker;
 }
 

@@ -50,11 +50,9 @@ LoopbackCluster::LoopbackCluster() {
           std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::filesystem::create_directories(dir_);
   const auto port_file = dir_ / "port";
-  coordinator_ =
-      std::make_unique<DaemonProcess>(bin_dir() / "exocheck-coordinator",
-                                      std::vector<std::string>{"--listen", "127.0.0.1:0", "--port-file",
-                                                               port_file.string(), "--lease-slack-ms", "2000"},
-                                      dir_ / "coordinator.log");
+  coordinator_ = std::make_unique<DaemonProcess>(
+      bin_dir() / "exocheck-coordinator",
+      std::vector<std::string>{"--listen", "127.0.0.1:0", "--port-file", port_file.string()}, dir_ / "coordinator.log");
   for (int attempt = 0; attempt < 200; ++attempt) {
     std::ifstream in(port_file);
     int port = 0;

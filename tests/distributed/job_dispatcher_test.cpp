@@ -1,5 +1,7 @@
-// The coordinator's rules without a transport: offers before leases, one job at a time, a result
-// accepted once, leases issued again on a deadline or a lost agent, refusals and launch failures.
+// The coordinator's rules without a transport: offers before work, one job at a time, subtrees
+// leased to hungry agents, splits asked of the shallowest lease, backtrack requests routed to their
+// owners, figures and class keys added up once, a lost agent's subtrees leased again, refusals,
+// launch failures, bugs, cancels and bounds.
 
 #include <gtest/gtest.h>
 
@@ -11,42 +13,6 @@ namespace exocheck::coordinator {
 namespace {
 
 constexpr char kSha[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-
-// A one-path program: main sends env#1 to actor 0, which handles it. Its only run is complete.
-proto::LeaseResult one_path_run(std::uint64_t lease_id, proto::RunStatus status = proto::RUN_COMPLETED) {
-  proto::LeaseResult result;
-  result.set_lease_id(lease_id);
-  auto& initial = *result.add_events();
-  initial.set_step(0);
-  initial.set_actor("env");
-  initial.set_sender("env");
-  initial.add_created("0");
-  auto& sent = *initial.add_sent();
-  sent.set_id("env#1");
-  sent.set_receiver("0");
-  sent.set_type("Go");
-  auto& step = *result.add_events();
-  step.set_step(1);
-  step.set_actor("0");
-  step.set_message("env#1");
-  step.set_sender("env");
-  step.set_type("Go");
-  step.add_enabled("env#1");
-  auto& clock = *step.add_clock();
-  clock.set_actor("0");
-  clock.set_count(1);
-  result.mutable_result()->set_status(status);
-  result.mutable_result()->set_steps(1);
-  result.mutable_result()->set_detail(status == proto::RUN_LAUNCH_FAILED ? "not linked with the hook" : "");
-  result.set_hello_seen(status != proto::RUN_LAUNCH_FAILED);
-  return result;
-}
-
-proto::ResultBatch batch_of(const proto::LeaseResult& result) {
-  proto::ResultBatch batch;
-  *batch.add_results() = result;
-  return batch;
-}
 
 proto::SubmitRequest submission(proto::Reduction reduction = proto::REDUCTION_TRANSDPOR) {
   proto::SubmitRequest request;
@@ -69,6 +35,37 @@ proto::JobCheck check(std::uint64_t job_id, bool accepted, const std::string& re
   return answer;
 }
 
+/// A report of `job` from an agent that saw `seen` leases and is (not) hungry.
+proto::Report report(std::uint64_t job, std::uint64_t seen, bool hungry = false) {
+  proto::Report out;
+  out.set_job_id(job);
+  out.set_leases_seen(seen);
+  out.set_hungry(hungry);
+  return out;
+}
+
+/// `lease` explored: `paths` paths, classes with keys (k, k) for each k in `keys`.
+void add_done(proto::Report& out, std::uint64_t lease, std::uint64_t paths, const std::vector<std::uint64_t>& keys,
+              bool complete = true) {
+  auto& done = *out.add_done();
+  done.set_lease_id(lease);
+  done.mutable_stats()->set_paths(paths);
+  done.mutable_stats()->set_classes(keys.size());
+  for (const auto key : keys) {
+    done.add_class_keys(key);
+    done.add_class_keys(key);
+  }
+  done.set_complete(complete);
+}
+
+void add_bug(proto::Report& out, std::uint64_t lease, const std::vector<std::string>& path) {
+  auto& bug = *out.add_bugs();
+  bug.set_lease_id(lease);
+  bug.set_status(proto::RUN_ASSERTION_FAILED);
+  bug.set_detail("x == 2");
+  for (const auto& id : path) bug.mutable_trace()->add_prefix(id);
+}
+
 class JobDispatcherTest : public testing::Test {
  protected:
   // An agent that accepted the job; returns its id.
@@ -80,9 +77,15 @@ class JobDispatcherTest : public testing::Test {
     return agent;
   }
 
+  /// The work waiting for `agent` (empty when there is none).
+  proto::Work work(std::uint64_t agent) {
+    auto work = dispatcher.work_for(agent).work;
+    return work ? *work : proto::Work{};
+  }
+
   proto::JobState state(std::uint64_t job_id) const { return dispatcher.progress(job_id).value().state(); }
 
-  JobDispatcher dispatcher{std::chrono::milliseconds(100)};
+  JobDispatcher dispatcher;
 };
 
 TEST_F(JobDispatcherTest, RejectsBadSettingsWithTheFieldNamed) {
@@ -97,7 +100,7 @@ TEST_F(JobDispatcherTest, RejectsBadSettingsWithTheFieldNamed) {
   EXPECT_THROW(dispatcher.submit(bad_sha), std::invalid_argument);
 }
 
-TEST_F(JobDispatcherTest, OffersTheJobBeforeAnyLease) {
+TEST_F(JobDispatcherTest, OffersTheJobBeforeAnyWorkThenTheWholeTree) {
   const auto job = dispatcher.submit(submission());
   const auto agent = dispatcher.attach_agent("a", 4);
   const auto first = dispatcher.work_for(agent);
@@ -107,62 +110,142 @@ TEST_F(JobDispatcherTest, OffersTheJobBeforeAnyLease) {
   EXPECT_EQ(first.offer->args_size(), 2);
   EXPECT_EQ(first.offer->sha256(), kSha);
   EXPECT_EQ(first.offer->run_timeout_ms(), 1000u);
-  EXPECT_TRUE(first.leases.empty());
-  EXPECT_TRUE(dispatcher.work_for(agent).leases.empty()) << "no lease before the agent accepted";
+  EXPECT_EQ(first.offer->settings().reduction(), proto::REDUCTION_TRANSDPOR);
+  EXPECT_TRUE(first.offer->settings().sleep_sets());
+  EXPECT_FALSE(first.work);
+  EXPECT_FALSE(dispatcher.work_for(agent).work) << "no work before the agent accepted";
   dispatcher.record_check(agent, check(job, true));
-  const auto leases = dispatcher.work_for(agent).leases;
-  ASSERT_EQ(leases.size(), 1u) << "one schedule is known before the first run";
-  EXPECT_EQ(leases[0].job_id(), job);
-  EXPECT_EQ(leases[0].request().prefix_size(), 0);
+  const auto leases = work(agent).leases();
+  ASSERT_EQ(leases.size(), 1);
+  EXPECT_EQ(leases[0].subtree().prefix_size(), 0) << "the whole tree first";
+  EXPECT_FALSE(dispatcher.work_for(agent).work) << "taken once";
 }
 
-TEST_F(JobDispatcherTest, AcceptsAResultOnceAndEndsTheJob) {
+TEST_F(JobDispatcherTest, ALeaseDoneEndsTheJobWithItsFiguresCountedOnce) {
   const auto job = dispatcher.submit(submission());
   EXPECT_FALSE(dispatcher.wait_until_over(job, Clock::now()));
   const auto agent = accepting_agent(job);
-  const auto lease = dispatcher.work_for(agent).leases.at(0);
-  // What Watch waits for to send the final state at once: woken by the result that ends the job.
+  const auto lease = work(agent).leases(0).lease_id();
+  auto moving = report(job, 1);
+  moving.add_progress()->set_lease_id(lease);
+  moving.mutable_progress(0)->mutable_stats()->set_paths(2);
+  dispatcher.accept_report(agent, moving);
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 2u);
+  EXPECT_EQ(dispatcher.progress(job)->outstanding(), 1u);
+  // What Watch waits for to send the final state at once: woken by the report that ends the job.
   auto waiter = std::async(std::launch::async,
                            [&] { return dispatcher.wait_until_over(job, Clock::now() + std::chrono::seconds(60)); });
-  EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id()))), 1u);
+  auto done = report(job, 1);
+  add_done(done, lease, 3, {7, 8, 7});
+  dispatcher.accept_report(agent, done);
   EXPECT_EQ(waiter.wait_for(std::chrono::seconds(30)), std::future_status::ready);
   EXPECT_TRUE(waiter.get());
   EXPECT_TRUE(dispatcher.wait_until_over(job + 1, Clock::now()));  // unknown
-  EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id()))), 0u);
+  dispatcher.accept_report(agent, done);                           // again: the job is over, nothing changes
   const auto progress = dispatcher.progress(job).value();
   EXPECT_EQ(progress.state(), proto::JOB_COMPLETE_NO_BUG);
-  EXPECT_EQ(progress.paths(), 1u);
-  EXPECT_EQ(progress.classes(), 1u);
+  EXPECT_EQ(progress.paths(), 3u);
+  EXPECT_EQ(progress.classes(), 2u) << "keys, not the agent's count";
   EXPECT_EQ(progress.outstanding(), 0u);
 }
 
-TEST_F(JobDispatcherTest, IssuesALeaseAgainWhenItsDeadlinePasses) {
+TEST_F(JobDispatcherTest, AHungryAgentGetsWhatTheShallowestLeaseSplitsOff) {
   const auto job = dispatcher.submit(submission());
-  const auto agent = accepting_agent(job);
-  const auto first = dispatcher.work_for(agent).leases.at(0);
-  dispatcher.tick(Clock::now() + std::chrono::milliseconds(500));
-  EXPECT_TRUE(dispatcher.work_for(agent).leases.empty()) << "run timeout 1 s: not yet expired, nothing new";
-  dispatcher.tick(Clock::now() + std::chrono::seconds(3));
-  const auto again = dispatcher.work_for(agent).leases;
-  ASSERT_EQ(again.size(), 1u);
-  EXPECT_NE(again[0].lease_id(), first.lease_id());
-  EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(first.lease_id()))), 0u) << "expired lease";
-  EXPECT_EQ(dispatcher.accept_results(agent, batch_of(one_path_run(again[0].lease_id()))), 1u);
-  EXPECT_EQ(state(job), proto::JOB_COMPLETE_NO_BUG);
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  const auto b = accepting_agent(job, "b");
+  EXPECT_TRUE(work(b).leases().empty()) << "nothing waits";
+  auto asked = work(a);
+  ASSERT_EQ(asked.split_size(), 1) << "a is asked to split for the hungry b";
+  EXPECT_EQ(asked.split(0), whole);
+
+  auto answer = report(job, 1);
+  auto& split = *answer.add_splits();
+  split.set_lease_id(whole);
+  split.mutable_given()->set_id(5);
+  split.mutable_given()->add_prefix("env#2");
+  dispatcher.accept_report(a, answer);
+  const auto given = work(b).leases();
+  ASSERT_EQ(given.size(), 1);
+  EXPECT_EQ(given[0].subtree().prefix(0), "env#2");
+  EXPECT_EQ(given[0].subtree().id(), 5u);
+  const auto part = given[0].lease_id();
+
+  // b's race above its root goes to a, the owner of the configuration; its end goes to a too,
+  // after the request, as the notice that subtree 5 is explored.
+  auto raised = report(job, 1);
+  auto& race = *raised.add_backtracks();
+  race.set_lease_id(part);
+  race.mutable_request()->set_message("env#2");
+  race.mutable_request()->set_taken("env#1");
+  add_done(raised, part, 2, {1, 2});
+  dispatcher.accept_report(b, raised);
+  const auto routed = work(a);
+  ASSERT_EQ(routed.backtracks_size(), 1);
+  EXPECT_EQ(routed.backtracks(0).lease_id(), whole);
+  EXPECT_EQ(routed.backtracks(0).request().message(), "env#2");
+  ASSERT_EQ(routed.finished_size(), 1);
+  EXPECT_EQ(routed.finished(0).lease_id(), whole);
+  EXPECT_EQ(routed.finished(0).subtree_id(), 5u);
+  EXPECT_EQ(state(job), proto::JOB_RUNNING);
+
+  auto last = report(job, 1);
+  add_done(last, whole, 3, {2, 3});
+  dispatcher.accept_report(a, last);
+  const auto progress = dispatcher.progress(job).value();
+  EXPECT_EQ(progress.state(), proto::JOB_COMPLETE_NO_BUG);
+  EXPECT_EQ(progress.paths(), 5u);
+  EXPECT_EQ(progress.classes(), 3u);
+  EXPECT_EQ(progress.subtrees(), 2u);
 }
 
-TEST_F(JobDispatcherTest, IssuesTheLeasesOfALostAgentToAnother) {
+TEST_F(JobDispatcherTest, ALostAgentsSubtreeIsLeasedAgainAndItsFiguresDropped) {
   const auto job = dispatcher.submit(submission());
   const auto lost = accepting_agent(job, "lost");
-  const auto lease = dispatcher.work_for(lost).leases.at(0);
-  const auto other = accepting_agent(job, "other");
-  EXPECT_TRUE(dispatcher.work_for(other).leases.empty()) << "the only schedule is out";
+  const auto lease = work(lost).leases(0).lease_id();
+  auto moving = report(job, 1);
+  moving.add_progress()->set_lease_id(lease);
+  moving.mutable_progress(0)->mutable_stats()->set_paths(10);
+  dispatcher.accept_report(lost, moving);
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 10u);
   dispatcher.detach_agent(lost);
-  const auto again = dispatcher.work_for(other).leases;
-  ASSERT_EQ(again.size(), 1u);
-  EXPECT_EQ(dispatcher.accept_results(other, batch_of(one_path_run(lease.lease_id()))), 0u);
-  EXPECT_EQ(dispatcher.accept_results(other, batch_of(one_path_run(again[0].lease_id()))), 1u);
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 0u) << "counted when explored again";
+  EXPECT_EQ(dispatcher.progress(job)->frontier(), 1u);
+  const auto other = accepting_agent(job, "other");
+  const auto again = work(other).leases();
+  ASSERT_EQ(again.size(), 1);
+  EXPECT_EQ(again[0].lease_id(), lease);
+  auto done = report(job, 1);
+  add_done(done, lease, 4, {1, 2, 3, 4});
+  dispatcher.accept_report(other, done);
   EXPECT_EQ(state(job), proto::JOB_COMPLETE_NO_BUG);
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 4u);
+}
+
+TEST_F(JobDispatcherTest, ASubtreeGivenByALostLeaseDoesNotNotifyItsNextHolder) {
+  const auto job = dispatcher.submit(submission());
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  const auto b = accepting_agent(job, "b");
+  work(a);
+  auto answer = report(job, 1);
+  answer.add_splits()->set_lease_id(whole);
+  answer.mutable_splits(0)->mutable_given()->set_id(1);
+  answer.mutable_splits(0)->mutable_given()->add_prefix("env#2");
+  dispatcher.accept_report(a, answer);
+  const auto part = work(b).leases(0).lease_id();
+  dispatcher.detach_agent(a);
+  const auto c = accepting_agent(job, "c");
+  EXPECT_EQ(work(c).leases(0).lease_id(), whole) << "explored anew from its root";
+  auto done = report(job, 1);
+  add_done(done, part, 1, {9});
+  dispatcher.accept_report(b, done);
+  EXPECT_EQ(work(c).finished_size(), 0) << "c's explorer never gave subtree 1 away";
+  auto all = report(job, 1);
+  add_done(all, whole, 2, {8, 9});
+  dispatcher.accept_report(c, all);
+  EXPECT_EQ(state(job), proto::JOB_COMPLETE_NO_BUG);
+  EXPECT_EQ(dispatcher.progress(job)->classes(), 2u);
 }
 
 TEST_F(JobDispatcherTest, RunsOneJobAtATime) {
@@ -171,13 +254,15 @@ TEST_F(JobDispatcherTest, RunsOneJobAtATime) {
   EXPECT_EQ(state(first), proto::JOB_RUNNING);
   EXPECT_EQ(state(second), proto::JOB_QUEUED);
   const auto agent = accepting_agent(first);
-  const auto lease = dispatcher.work_for(agent).leases.at(0);
-  dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id())));
+  auto done = report(first, 1);
+  add_done(done, work(agent).leases(0).lease_id(), 1, {1});
+  dispatcher.accept_report(agent, done);
   EXPECT_EQ(state(first), proto::JOB_COMPLETE_NO_BUG);
   EXPECT_EQ(state(second), proto::JOB_RUNNING);
   const auto offer = dispatcher.work_for(agent).offer;
   ASSERT_TRUE(offer.has_value());
   EXPECT_EQ(offer->job_id(), second);
+  EXPECT_EQ(offer->settings().reduction(), proto::REDUCTION_DPOR);
 }
 
 TEST_F(JobDispatcherTest, FailsAJobEveryAgentRefusesAndStartsTheNext) {
@@ -200,12 +285,68 @@ TEST_F(JobDispatcherTest, FailsAJobEveryAgentRefusesAndStartsTheNext) {
 TEST_F(JobDispatcherTest, FailsAJobWhoseSubjectCannotBeLaunched) {
   const auto job = dispatcher.submit(submission());
   const auto agent = accepting_agent(job, "a");
-  const auto lease = dispatcher.work_for(agent).leases.at(0);
-  dispatcher.accept_results(agent, batch_of(one_path_run(lease.lease_id(), proto::RUN_LAUNCH_FAILED)));
+  work(agent);
+  auto failed = report(job, 1);
+  failed.set_launch_failure("not linked with the hook");
+  dispatcher.accept_report(agent, failed);
   const auto progress = dispatcher.progress(job).value();
   EXPECT_EQ(progress.state(), proto::JOB_FAILED);
   EXPECT_EQ(progress.error(), "agent a could not run the subject: not linked with the hook");
   EXPECT_EQ(progress.paths(), 0u);
+  EXPECT_TRUE(work(agent).stop()) << "the agent stops exploring the failed job";
+}
+
+TEST_F(JobDispatcherTest, TheFirstBugStopsEveryAgentAndEndsTheJobOnceTheyAreDone) {
+  const auto job = dispatcher.submit(submission());
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  auto found = report(job, 1);
+  add_bug(found, whole, {"env#1", "0#1"});
+  add_bug(found, whole, {"env#2", "0#1"});  // after the first: not kept without --keep-going
+  dispatcher.accept_report(a, found);
+  EXPECT_TRUE(work(a).stop());
+  EXPECT_EQ(state(job), proto::JOB_RUNNING) << "until the agent brings its lease back";
+  auto done = report(job, 1);
+  add_done(done, whole, 2, {1, 2}, false);
+  dispatcher.accept_report(a, done);
+  EXPECT_EQ(state(job), proto::JOB_BUG_FOUND);
+  const auto bugs = dispatcher.bugs(job);
+  ASSERT_EQ(bugs.size(), 1u);
+  EXPECT_EQ(bugs[0].number, 1u);
+  EXPECT_EQ(bugs[0].detail, "x == 2");
+  EXPECT_EQ(bugs[0].trace.prefix(0), "env#1");
+}
+
+TEST_F(JobDispatcherTest, WithKeepGoingABugFoundTwiceIsOneBug) {
+  auto request = submission();
+  request.mutable_settings()->set_keep_going(true);
+  const auto job = dispatcher.submit(request);
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  auto found = report(job, 1);
+  add_bug(found, whole, {"env#1", "0#1"});
+  add_bug(found, whole, {"env#2", "0#1"});
+  add_bug(found, whole, {"env#1", "0#1"});  // its subtree explored again after an agent's loss
+  dispatcher.accept_report(a, found);
+  EXPECT_FALSE(work(a).stop());
+  EXPECT_EQ(dispatcher.bugs(job).size(), 2u);
+}
+
+TEST_F(JobDispatcherTest, MaxPathsStopsTheJobAtTheBound) {
+  auto request = submission();
+  request.mutable_settings()->set_max_paths(5);
+  const auto job = dispatcher.submit(request);
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  auto moving = report(job, 1);
+  moving.add_progress()->set_lease_id(whole);
+  moving.mutable_progress(0)->mutable_stats()->set_paths(5);
+  dispatcher.accept_report(a, moving);
+  EXPECT_TRUE(work(a).stop());
+  auto done = report(job, 1);
+  add_done(done, whole, 5, {1, 2, 3, 4, 5}, false);
+  dispatcher.accept_report(a, done);
+  EXPECT_EQ(state(job), proto::JOB_LIMIT_REACHED);
 }
 
 TEST_F(JobDispatcherTest, CancelDropsAQueuedJobAndStopsARunningOne) {
@@ -214,7 +355,14 @@ TEST_F(JobDispatcherTest, CancelDropsAQueuedJobAndStopsARunningOne) {
   EXPECT_TRUE(dispatcher.cancel(queued));
   EXPECT_EQ(state(queued), proto::JOB_LIMIT_REACHED);
   EXPECT_FALSE(dispatcher.cancel(queued)) << "already over";
+  const auto agent = accepting_agent(running);
+  const auto whole = work(agent).leases(0).lease_id();
   EXPECT_TRUE(dispatcher.cancel(running));
+  EXPECT_TRUE(work(agent).stop());
+  EXPECT_EQ(state(running), proto::JOB_RUNNING) << "until the agent brings its lease back";
+  auto done = report(running, 1);
+  add_done(done, whole, 1, {1}, false);
+  dispatcher.accept_report(agent, done);
   EXPECT_EQ(state(running), proto::JOB_LIMIT_REACHED);
   EXPECT_FALSE(dispatcher.cancel(99));
 }

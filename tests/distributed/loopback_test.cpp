@@ -121,7 +121,23 @@ TEST_F(LoopbackTest, TwoAgentsFindWhatOneEmbeddedWorkerFinds) {
   EXPECT_EQ(expected.classes, 24u) << "pi with 4 workers: the master receives 4 results in any order";
   EXPECT_EQ(remote_outcome(client, job, last), expected) << cluster.coordinator_log();
   EXPECT_EQ(most_agents, 2u);
+  EXPECT_GT(last.subtrees(), 1u) << "the second agent explored a subtree split off the first's";
   EXPECT_EQ(last.outstanding(), 0u);
+}
+
+TEST_F(LoopbackTest, FourAgentsSplitTheTreeWithLittleRedundancy) {
+  for (const auto* name : {"a1", "a2", "a3", "a4"}) cluster.start_agent(name);
+  cluster.wait_for_agents(4);
+  // pi on 5 workers, DPOR and LCA without sleep sets: 19,845 paths with one worker.
+  auto request = pi_submission(pi_sha);
+  request.set_args(1, "5");
+  request.mutable_settings()->set_heuristic(proto::LCA);
+  request.mutable_settings()->set_sleep_sets(false);
+  const auto last = explore(request);
+  EXPECT_EQ(remote_outcome(client, job, last), embedded_outcome(request)) << cluster.coordinator_log();
+  EXPECT_GT(last.subtrees(), 3u) << "every agent explored a part";
+  EXPECT_GE(last.paths(), 19'845u);
+  EXPECT_LE(last.paths(), 19'845u * 105 / 100) << "redundancy at most 1.05";
 }
 
 TEST_F(LoopbackTest, AgentKilledMidwayAndRestartedChangesNothing) {

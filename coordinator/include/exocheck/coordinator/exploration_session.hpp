@@ -16,6 +16,7 @@
 #include "exocheck/coordinator/determinism_check.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/coordinator/lease.hpp"
+#include "exocheck/coordinator/lease_source.hpp"
 #include "exocheck/coordinator/spinning_mutex.hpp"
 #include "exocheck/endings/verdict.hpp"
 #include "exocheck/engine/explorer.hpp"
@@ -45,14 +46,6 @@ struct Bug {
   std::optional<proto::TraceFile> reference;
 };
 
-/// What a worker gets back for a result: its next lease, if one is ready, and whether the
-/// exploration is over.
-struct Handover {
-  bool accepted = false;  ///< complete()'s answer
-  std::optional<Lease> next;
-  bool finished = false;
-};
-
 /// Why the exploration ended (or that it has not): endings/verdict.hpp's table.
 using endings::Verdict;
 
@@ -63,14 +56,14 @@ struct Progress {
   std::size_t bugs = 0;
 };
 
-class ExplorationSession {
+class ExplorationSession final : public LeaseSource {
  public:
   explicit ExplorationSession(ExplorationOptions options);
   /// Explores `subtree` only (engine/subtree.hpp): races above it become backtrack requests.
   ExplorationSession(ExplorationOptions options, const engine::Subtree& subtree);
 
   /// The next lease, or nothing when none is ready now or the session is stopping.
-  std::optional<Lease> next();
+  std::optional<Lease> next() override;
   /// The events (from step 0) and result of lease `id`'s run. A second result for a lease,
   /// or one for an unknown lease, is ignored and returns false.
   bool complete(std::uint64_t id, EventSpan events, const proto::RunResult& result);
@@ -82,16 +75,19 @@ class ExplorationSession {
   /// lease's request is written over `spent` (the request just run, moved in): its strings are
   /// reused instead of allocated anew.
   Handover complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result,
-                             proto::RunRequest spent = {});
+                             proto::RunRequest spent) override;
+  Handover complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
+    return complete_and_next(id, events, result, proto::RunRequest{});
+  }
   /// The same for a lean result (wire::lean_result of `spent`, the request run, and `result`)
   /// that the caller has made into `execution` itself (decode_execution()): the session reads no
   /// event of a lean result. Throws std::logic_error for a result that is not lean.
   Handover complete_and_next(std::uint64_t id, const engine::Execution& execution, const proto::RunResult& result,
-                             proto::RunRequest spent);
+                             proto::RunRequest spent) override;
   /// The lease's run was lost (agent died, deadline passed): it is leased again.
-  void abandon(std::uint64_t id);
+  void abandon(std::uint64_t id) override;
   /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
-  void stop();
+  void stop() override;
 
   /// Subtrees (engine/subtree.hpp): gives the shallowest open choice away; takes back one given
   /// away; takes a race of another explorer for a configuration of this one; hands over the
@@ -104,13 +100,17 @@ class ExplorationSession {
   std::vector<engine::ClassKey> class_keys() const;
 
   /// True when nothing more will be leased and nothing is outstanding.
-  bool finished() const;
+  bool finished() const override;
+  /// Every path of the tree (or subtree) explored: no limit reached, not stopped.
+  bool explored_completely() const;
   Verdict verdict() const;
   std::vector<Bug> bugs() const;
   /// "dead letter 0#3 (Set to 0) in run ..." lines, each distinct message once.
   std::vector<std::string> warnings() const;
   Progress progress() const;
-  const ExplorationOptions& options() const { return options_; }
+  const ExplorationOptions& options() const override { return options_; }
+  /// --check determinism: the first completed path's trace, the others' final states' reference.
+  std::optional<proto::TraceFile> reference() const;
 
  private:
   /// A result as the session takes it in, with what was made of it before the lock.

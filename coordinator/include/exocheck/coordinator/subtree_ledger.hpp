@@ -36,6 +36,7 @@ class SubtreeLedger {
   struct Giver {
     std::uint64_t lease = 0;
     std::uint64_t subtree_id = 0;
+    std::uint64_t holding = 0;  ///< which taking of the giver's lease gave it (see release())
   };
 
   /// The whole tree waits to be taken.
@@ -53,23 +54,34 @@ class SubtreeLedger {
   /// The unfinished lease whose subtree's prefix is the longest prefix of `prefix`: the owner of
   /// the configuration a backtrack request names.
   std::optional<std::uint64_t> owner_of(const std::vector<std::string>& prefix) const;
-  /// `lease` is explored and the requests it made are delivered. Returns its giver, to be told.
+  /// `lease` is explored and the requests it made are delivered. Returns its giver, to be told,
+  /// unless the giver's subtree has been released since it gave this one away: the explorer now
+  /// holding it never gave it, and explores its part itself.
   std::optional<Giver> finish(std::uint64_t lease);
+  /// `worker` is gone: its unfinished leases wait again, first in line, each to be explored anew
+  /// from its root by whoever takes it. Returns them.
+  std::vector<std::uint64_t> release(std::uint64_t worker);
+  /// Leases taken and not finished.
+  std::size_t out() const;
   /// True once every lease, the whole tree's first, is finished.
   bool finished() const;
 
+  /// The worker exploring `lease` now: nothing while it waits, once it is finished, or when unknown.
   std::optional<std::uint64_t> worker_of(std::uint64_t lease) const;
   /// Counts a worker's figures: `delta` added (its `classes` ignored), `keys` united.
   void count(const engine::Stats& delta, const std::vector<engine::ClassKey>& keys);
   /// The exploration's figures; classes are the distinct keys counted.
   engine::Stats stats() const;
   std::size_t waiting() const { return waiting_.size(); }
+  /// Subtrees taken so far, each time counted (a released one is taken again).
+  std::uint64_t takings() const { return takings_; }
 
  private:
   struct Entry {
     engine::Subtree subtree;
     std::optional<std::uint64_t> worker;
     std::optional<Giver> giver;
+    std::uint64_t holding = 0;  ///< times taken
     bool asked = false;
     bool finished = false;
   };
@@ -77,6 +89,7 @@ class SubtreeLedger {
   std::map<std::uint64_t, Entry> leases_;
   std::deque<std::uint64_t> waiting_;
   std::uint64_t next_id_ = 1;
+  std::uint64_t takings_ = 0;
   engine::Stats stats_;
   std::set<engine::ClassKey> classes_;
 };

@@ -1,0 +1,208 @@
+#include "subtree_sessions.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "exocheck/coordinator/subtree_wire.hpp"
+
+namespace exocheck::agent {
+
+SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::chrono::milliseconds run_timeout,
+                                 std::function<void()> urgent)
+    : options_(std::move(options)), run_timeout_(run_timeout), on_urgent_(std::move(urgent)) {}
+
+void SubtreeSessions::mark_urgent() {
+  if (urgent_) return;
+  urgent_ = true;
+  if (on_urgent_) on_urgent_();
+}
+
+void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
+  auto session = std::make_unique<coordinator::ExplorationSession>(options_, subtree);
+  std::lock_guard lock(mutex_);
+  ++leases_seen_;
+  hungry_ = false;
+  if (closed_ || ordinal_of_lease_.contains(lease)) return;
+  if (stopped_) session->stop();
+  const auto ordinal = next_ordinal_++;
+  parts_.emplace(ordinal, Part{lease, std::move(session), 0, {}});
+  ordinal_of_lease_.emplace(lease, ordinal);
+}
+
+SubtreeSessions::Part* SubtreeSessions::part_of_lease(std::uint64_t lease) {
+  const auto ordinal = ordinal_of_lease_.find(lease);
+  return ordinal == ordinal_of_lease_.end() ? nullptr : &parts_.at(ordinal->second);
+}
+
+SubtreeSessions::Part* SubtreeSessions::part_of_run(std::uint64_t id) {
+  std::lock_guard lock(mutex_);
+  const auto part = parts_.find(id >> kPartShift);
+  return part == parts_.end() ? nullptr : &part->second;
+}
+
+// Under the lock, so that a part found finished by collect() stays so until it is forgotten.
+void SubtreeSessions::backtrack(std::uint64_t lease, const engine::BacktrackRequest& request) {
+  std::lock_guard lock(mutex_);
+  if (Part* part = part_of_lease(lease)) part->session->request_backtrack(request);
+}
+
+void SubtreeSessions::given_away_finished(std::uint64_t lease, std::uint64_t subtree_id) {
+  std::lock_guard lock(mutex_);
+  if (Part* part = part_of_lease(lease)) part->session->subtree_finished(subtree_id);
+}
+
+void SubtreeSessions::split(std::uint64_t lease) {
+  std::lock_guard lock(mutex_);
+  auto& answer = splits_.emplace_back();
+  answer.set_lease_id(lease);
+  mark_urgent();
+  Part* part = part_of_lease(lease);
+  if (part == nullptr) return;
+  if (auto given = part->session->split()) coordinator::to_wire(*given, *answer.mutable_given());
+}
+
+void SubtreeSessions::close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+  for (auto& [ordinal, part] : parts_) part.session->stop();
+}
+
+void SubtreeSessions::stop() {
+  std::lock_guard lock(mutex_);
+  stopped_ = true;
+  for (auto& [ordinal, part] : parts_) part.session->stop();
+}
+
+bool SubtreeSessions::finished() const {
+  std::lock_guard lock(mutex_);
+  return closed_ &&
+         std::all_of(parts_.begin(), parts_.end(), [](const auto& part) { return part.second.session->finished(); });
+}
+
+bool SubtreeSessions::hungry() const {
+  std::lock_guard lock(mutex_);
+  return hungry_;
+}
+
+std::uint64_t SubtreeSessions::leases_seen() const {
+  std::lock_guard lock(mutex_);
+  return leases_seen_;
+}
+
+std::optional<coordinator::Lease> SubtreeSessions::next() {
+  std::lock_guard lock(mutex_);
+  return next_locked();
+}
+
+// The oldest subtree first: it is the shallowest, and finishing it lets its giver finish.
+std::optional<coordinator::Lease> SubtreeSessions::next_locked() {
+  if (!closed_) {
+    for (auto& [ordinal, part] : parts_) {
+      auto lease = part.session->next();
+      if (!lease) continue;
+      lease->id |= ordinal << kPartShift;
+      hungry_ = false;
+      return lease;
+    }
+  }
+  if (!hungry_) mark_urgent();
+  hungry_ = true;
+  return std::nullopt;
+}
+
+coordinator::Handover SubtreeSessions::complete_and_next(std::uint64_t id, coordinator::EventSpan events,
+                                                         const proto::RunResult& result, proto::RunRequest spent) {
+  Part* part = part_of_run(id);
+  if (part == nullptr) return {};
+  const auto mask = (std::uint64_t{1} << kPartShift) - 1;
+  return handed_over(id >> kPartShift, part->session->complete_and_next(id & mask, events, result, std::move(spent)));
+}
+
+coordinator::Handover SubtreeSessions::complete_and_next(std::uint64_t id, const engine::Execution& execution,
+                                                         const proto::RunResult& result, proto::RunRequest spent) {
+  Part* part = part_of_run(id);
+  if (part == nullptr) return {};
+  const auto mask = (std::uint64_t{1} << kPartShift) - 1;
+  return handed_over(id >> kPartShift,
+                     part->session->complete_and_next(id & mask, execution, result, std::move(spent)));
+}
+
+// The session's next lease, under this source's ids; when its session has none, another's; and
+// finished only when the whole source is.
+coordinator::Handover SubtreeSessions::handed_over(std::uint64_t ordinal, coordinator::Handover handover) {
+  if (handover.next) {
+    handover.next->id |= ordinal << kPartShift;
+    handover.finished = false;
+    return handover;
+  }
+  std::lock_guard lock(mutex_);
+  if (handover.finished) mark_urgent();  // a subtree ended: the coordinator hears it at once
+  handover.next = next_locked();
+  handover.finished = false;  // the workers learn it from finished(), once the source is closed
+  return handover;
+}
+
+void SubtreeSessions::abandon(std::uint64_t id) {
+  if (Part* part = part_of_run(id)) part->session->abandon(id & ((std::uint64_t{1} << kPartShift) - 1));
+}
+
+void SubtreeSessions::collect(proto::Report& report) {
+  std::lock_guard lock(mutex_);
+  for (auto& answer : splits_) *report.add_splits() = std::move(answer);
+  splits_.clear();
+  for (auto it = parts_.begin(); it != parts_.end();) {
+    // Finished first: once it is, no run of it is out, and no request of it can follow those
+    // collected now.
+    const bool finished = it->second.session->finished();
+    collect_part(it->second, finished, report);
+    if (finished) {
+      ordinal_of_lease_.erase(it->second.lease);
+      it = parts_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  report.set_leases_seen(leases_seen_);
+  report.set_hungry(hungry_);
+  urgent_ = false;
+}
+
+void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& report) {
+  auto& session = *part.session;
+  for (const auto& request : session.take_backtrack_requests()) {
+    auto& raised = *report.add_backtracks();
+    raised.set_lease_id(part.lease);
+    coordinator::to_wire(request, *raised.mutable_request());
+  }
+  const auto progress = session.progress();
+  if (progress.bugs > part.bugs_reported) {
+    const auto bugs = session.bugs();
+    for (std::size_t i = part.bugs_reported; i < bugs.size(); ++i) {
+      auto& found = *report.add_bugs();
+      found.set_lease_id(part.lease);
+      found.set_status(bugs[i].status);
+      found.set_detail(bugs[i].detail);
+      *found.mutable_trace() = bugs[i].trace;
+      if (bugs[i].reference) *found.mutable_reference() = *bugs[i].reference;
+    }
+    part.bugs_reported = bugs.size();
+  }
+  if (finished) {
+    auto& done = *report.add_done();
+    done.set_lease_id(part.lease);
+    coordinator::to_wire(progress.stats, *done.mutable_stats());
+    coordinator::to_wire(session.class_keys(), *done.mutable_class_keys());
+    done.set_complete(session.explored_completely());
+    for (const auto& warning : session.warnings()) done.add_warnings(warning);
+    if (auto reference = session.reference()) *done.mutable_reference() = std::move(*reference);
+    return;
+  }
+  if (progress.stats.paths != part.reported.paths || progress.stats.sleep_blocked != part.reported.sleep_blocked) {
+    auto& moved = *report.add_progress();
+    moved.set_lease_id(part.lease);
+    coordinator::to_wire(progress.stats, *moved.mutable_stats());
+    part.reported = progress.stats;
+  }
+}
+
+}  // namespace exocheck::agent

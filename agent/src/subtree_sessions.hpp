@@ -1,0 +1,95 @@
+#pragma once
+// The subtrees a coordinator leased to this agent for one job (DESIGN.md, "Scale path"): one
+// exploration session per subtree, explored by the agent's slots as embedded mode explores one
+// session (LocalAgent, through the LeaseSource interface). The connection applies what the
+// coordinator sends (new subtrees, routed backtrack requests, given-away subtrees finished,
+// splits, stop); collect() gathers what to report (races above each subtree's root, figures,
+// bugs, and each subtree's end with its class keys). No I/O. Thread-safe.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/coordinator/lease_source.hpp"
+#include "exocheck/coordinator/spinning_mutex.hpp"
+#include "exocheck/engine/subtree.hpp"
+#include "proto/coordinator.pb.h"
+
+namespace exocheck::agent {
+
+class SubtreeSessions final : public coordinator::LeaseSource {
+ public:
+  /// `urgent` is called (under this source's lock: it must not call back) when something the
+  /// coordinator should hear soon happens: a slot found nothing to run, a subtree ended, a split
+  /// was answered.
+  SubtreeSessions(coordinator::ExplorationOptions options, std::chrono::milliseconds run_timeout,
+                  std::function<void()> urgent = {});
+
+  // What the coordinator sends, applied in Work's order (coordinator.proto).
+  void add(std::uint64_t lease, const engine::Subtree& subtree);
+  void backtrack(std::uint64_t lease, const engine::BacktrackRequest& request);
+  void given_away_finished(std::uint64_t lease, std::uint64_t subtree_id);
+  /// Splits `lease`'s session; the answer goes out with the next collect().
+  void split(std::uint64_t lease);
+  /// The job is over for this agent (a new job, a lost stream): nothing more is leased, and the
+  /// source is finished once the runs out are back.
+  void close();
+
+  /// What happened since the last collect(), in the order the coordinator applies it. A
+  /// subtree's end comes after its last requests, and it is then forgotten.
+  void collect(proto::Report& report);
+  /// A slot asked for work and found none (since the last subtree came).
+  bool hungry() const;
+  std::uint64_t leases_seen() const;
+
+  // LeaseSource, for the workers.
+  std::optional<coordinator::Lease> next() override;
+  coordinator::Handover complete_and_next(std::uint64_t id, coordinator::EventSpan events,
+                                          const proto::RunResult& result, proto::RunRequest spent) override;
+  coordinator::Handover complete_and_next(std::uint64_t id, const engine::Execution& execution,
+                                          const proto::RunResult& result, proto::RunRequest spent) override;
+  void abandon(std::uint64_t id) override;
+  void stop() override;
+  bool finished() const override;
+  const coordinator::ExplorationOptions& options() const override { return options_; }
+  std::optional<std::chrono::milliseconds> run_timeout() const override { return run_timeout_; }
+
+ private:
+  struct Part {
+    std::uint64_t lease = 0;
+    std::unique_ptr<coordinator::ExplorationSession> session;
+    std::size_t bugs_reported = 0;
+    engine::Stats reported;
+  };
+
+  /// A lease's id among every part's: the part's ordinal above kPartShift, the session's id below.
+  static constexpr unsigned kPartShift = 40;
+  Part* part_of_run(std::uint64_t id);
+  Part* part_of_lease(std::uint64_t lease);
+  coordinator::Handover handed_over(std::uint64_t ordinal, coordinator::Handover handover);
+  std::optional<coordinator::Lease> next_locked();
+  void collect_part(Part& part, bool finished, proto::Report& report);
+  void mark_urgent();
+
+  const coordinator::ExplorationOptions options_;
+  const std::chrono::milliseconds run_timeout_;
+  mutable coordinator::SpinningMutex mutex_;
+  std::map<std::uint64_t, Part> parts_;  ///< by ordinal
+  std::map<std::uint64_t, std::uint64_t> ordinal_of_lease_;
+  std::uint64_t next_ordinal_ = 1;
+  std::vector<proto::SplitAnswer> splits_;
+  std::uint64_t leases_seen_ = 0;
+  bool hungry_ = false;
+  bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
+  const std::function<void()> on_urgent_;
+  bool stopped_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace exocheck::agent

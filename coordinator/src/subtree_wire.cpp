@@ -1,0 +1,76 @@
+#include "exocheck/coordinator/subtree_wire.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace exocheck::coordinator {
+
+void to_wire(const engine::Subtree& subtree, proto::Subtree& out) {
+  out.set_id(subtree.id);
+  for (const auto& id : subtree.prefix) out.add_prefix(id);
+  for (const auto& [message, receiver] : subtree.sleep) {
+    auto& sleeping = *out.add_sleep();
+    sleeping.set_message(message);
+    sleeping.set_receiver(receiver);
+  }
+}
+
+engine::Subtree from_wire(const proto::Subtree& subtree) {
+  engine::Subtree out;
+  out.id = subtree.id();
+  out.prefix.assign(subtree.prefix().begin(), subtree.prefix().end());
+  for (const auto& sleeping : subtree.sleep()) out.sleep.emplace_back(sleeping.message(), sleeping.receiver());
+  return out;
+}
+
+void to_wire(const engine::BacktrackRequest& request, proto::BacktrackRequest& out) {
+  for (const auto& id : request.prefix) out.add_prefix(id);
+  out.set_message(request.message);
+  out.set_taken(request.taken);
+  for (const auto& id : request.dpor_set) out.add_dpor_set(id);
+  out.set_minimal(request.minimal);
+}
+
+engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
+  engine::BacktrackRequest out;
+  out.prefix.assign(request.prefix().begin(), request.prefix().end());
+  out.message = request.message();
+  out.taken = request.taken();
+  out.dpor_set.assign(request.dpor_set().begin(), request.dpor_set().end());
+  out.minimal = request.minimal();
+  return out;
+}
+
+void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
+  out.set_paths(stats.paths);
+  out.set_sleep_blocked(stats.sleep_blocked);
+  out.set_transitions(stats.transitions);
+  out.set_executed_steps(stats.executed_steps);
+  out.set_classes(stats.classes);
+  out.set_bugs(stats.bugs);
+}
+
+engine::Stats from_wire(const proto::ExplorationStats& stats) {
+  return {stats.paths(),          stats.sleep_blocked(), stats.transitions(),
+          stats.executed_steps(), stats.classes(),       stats.bugs()};
+}
+
+void to_wire(const std::vector<engine::ClassKey>& keys, google::protobuf::RepeatedField<std::uint64_t>& out) {
+  out.Reserve(static_cast<int>(2 * keys.size()));
+  for (const auto& key : keys) {
+    out.Add(key.high);
+    out.Add(key.low);
+  }
+}
+
+std::vector<engine::ClassKey> keys_from_wire(const google::protobuf::RepeatedField<std::uint64_t>& keys) {
+  if (keys.size() % 2 != 0) {
+    throw std::invalid_argument("class keys come in pairs, got " + std::to_string(keys.size()) + " numbers");
+  }
+  std::vector<engine::ClassKey> out;
+  out.reserve(static_cast<std::size_t>(keys.size() / 2));
+  for (int i = 0; i < keys.size(); i += 2) out.push_back({keys[i], keys[i + 1]});
+  return out;
+}
+
+}  // namespace exocheck::coordinator
