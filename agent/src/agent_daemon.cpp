@@ -108,6 +108,7 @@ class Connection {
     for (const auto& finished : work.finished())
       sessions->given_away_finished(finished.lease_id(), finished.subtree_id());
     for (const auto lease : work.split()) sessions->split(lease);
+    for (const auto lease : work.drop()) sessions->drop(lease);
     if (work.stop()) sessions->stop();
     local_.wake();
   }

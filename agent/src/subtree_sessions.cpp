@@ -25,7 +25,7 @@ void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
   if (closed_ || ordinal_of_lease_.contains(lease)) return;
   if (stopped_) session->stop();
   const auto ordinal = next_ordinal_++;
-  parts_.emplace(ordinal, Part{lease, std::move(session), 0, {}});
+  parts_.emplace(ordinal, Part{lease, std::move(session), 0, {}, false});
   ordinal_of_lease_.emplace(lease, ordinal);
 }
 
@@ -59,6 +59,14 @@ void SubtreeSessions::split(std::uint64_t lease) {
   Part* part = part_of_lease(lease);
   if (part == nullptr) return;
   if (auto given = part->session->split()) coordinator::to_wire(*given, *answer.mutable_given());
+}
+
+void SubtreeSessions::drop(std::uint64_t lease) {
+  std::lock_guard lock(mutex_);
+  Part* part = part_of_lease(lease);
+  if (part == nullptr) return;
+  part->dropped = true;
+  part->session->stop();
 }
 
 void SubtreeSessions::close() {
@@ -154,7 +162,7 @@ void SubtreeSessions::collect(proto::Report& report) {
     // Finished first: once it is, no run of it is out, and no request of it can follow those
     // collected now.
     const bool finished = it->second.session->finished();
-    collect_part(it->second, finished, report);
+    if (!it->second.dropped) collect_part(it->second, finished, report);
     if (finished) {
       ordinal_of_lease_.erase(it->second.lease);
       it = parts_.erase(it);

@@ -37,6 +37,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   void given_away_finished(std::uint64_t lease, std::uint64_t subtree_id);
   /// Splits `lease`'s session; the answer goes out with the next collect().
   void split(std::uint64_t lease);
+  /// `lease` is void (its giver is explored anew): it stops, and is forgotten unreported.
+  void drop(std::uint64_t lease);
   /// The job is over for this agent (a new job, a lost stream): nothing more is leased, and the
   /// source is finished once the runs out are back.
   void close();
@@ -66,6 +68,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
     std::unique_ptr<coordinator::ExplorationSession> session;
     std::size_t bugs_reported = 0;
     engine::Stats reported;
+    bool dropped = false;
   };
 
   /// A lease's id among every part's: the part's ordinal above kPartShift, the session's id below.

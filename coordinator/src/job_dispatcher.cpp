@@ -96,14 +96,22 @@ void JobDispatcher::detach_agent(std::uint64_t agent_id) {
 }
 
 // What the agent held and had not reported done waits again, to be explored anew from its root:
-// the figures it reported for them so far are dropped, so that nothing is counted twice.
+// the figures it reported for them so far are dropped, and what they had given away is void
+// (SubtreeLedger::release), so that nothing is counted twice.
 void JobDispatcher::release_leases_of(std::uint64_t agent_id) {
   Job* job = current_job();
   if (job == nullptr || !job->ledger) return;
-  for (const auto lease : job->ledger->release(agent_id)) {
+  const auto released = job->ledger->release(agent_id);
+  for (const auto lease : released.waiting) {
     job->live.erase(lease);
     job->split_asked.erase(lease);
     spdlog::warn("job {}: lease {} of agent {} waits again", job->id, lease, agent_id);
+  }
+  for (const auto& [lease, worker] : released.dropped) {
+    job->live.erase(lease);
+    job->split_asked.erase(lease);
+    if (!worker || *worker == agent_id || !agents_.contains(*worker)) continue;
+    outbox_of(agents_.at(*worker), *job).add_drop(lease);
   }
 }
 
@@ -198,7 +206,7 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   const auto keys = keys_from_wire(done.class_keys());
   job.live.erase(done.lease_id());
   job.split_asked.erase(done.lease_id());
-  job.ledger->count(from_wire(done.stats()), keys);
+  job.ledger->count(done.lease_id(), from_wire(done.stats()), keys);
   if (!done.complete()) job.incomplete = true;
   for (const auto& warning : done.warnings()) note_warning(job, warning);
   if (done.has_reference()) check_reference(job, done.reference());

@@ -43,6 +43,7 @@ std::uint64_t SubtreeLedger::split_off(std::uint64_t lease, engine::Subtree subt
   entry.giver = Giver{lease, subtree.id, giver.holding};
   entry.subtree = std::move(subtree);
   const std::uint64_t id = next_id_++;
+  giver.children.push_back(id);
   leases_.emplace(id, std::move(entry));
   waiting_.push_back(id);
   return id;
@@ -76,17 +77,47 @@ std::optional<SubtreeLedger::Giver> SubtreeLedger::finish(std::uint64_t lease) {
   return entry.giver;
 }
 
-std::vector<std::uint64_t> SubtreeLedger::release(std::uint64_t worker) {
-  std::vector<std::uint64_t> released;
-  for (auto& [lease, entry] : leases_) {
-    if (entry.finished || entry.worker != worker) continue;
+SubtreeLedger::Released SubtreeLedger::release(std::uint64_t worker) {
+  std::vector<std::uint64_t> held;
+  for (const auto& [lease, entry] : leases_) {
+    if (!entry.finished && entry.worker == worker) held.push_back(lease);
+  }
+  // The shallowest first: a lease given away by another of the worker's is void, not released.
+  std::stable_sort(held.begin(), held.end(), [this](std::uint64_t a, std::uint64_t b) {
+    return leases_.at(a).subtree.prefix.size() < leases_.at(b).subtree.prefix.size();
+  });
+  Released released;
+  for (const auto lease : held) {
+    Entry& entry = leases_.at(lease);
+    if (entry.finished) continue;
+    void_descendants(entry, released);
     entry.worker.reset();
     entry.asked = false;
-    released.push_back(lease);
+    released.waiting.push_back(lease);
   }
   // Ahead of what waits: a released lease may hold its giver's last open work.
-  waiting_.insert(waiting_.begin(), released.begin(), released.end());
+  waiting_.insert(waiting_.begin(), released.waiting.begin(), released.waiting.end());
   return released;
+}
+
+void SubtreeLedger::void_descendants(Entry& entry, Released& released) {
+  for (const auto child : entry.children) {
+    Entry& given = leases_.at(child);
+    if (given.finished) {
+      stats_.paths -= given.counted.paths;
+      stats_.sleep_blocked -= given.counted.sleep_blocked;
+      stats_.transitions -= given.counted.transitions;
+      stats_.executed_steps -= given.counted.executed_steps;
+      stats_.bugs -= given.counted.bugs;
+      given.counted = {};
+    } else {
+      given.finished = true;
+      released.dropped.emplace_back(child, given.worker);
+      std::erase(waiting_, child);
+    }
+    void_descendants(given, released);
+  }
+  entry.children.clear();
 }
 
 std::size_t SubtreeLedger::out() const {
@@ -105,10 +136,11 @@ std::optional<std::uint64_t> SubtreeLedger::worker_of(std::uint64_t lease) const
   return it->second.worker;
 }
 
-void SubtreeLedger::count(const engine::Stats& delta, const std::vector<engine::ClassKey>& keys) {
-  engine::Stats added = delta;
+void SubtreeLedger::count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys) {
+  engine::Stats added = stats;
   added.classes = 0;
   stats_ += added;
+  leases_.at(lease).counted = added;
   classes_.insert(keys.begin(), keys.end());
   stats_.classes = classes_.size();
 }

@@ -68,6 +68,41 @@ TEST(SubtreeLedger, AFinishedLeaseNamesItsGiverAndTheExplorationEndsWithTheLast)
   EXPECT_THROW(ledger.finish(whole), std::logic_error);
 }
 
+TEST(SubtreeLedger, ALostWorkersLeasesWaitAgainAndWhatTheyGaveAwayIsVoid) {
+  SubtreeLedger ledger;
+  const auto whole = ledger.take(1)->lease;
+  const auto a = ledger.split_off(whole, subtree(3, {"env#2"}));
+  const auto b = ledger.split_off(whole, subtree(4, {"env#3"}));
+  ledger.take(2);  // a
+  const auto c = ledger.split_off(a, subtree(1, {"env#2", "0#1"}));
+  ledger.take(3);  // b
+  engine::Stats explored;
+  explored.paths = 4;
+  ledger.count(b, explored, {{1, 1}});
+  ledger.finish(b);
+  EXPECT_EQ(ledger.stats().paths, 4u);
+
+  // Worker 1 (the whole tree) is gone: every other lease lay under it.
+  const auto released = ledger.release(1);
+  EXPECT_EQ(released.waiting, std::vector<std::uint64_t>{whole});
+  ASSERT_EQ(released.dropped.size(), 2u);
+  EXPECT_EQ(released.dropped[0].first, a);
+  EXPECT_EQ(released.dropped[0].second, 2u);
+  EXPECT_EQ(released.dropped[1].first, c);
+  EXPECT_EQ(released.dropped[1].second, std::nullopt) << "c waited: nobody to tell";
+  EXPECT_EQ(ledger.waiting(), 1u) << "c no longer waits";
+  EXPECT_EQ(ledger.stats().paths, 0u) << "b's paths are taken back, to be explored again";
+  EXPECT_EQ(ledger.stats().classes, 1u) << "its classes stay";
+  EXPECT_FALSE(ledger.worker_of(a));
+  EXPECT_EQ(ledger.owner_of({"env#2", "0#1"}), whole);
+  const auto again = ledger.take(4);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->lease, whole);
+  EXPECT_EQ(ledger.out(), 1u);
+  EXPECT_FALSE(ledger.finish(whole));
+  EXPECT_TRUE(ledger.finished());
+}
+
 TEST(SubtreeLedger, ClassesAreCountedOnceAcrossWorkers) {
   SubtreeLedger ledger;
   engine::Stats first;
@@ -79,8 +114,8 @@ TEST(SubtreeLedger, ClassesAreCountedOnceAcrossWorkers) {
   const engine::ClassKey x{1, 2};
   const engine::ClassKey y{3, 4};
   const engine::ClassKey z{5, 6};
-  ledger.count(first, {x, y, z});
-  ledger.count(second, {y, z});
+  ledger.count(1, first, {x, y, z});
+  ledger.count(1, second, {y, z});
   EXPECT_EQ(ledger.stats().paths, 5u);
   EXPECT_EQ(ledger.stats().classes, 3u);
   EXPECT_DOUBLE_EQ(ledger.stats().redundancy(), 5.0 / 3.0);

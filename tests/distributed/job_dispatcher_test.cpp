@@ -222,7 +222,7 @@ TEST_F(JobDispatcherTest, ALostAgentsSubtreeIsLeasedAgainAndItsFiguresDropped) {
   EXPECT_EQ(dispatcher.progress(job)->paths(), 4u);
 }
 
-TEST_F(JobDispatcherTest, ASubtreeGivenByALostLeaseDoesNotNotifyItsNextHolder) {
+TEST_F(JobDispatcherTest, WhatALostLeaseGaveAwayIsDroppedAndNotCounted) {
   const auto job = dispatcher.submit(submission());
   const auto a = accepting_agent(job, "a");
   const auto whole = work(a).leases(0).lease_id();
@@ -235,16 +235,21 @@ TEST_F(JobDispatcherTest, ASubtreeGivenByALostLeaseDoesNotNotifyItsNextHolder) {
   dispatcher.accept_report(a, answer);
   const auto part = work(b).leases(0).lease_id();
   dispatcher.detach_agent(a);
+  const auto dropped = work(b);
+  ASSERT_EQ(dropped.drop_size(), 1) << "whoever explores the whole tree again explores b's part too";
+  EXPECT_EQ(dropped.drop(0), part);
   const auto c = accepting_agent(job, "c");
   EXPECT_EQ(work(c).leases(0).lease_id(), whole) << "explored anew from its root";
-  auto done = report(job, 1);
-  add_done(done, part, 1, {9});
-  dispatcher.accept_report(b, done);
+  auto late = report(job, 1);
+  add_done(late, part, 1, {9});
+  dispatcher.accept_report(b, late);
   EXPECT_EQ(work(c).finished_size(), 0) << "c's explorer never gave subtree 1 away";
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 0u) << "a void lease's end is not counted";
   auto all = report(job, 1);
   add_done(all, whole, 2, {8, 9});
   dispatcher.accept_report(c, all);
   EXPECT_EQ(state(job), proto::JOB_COMPLETE_NO_BUG);
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 2u);
   EXPECT_EQ(dispatcher.progress(job)->classes(), 2u);
 }
 

@@ -181,7 +181,7 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
     for (auto& [lease, part] : parts) {
       if (part.done || !part.running.empty() || part.requests_in_flight != 0 || !part.explorer->finished()) continue;
       part.done = true;
-      ledger.count(part.explorer->stats(), part.explorer->class_keys());
+      ledger.count(lease, part.explorer->stats(), part.explorer->class_keys());
       if (const auto giver = ledger.finish(lease)) parts.at(giver->lease).explorer->subtree_finished(giver->subtree_id);
     }
     if (ledger.finished()) break;

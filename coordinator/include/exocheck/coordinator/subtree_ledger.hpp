@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exocheck/engine/class_key.hpp"
@@ -58,9 +59,19 @@ class SubtreeLedger {
   /// unless the giver's subtree has been released since it gave this one away: the explorer now
   /// holding it never gave it, and explores its part itself.
   std::optional<Giver> finish(std::uint64_t lease);
+  /// What release() did.
+  struct Released {
+    std::vector<std::uint64_t> waiting;  ///< the worker's leases, waiting again
+    /// Leases given away from those (transitively) and not finished: void now, to be dropped by
+    /// their workers (when they have one) without being counted.
+    std::vector<std::pair<std::uint64_t, std::optional<std::uint64_t>>> dropped;
+  };
   /// `worker` is gone: its unfinished leases wait again, first in line, each to be explored anew
-  /// from its root by whoever takes it. Returns them.
-  std::vector<std::uint64_t> release(std::uint64_t worker);
+  /// from its root by whoever takes it. Whatever they had given away is void, since their next
+  /// explorer explores it itself: the unfinished parts are dropped, and the figures of the finished
+  /// ones are taken back (their class keys stay: the classes are the same), so that no path is
+  /// counted twice.
+  Released release(std::uint64_t worker);
   /// Leases taken and not finished.
   std::size_t out() const;
   /// True once every lease, the whole tree's first, is finished.
@@ -68,8 +79,9 @@ class SubtreeLedger {
 
   /// The worker exploring `lease` now: nothing while it waits, once it is finished, or when unknown.
   std::optional<std::uint64_t> worker_of(std::uint64_t lease) const;
-  /// Counts a worker's figures: `delta` added (its `classes` ignored), `keys` united.
-  void count(const engine::Stats& delta, const std::vector<engine::ClassKey>& keys);
+  /// Counts `lease`'s figures, once it is explored: `stats` added (its `classes` ignored), `keys`
+  /// united.
+  void count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys);
   /// The exploration's figures; classes are the distinct keys counted.
   engine::Stats stats() const;
   std::size_t waiting() const { return waiting_.size(); }
@@ -77,11 +89,17 @@ class SubtreeLedger {
   std::uint64_t takings() const { return takings_; }
 
  private:
+  struct Entry;
+  /// Voids every lease given away from `lease`'s, transitively (release()).
+  void void_descendants(Entry& entry, Released& released);
+
   struct Entry {
     engine::Subtree subtree;
     std::optional<std::uint64_t> worker;
     std::optional<Giver> giver;
-    std::uint64_t holding = 0;  ///< times taken
+    std::uint64_t holding = 0;            ///< times taken
+    std::vector<std::uint64_t> children;  ///< leases split off this one, by its current explorer
+    engine::Stats counted;                ///< what count() added for it
     bool asked = false;
     bool finished = false;
   };
