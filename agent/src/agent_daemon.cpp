@@ -1,6 +1,8 @@
 #include "agent_daemon.hpp"
 
 #include <condition_variable>
+#include <deque>
+#include <random>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -21,17 +23,139 @@
 namespace exocheck::agent {
 namespace {
 
+/// 16 random hex digits: an agent process's instance name.
+std::string random_instance() {
+  std::random_device device;
+  std::uniform_int_distribution<std::uint64_t> draw;
+  const auto value = (static_cast<std::uint64_t>(device()) << 32) ^ device() ^ draw(device);
+  return fmt::format("{:016x}", value);
+}
+
 using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorMessage>;
 
 // How often a connection reports its explorations' figures when nothing urgent happens.
 constexpr std::chrono::milliseconds kReportInterval{100};
 
+/// What an agent keeps across its streams (DESIGN.md, "Distribution"): the job whose subtrees it
+/// explores, which go on while the coordinator is away, and its reports until the coordinator
+/// acks them (a report lost with a stream is sent again on the next).
+class HeldJob {
+ public:
+  /// The subtrees of `job` of coordinator `coordinator`, if they are the ones held.
+  std::shared_ptr<SubtreeSessions> sessions_of(const std::string& coordinator, std::uint64_t job) {
+    std::lock_guard lock(mutex_);
+    return coordinator == coordinator_ && job == job_id_ ? sessions_ : nullptr;
+  }
+
+  /// Stops the sessions held, if they are `job`'s.
+  void stop(std::uint64_t job) {
+    std::shared_ptr<SubtreeSessions> sessions;
+    {
+      std::lock_guard lock(mutex_);
+      if (job == job_id_) sessions = sessions_;
+    }
+    if (sessions) sessions->stop();
+  }
+
+  /// Holds `sessions` for `job` from now on; returns what was held before, to be closed.
+  std::shared_ptr<SubtreeSessions> hold(const std::string& coordinator, std::uint64_t job,
+                                        std::shared_ptr<SubtreeSessions> sessions) {
+    std::lock_guard lock(mutex_);
+    coordinator_ = coordinator;
+    job_id_ = job;
+    std::swap(sessions_, sessions);
+    return sessions;
+  }
+
+  /// The hello of a new stream: what is held, and the leases done in reports not yet acked.
+  void describe(proto::AgentHello& hello) {
+    std::shared_ptr<SubtreeSessions> sessions;
+    {
+      std::lock_guard lock(mutex_);
+      sessions = sessions_;
+      hello.set_coordinator_instance(coordinator_);
+      hello.set_job_id(sessions ? job_id_ : 0);
+      for (const auto& message : unacked_) {
+        if (message.report().job_id() != job_id_) continue;
+        for (const auto& done : message.report().done()) hello.add_held(done.lease_id());
+      }
+    }
+    if (!sessions) return;
+    for (const auto lease : sessions->leases()) hello.add_held(lease);
+    hello.set_leases_seen(sessions->leases_seen());
+  }
+
+  /// Numbers `message`'s report and keeps it until acked.
+  void keep(proto::AgentMessage& message) {
+    std::lock_guard lock(mutex_);
+    message.mutable_report()->set_seq(next_seq_++);
+    unacked_.push_back(message);
+  }
+
+  std::deque<proto::AgentMessage> unacked() {
+    std::lock_guard lock(mutex_);
+    return unacked_;
+  }
+
+  void acked(std::uint64_t seq) {
+    std::lock_guard lock(mutex_);
+    while (!unacked_.empty() && unacked_.front().report().seq() <= seq) unacked_.pop_front();
+  }
+
+  /// Wakes the reporter (SubtreeSessions calls this under its lock: nothing here calls the
+  /// sessions while holding mutex_).
+  void nudge() {
+    {
+      std::lock_guard lock(mutex_);
+      nudged_ = true;
+    }
+    wake_.notify_all();
+  }
+
+  /// Waits for a nudge, `closed`, or `timeout`.
+  void wait(std::chrono::milliseconds timeout, const bool& closed) {
+    std::unique_lock lock(mutex_);
+    wake_.wait_for(lock, timeout, [&] { return nudged_ || closed; });
+    nudged_ = false;
+  }
+
+  /// Sets `closed` under the lock the reporter waits with, and wakes it.
+  void close(bool& closed) {
+    {
+      std::lock_guard lock(mutex_);
+      closed = true;
+    }
+    wake_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool nudged_ = false;
+  std::string coordinator_;
+  std::uint64_t job_id_ = 0;
+  std::shared_ptr<SubtreeSessions> sessions_;
+  std::deque<proto::AgentMessage> unacked_;
+  std::uint64_t next_seq_ = 1;
+};
+
+/// Closes `sessions` (a job over, or another taken up) and waits for the slots to bring their
+/// runs back.
+void close_sessions(const std::shared_ptr<SubtreeSessions>& sessions, LocalAgent& local) {
+  if (!sessions) return;
+  sessions->close();
+  local.wake();
+  while (!local.wait_for(kReportInterval)) {
+  }
+}
+
 /// One connection to the coordinator: this thread reads offers and work, the local agent's slots
-/// explore the subtrees leased, and a reporter thread writes what they did. Ends when the stream
-/// breaks; the subtrees are dropped (the coordinator leases them again).
+/// explore the subtrees held, and a reporter thread writes what they did. Ends when the stream
+/// breaks; the subtrees go on being explored, for the next connection to report.
 class Connection {
  public:
-  Connection(Stream& stream, LocalAgent& local, SubjectCheck& check) : stream_(stream), local_(local), check_(check) {}
+  Connection(Stream& stream, LocalAgent& local, SubjectCheck& check, HeldJob& held)
+      : stream_(stream), local_(local), check_(check), held_(held) {}
 
   /// Serves until the stream breaks. True when the coordinator answered at all.
   bool serve() {
@@ -43,12 +167,7 @@ class Connection {
       if (message.has_offer()) consider(message.offer());
       if (message.has_work()) apply(message.work());
     }
-    end_job();
-    {
-      std::lock_guard lock(mutex_);
-      closed_ = true;
-    }
-    nudged_.notify_all();
+    held_.close(closed_);
     reporter.join();
     return answered;
   }
@@ -79,76 +198,79 @@ class Connection {
     } else {
       spdlog::info("job {}: {}", offer.job_id(), offer.subject());
     }
-    end_job();  // an earlier job's subtrees are void
+    auto sessions = held_.sessions_of(offer.coordinator_instance(), offer.job_id());
+    if (!sessions || refusal) {
+      // Another job, or this one's subtrees no more: what was held is void.
+      close_sessions(held_.hold(offer.coordinator_instance(), 0, nullptr), local_);
+      sessions.reset();
+    }
     write(answer);
     if (!settings) return;
-    // After the answer: a report about the job must not reach the coordinator before it.
-    auto sessions = std::make_shared<SubtreeSessions>(
-        settings->exploration, std::chrono::milliseconds(offer.run_timeout_ms()), [this] { nudge(); });
+    // After the answer: the coordinator takes no report about the job before it.
+    if (!sessions) {
+      sessions = std::make_shared<SubtreeSessions>(settings->exploration,
+                                                   std::chrono::milliseconds(offer.run_timeout_ms()),
+                                                   [held = &held_] { held->nudge(); });
+      held_.hold(offer.coordinator_instance(), offer.job_id(), sessions);
+      local_.serve(*sessions);
+    }
     {
       std::lock_guard lock(mutex_);
       sessions_ = sessions;
       job_id_ = offer.job_id();
     }
-    local_.serve(*sessions);
+    held_.nudge();  // reports kept from an earlier stream go out now
   }
 
   void apply(const proto::Work& work) {
+    if (work.acked_report() != 0) held_.acked(work.acked_report());
     std::shared_ptr<SubtreeSessions> sessions;
     {
       std::lock_guard lock(mutex_);
-      if (work.job_id() != job_id_) return;
       sessions = sessions_;
+      if (work.job_id() != job_id_) sessions.reset();
     }
-    if (!sessions) return;
+    if (!sessions) {
+      // The coordinator ends a job this agent still explores (it ended while the agent was away).
+      if (work.stop()) held_.stop(work.job_id());
+      return;
+    }
     for (const auto& lease : work.leases()) sessions->add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
     for (const auto& routed : work.backtracks()) {
       sessions->backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
     }
-    for (const auto& finished : work.finished())
-      sessions->given_away_finished(finished.lease_id(), finished.subtree_id());
+    for (const auto& finished : work.finished()) sessions->given_away_finished(finished.lease_id(), finished.subtree_id());
     for (const auto lease : work.split()) sessions->split(lease);
     for (const auto lease : work.drop()) sessions->drop(lease);
     if (work.stop()) sessions->stop();
     local_.wake();
   }
 
-  /// Closes the current job's subtrees and waits for the slots to bring their runs back.
-  void end_job() {
-    std::shared_ptr<SubtreeSessions> sessions;
-    {
-      std::lock_guard lock(mutex_);
-      sessions = std::move(sessions_);
-      sessions_.reset();
-      job_id_ = 0;
-    }
-    if (!sessions) return;
-    sessions->close();
-    local_.wake();
-    while (!local_.wait_for(kReportInterval)) {
-    }
-  }
-
   // Reports every kReportInterval while anything moved or a slot is hungry, and at once when the
-  // sessions say something is urgent.
+  // sessions say something is urgent. Reports kept from an earlier stream go first.
   void report() {
     std::uint64_t seen_reported = 0;
     std::uint64_t failure_reported_for = 0;  // the job whose launch failure was reported
+    bool resent = false;
     while (true) {
+      held_.wait(kReportInterval, closed_);
       std::shared_ptr<SubtreeSessions> sessions;
       proto::AgentMessage message;
       auto& report = *message.mutable_report();
       {
-        std::unique_lock lock(mutex_);
-        nudged_.wait_for(lock, kReportInterval, [this] { return nudge_pending_ || closed_; });
-        nudge_pending_ = false;
+        std::lock_guard lock(mutex_);
         if (closed_) return;
         sessions = sessions_;
         report.set_job_id(job_id_);
       }
-      if (!sessions) continue;
-      // Outside mutex_: the local agent's lock is taken before the sessions' (and theirs before
-      // mutex_, by nudge()).
+      if (!sessions) continue;  // nothing accepted on this stream yet
+      if (!resent) {
+        for (const auto& kept : held_.unacked()) {
+          if (!write(kept)) return;
+        }
+        resent = true;
+      }
+      // The local agent's lock is taken before the sessions' (and theirs before HeldJob's).
       if (auto failure = local_.launch_error(); failure && failure_reported_for != report.job_id()) {
         report.set_launch_failure(*failure);
         failure_reported_for = report.job_id();
@@ -158,18 +280,9 @@ class Connection {
                          report.bugs_size() > 0 || report.done_size() > 0 || !report.launch_failure().empty();
       if (!moved && !report.hungry() && report.leases_seen() == seen_reported) continue;
       seen_reported = report.leases_seen();
+      held_.keep(message);
       if (!write(message)) return;
     }
-  }
-
-  /// Something urgent happened (SubtreeSessions calls this under its lock: the reporter never
-  /// holds mutex_ while it calls the sessions).
-  void nudge() {
-    {
-      std::lock_guard lock(mutex_);
-      nudge_pending_ = true;
-    }
-    nudged_.notify_all();
   }
 
   bool write(const proto::AgentMessage& message) {
@@ -180,13 +293,12 @@ class Connection {
   Stream& stream_;
   LocalAgent& local_;
   SubjectCheck& check_;
+  HeldJob& held_;
   std::mutex write_mutex_;
   std::mutex mutex_;
-  std::condition_variable nudged_;
-  bool nudge_pending_ = false;
-  std::shared_ptr<SubtreeSessions> sessions_;
+  std::shared_ptr<SubtreeSessions> sessions_;  ///< of the job accepted on this stream
   std::uint64_t job_id_ = 0;
-  bool closed_ = false;
+  bool closed_ = false;  ///< written under HeldJob's lock (close), read under it or after
 };
 
 }  // namespace
@@ -194,6 +306,7 @@ class Connection {
 struct AgentDaemon::Impl {
   explicit Impl(AgentDaemonOptions options)
       : options(std::move(options)),
+        instance(random_instance()),
         local({.workers = this->options.slots,
                .fork_server = this->options.fork_server,
                .in_place = this->options.in_place}) {}
@@ -211,8 +324,10 @@ struct AgentDaemon::Impl {
     hello.mutable_hello()->set_name(options.name);
     hello.mutable_hello()->set_slots(options.slots);
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
+    hello.mutable_hello()->set_instance(instance);
+    held.describe(*hello.mutable_hello());
     bool answered = false;
-    if (stream->Write(hello)) answered = Connection(*stream, local, check).serve();
+    if (stream->Write(hello)) answered = Connection(*stream, local, check, held).serve();
     const auto status = stream->Finish();
     {
       std::lock_guard lock(mutex);
@@ -229,6 +344,8 @@ struct AgentDaemon::Impl {
   }
 
   AgentDaemonOptions options;
+  const std::string instance;  ///< this process's name for the coordinator, the same on every stream
+  HeldJob held;                ///< outlives the slots, which explore its sessions to the end
   // The slots, with their runners and fork servers, serve every job of every connection.
   LocalAgent local;
   SubjectCheck check;  // outlives connections: the digests it keeps serve every job of this agent
@@ -253,12 +370,13 @@ void AgentDaemon::run() {
   while (true) {
     {
       std::lock_guard lock(impl_->mutex);
-      if (impl_->stopping) return;
+      if (impl_->stopping) break;
     }
     if (impl_->connect_once(*stub)) backoff = impl_->options.first_backoff;
     impl_->pause(backoff);
     backoff = std::min(backoff * 2, impl_->options.max_backoff);
   }
+  close_sessions(impl_->held.hold({}, 0, nullptr), impl_->local);
 }
 
 void AgentDaemon::stop() {

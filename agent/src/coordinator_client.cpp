@@ -1,6 +1,9 @@
 #include "coordinator_client.hpp"
 
+#include <thread>
+
 #include <grpcpp/grpcpp.h>
+#include <spdlog/spdlog.h>
 
 #include "proto/coordinator.grpc.pb.h"
 
@@ -41,24 +44,49 @@ std::uint64_t CoordinatorClient::submit(const proto::SubmitRequest& request) {
 }
 
 proto::JobProgress CoordinatorClient::watch(std::uint64_t job_id,
-                                            const std::function<void(const proto::JobProgress&)>& on_update) {
-  grpc::ClientContext context;
-  proto::JobRef job;
-  job.set_job_id(job_id);
-  auto reader = impl_->stub->Watch(&context, job);
-  proto::JobProgress progress;
-  bool final_seen = false;
-  while (reader->Read(&progress)) {
-    on_update(progress);
-    final_seen = progress.state() != proto::JOB_QUEUED && progress.state() != proto::JOB_RUNNING;
+                                            const std::function<void(const proto::JobProgress&)>& on_update,
+                                            std::chrono::milliseconds reconnect_for) {
+  using Clock = std::chrono::steady_clock;
+  bool away = false;  // since away_since
+  Clock::time_point away_since;
+  auto backoff = std::chrono::milliseconds(100);
+  while (true) {
+    grpc::ClientContext context;
+    proto::JobRef job;
+    job.set_job_id(job_id);
+    auto reader = impl_->stub->Watch(&context, job);
+    proto::JobProgress progress;
+    bool final_seen = false;
+    while (reader->Read(&progress)) {
+      on_update(progress);
+      away = false;
+      final_seen = progress.state() != proto::JOB_QUEUED && progress.state() != proto::JOB_RUNNING;
+    }
+    const auto status = reader->Finish();
+    if (final_seen) return progress;
+    if (status.error_code() == grpc::StatusCode::NOT_FOUND && away) {
+      throw CoordinatorError("coordinator at " + impl_->address + " came back without job " + std::to_string(job_id) +
+                             " (a coordinator keeps its jobs across restarts with --state-dir)");
+    }
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE && !status.ok()) {
+      impl_->check(status, "watching job " + std::to_string(job_id));
+    }
+    // The coordinator went away (or closed the stream early): watch again until it is back.
+    const auto now = Clock::now();
+    if (!away) {
+      away = true;
+      away_since = now;
+      spdlog::warn("coordinator at {} went away ({}); watching job {} again as soon as it is back", impl_->address,
+                   status.ok() ? "stream closed" : status.error_message(), job_id);
+    }
+    if (now - away_since >= reconnect_for) {
+      throw CoordinatorError("coordinator at " + impl_->address + ": gone for " +
+                             std::to_string(reconnect_for.count() / 1000) + " s while watching job " +
+                             std::to_string(job_id));
+    }
+    std::this_thread::sleep_for(backoff);
+    backoff = std::min(backoff * 2, std::chrono::milliseconds(2'000));
   }
-  const auto status = reader->Finish();
-  impl_->check(status, "watching job " + std::to_string(job_id));
-  if (!final_seen) {
-    throw CoordinatorError("coordinator at " + impl_->address + ": progress of job " + std::to_string(job_id) +
-                           " ended before the job did");
-  }
-  return progress;
 }
 
 std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {

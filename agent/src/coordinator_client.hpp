@@ -32,8 +32,11 @@ class CoordinatorClient {
   /// Queues an exploration; returns its job id. Bad settings come back as CoordinatorError.
   std::uint64_t submit(const proto::SubmitRequest& request);
   /// Calls `on_update` for each progress update until the job's state is final; returns that
-  /// final update. Throws CoordinatorError when the stream breaks first.
-  proto::JobProgress watch(std::uint64_t job_id, const std::function<void(const proto::JobProgress&)>& on_update);
+  /// final update. When the coordinator goes away (killed, restarted), watches again with back-off
+  /// for up to `reconnect_for`; throws CoordinatorError when it does not come back in time, or
+  /// comes back without the job (a coordinator without --state-dir).
+  proto::JobProgress watch(std::uint64_t job_id, const std::function<void(const proto::JobProgress&)>& on_update,
+                           std::chrono::milliseconds reconnect_for = std::chrono::seconds(60));
   /// The job's bugs, in the order found.
   std::vector<proto::BugSummary> bugs(std::uint64_t job_id);
   /// One bug's replayable trace; with `reference`, that of the earlier path a RUN_NONDETERMINISTIC

@@ -97,6 +97,13 @@ std::uint64_t SubtreeSessions::leases_seen() const {
   return leases_seen_;
 }
 
+std::vector<std::uint64_t> SubtreeSessions::leases() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::uint64_t> held;
+  for (const auto& [lease, ordinal] : ordinal_of_lease_) held.push_back(lease);
+  return held;
+}
+
 std::optional<coordinator::Lease> SubtreeSessions::next() {
   std::lock_guard lock(mutex_);
   return next_locked();

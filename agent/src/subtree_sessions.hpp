@@ -49,6 +49,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// A slot asked for work and found none (since the last subtree came).
   bool hungry() const;
   std::uint64_t leases_seen() const;
+  /// The leases held (not yet reported done).
+  std::vector<std::uint64_t> leases() const;
 
   // LeaseSource, for the workers.
   std::optional<coordinator::Lease> next() override;

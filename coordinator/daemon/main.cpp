@@ -3,12 +3,15 @@
 
 #include <csignal>
 #include <fstream>
+#include <optional>
+#include <random>
 #include <thread>
 
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
 #include "coordinator_server.hpp"
+#include "journal.hpp"
 
 namespace {
 
@@ -30,6 +33,16 @@ int main(int argc, char** argv) {
   std::string port_file;
   app.add_option("--listen", listen, "address to listen on, host:port (port 0: any free port)")->required();
   app.add_option("--port-file", port_file, "write the bound port to this file once listening");
+  std::string state_dir;
+  app.add_option("--state-dir", state_dir,
+                 "journal every job's state in this folder, and resume what it holds at start (killed and "
+                 "restarted with the same folder, the coordinator goes on with every job)");
+  double reattach_grace = 3;
+  app.add_option("--reattach-grace", reattach_grace,
+                 "seconds the subtrees of an agent whose stream ended wait for it to come back before others "
+                 "explore them anew")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -44,7 +57,19 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   try {
-    exocheck::coordinator::JobDispatcher dispatcher;
+    std::optional<exocheck::coordinator::FileJournal> journal;
+    exocheck::coordinator::DispatcherOptions options;
+    options.reattach_grace = std::chrono::milliseconds(static_cast<std::int64_t>(reattach_grace * 1000));
+    if (!state_dir.empty()) {
+      journal.emplace(state_dir);
+      options.journal = &*journal;
+      options.instance = journal->instance();
+    } else {
+      std::random_device device;
+      options.instance = std::to_string(device()) + std::to_string(device());
+    }
+    exocheck::coordinator::JobDispatcher dispatcher(options);
+    if (journal) dispatcher.restore(journal->read());
     exocheck::coordinator::CoordinatorServer server(listen, dispatcher);
     spdlog::info("exocheck-coordinator listening on {} (port {})", listen, server.port());
     if (!port_file.empty()) std::ofstream(port_file) << server.port() << '\n';

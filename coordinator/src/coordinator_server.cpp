@@ -40,7 +40,7 @@ class AgentStream {
       return {grpc::StatusCode::INVALID_ARGUMENT, "an agent stream must open with AgentHello"};
     }
     const auto& hello = message.hello();
-    agent_id_ = dispatcher_.attach_agent(hello.name(), hello.slots());
+    agent_id_ = dispatcher_.attach_agent(hello);
     spdlog::info("agent {} is {} at {}", agent_id_, hello.name(), context_.peer());
     std::thread writer([this] { write_work(); });
     // Reports are parsed into an arena, reset after each one: a report with class keys or a bug's

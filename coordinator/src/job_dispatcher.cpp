@@ -32,7 +32,7 @@ std::string warning_subject(const std::string& warning) {
 
 }  // namespace
 
-JobDispatcher::JobDispatcher() = default;
+JobDispatcher::JobDispatcher(DispatcherOptions options) : options_(options) {}
 
 JobDispatcher::~JobDispatcher() = default;
 
@@ -46,7 +46,9 @@ std::uint64_t JobDispatcher::submit(const proto::SubmitRequest& request) {
   spdlog::info("job {} submitted: {} ({} args)", id, request.subject(), request.args_size());
   jobs_.emplace(id, std::move(job));
   queue_.push_back(id);
+  record(id, [&](proto::JournalRecord& r) { *r.mutable_submitted() = request; });
   start_next_job(Clock::now());
+  write_journal();
   notify();
   return id;
 }
@@ -59,32 +61,71 @@ bool JobDispatcher::cancel(std::uint64_t job_id) {
   if (job.state == proto::JOB_QUEUED) {
     std::erase(queue_, job_id);
     job.state = proto::JOB_LIMIT_REACHED;
+    job.ended = job.started = Clock::now();
+    record(job_id, [&](proto::JournalRecord& r) { r.mutable_ended()->set_state(job.state); });
   } else {
     stop_job(job);
     finish_if_done(job);
   }
   spdlog::info("job {} cancelled", job_id);
+  write_journal();
   notify();
   return true;
 }
 
-std::uint64_t JobDispatcher::attach_agent(const std::string& name, std::uint32_t slots) {
+std::uint64_t JobDispatcher::attach_agent(const proto::AgentHello& hello) {
   std::lock_guard lock(mutex_);
   const auto id = next_agent_id_++;
   Agent agent;
-  agent.name = name;
-  agent.slots = std::max<std::uint32_t>(slots, 1);
+  agent.name = hello.name();
+  agent.slots = std::max<std::uint32_t>(hello.slots(), 1);
+  // An agent without an instance (an older build) is an instance of its own on every stream.
+  agent.worker = worker_of_instance(hello.instance().empty() ? "stream-" + std::to_string(id) : hello.instance());
+  agent.hello = hello;
+  // Subtrees of a job that is over (it ended while the agent was away), or of another coordinator:
+  // explored for nobody.
+  const Job* job = current_job();
+  if (hello.job_id() != 0 &&
+      (job == nullptr || job->id != hello.job_id() || hello.coordinator_instance() != options_.instance)) {
+    agent.outbox.emplace();
+    agent.outbox->set_job_id(hello.job_id());
+    agent.outbox->set_stop(true);
+  }
   agents_.emplace(id, std::move(agent));
-  spdlog::info("agent {} ({}) attached with {} slots", id, name, slots);
+  spdlog::info("agent {} ({}) attached with {} slots, holding {} subtrees of job {}", id, hello.name(), hello.slots(),
+               hello.held_size(), hello.job_id());
   notify();
   return id;
 }
 
+std::uint64_t JobDispatcher::worker_of_instance(const std::string& instance) {
+  const auto [it, added] = workers_.emplace(instance, workers_.size() + 1);
+  if (added) instances_.emplace(it->second, instance);
+  return it->second;
+}
+
+JobDispatcher::Agent* JobDispatcher::agent_of_worker(std::uint64_t worker) {
+  for (auto& [id, agent] : agents_) {
+    if (agent.worker == worker) return &agent;
+  }
+  return nullptr;
+}
+
 void JobDispatcher::detach_agent(std::uint64_t agent_id) {
   std::lock_guard lock(mutex_);
-  release_leases_of(agent_id);
-  agents_.erase(agent_id);
+  const auto found = agents_.find(agent_id);
+  if (found == agents_.end()) return;
+  const auto worker = found->second.worker;
+  agents_.erase(found);
   spdlog::info("agent {} detached", agent_id);
+  // The same agent may already be back on another stream.
+  if (agent_of_worker(worker) == nullptr) {
+    if (options_.reattach_grace.count() == 0) {
+      release_leases_of(worker);
+    } else {
+      absent_since_.emplace(worker, Clock::now());
+    }
+  }
   if (Job* job = current_job()) {
     fail_when_nobody_can_run(*job);
     if (job->state == proto::JOB_RUNNING) {
@@ -92,27 +133,70 @@ void JobDispatcher::detach_agent(std::uint64_t agent_id) {
       finish_if_done(*job);
     }
   }
+  write_journal();
   notify();
 }
 
 // What the agent held and had not reported done waits again, to be explored anew from its root:
 // the figures it reported for them so far are dropped, and what they had given away is void
 // (SubtreeLedger::release), so that nothing is counted twice.
-void JobDispatcher::release_leases_of(std::uint64_t agent_id) {
+void JobDispatcher::release_leases_of(std::uint64_t worker) {
+  absent_since_.erase(worker);
   Job* job = current_job();
-  if (job == nullptr || !job->ledger) return;
-  const auto released = job->ledger->release(agent_id);
+  if (job == nullptr || !job->ledger || job->ledger->held_by(worker).empty()) return;
+  record(job->id, [&](proto::JournalRecord& r) { r.set_released(instances_.at(worker)); });
+  take_back(*job, job->ledger->release(worker));
+}
+
+void JobDispatcher::take_back(Job& job, const SubtreeLedger::Released& released) {
   for (const auto lease : released.waiting) {
-    job->live.erase(lease);
-    job->split_asked.erase(lease);
-    spdlog::warn("job {}: lease {} of agent {} waits again", job->id, lease, agent_id);
+    job.live.erase(lease);
+    job.split_asked.erase(lease);
+    job.routed.erase(lease);
+    if (!replaying_) spdlog::warn("job {}: lease {} waits again", job.id, lease);
   }
   for (const auto& [lease, worker] : released.dropped) {
-    job->live.erase(lease);
-    job->split_asked.erase(lease);
-    if (!worker || *worker == agent_id || !agents_.contains(*worker)) continue;
-    outbox_of(agents_.at(*worker), *job).add_drop(lease);
+    job.live.erase(lease);
+    job.split_asked.erase(lease);
+    job.routed.erase(lease);
+    if (!worker) continue;
+    if (Agent* agent = agent_of_worker(*worker)) outbox_of(*agent, job).add_drop(lease);
   }
+}
+
+// An agent back on a new stream (or after a restart) keeps the subtrees it still explores; the
+// requests and notices sent to them while it was away are sent again (applying them twice is
+// harmless), and what it no longer holds waits again.
+void JobDispatcher::reattach(Agent& agent, Job& job) {
+  absent_since_.erase(agent.worker);
+  const bool same_job = agent.hello.job_id() == job.id && agent.hello.coordinator_instance() == options_.instance;
+  const std::set<std::uint64_t> held =
+      same_job ? std::set<std::uint64_t>(agent.hello.held().begin(), agent.hello.held().end())
+               : std::set<std::uint64_t>{};
+  for (const auto lease : job.ledger->held_by(agent.worker)) {
+    if (held.contains(lease)) continue;
+    record(job.id, [&](proto::JournalRecord& r) { r.set_released_lease(lease); });
+    take_back(job, job.ledger->release_lease(lease));
+  }
+  auto& work = outbox_of(agent, job);
+  for (const auto lease : held) {
+    if (job.ledger->worker_of(lease) != agent.worker) {
+      work.add_drop(lease);
+      continue;
+    }
+    for (const auto& request : job.routed[lease]) {
+      auto& routed = *work.add_backtracks();
+      routed.set_lease_id(lease);
+      *routed.mutable_request() = request;
+    }
+    for (const auto& notice : job.ledger->finished_children(lease)) {
+      auto& finished = *work.add_finished();
+      finished.set_lease_id(notice.lease);
+      finished.set_subtree_id(notice.subtree_id);
+    }
+  }
+  job.leases_sent[agent.worker] = same_job ? agent.hello.leases_seen() : 0;
+  if (job.stopped) work.set_stop(true);
 }
 
 void JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& check) {
@@ -122,10 +206,12 @@ void JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& 
   if (agent == agents_.end() || job == nullptr || job->id != check.job_id()) return;
   if (check.accepted()) {
     agent->second.accepted_job = job->id;
-    agent->second.leases_sent = 0;
-    agent->second.leases_seen = 0;
-    agent->second.hungry = true;
+    const bool back = agent->second.hello.job_id() == job->id &&
+                      agent->second.hello.coordinator_instance() == options_.instance;
+    agent->second.leases_seen = back ? agent->second.hello.leases_seen() : 0;
+    agent->second.hungry = !back || agent->second.hello.held_size() == 0;
     job->accepted_by.insert(agent_id);
+    reattach(agent->second, *job);
     balance(*job);
   } else {
     const auto line = "agent " + agent->second.name + ": " + check.reason();
@@ -134,6 +220,7 @@ void JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& 
     job->refused_by.insert(agent_id);
     fail_when_nobody_can_run(*job);
   }
+  write_journal();
   notify();
 }
 
@@ -151,37 +238,56 @@ void JobDispatcher::fail_when_nobody_can_run(Job& job) {
 
 void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& report) {
   std::lock_guard lock(mutex_);
-  Job* job = current_job();
   auto found = agents_.find(agent_id);
-  if (job == nullptr || found == agents_.end() || found->second.accepted_job != job->id) return;
+  if (found == agents_.end()) return;
   Agent& agent = found->second;
-  if (!report.launch_failure().empty()) {
-    // Every agent runs the same binary (same SHA-256): every run would fail alike.
-    fail_job(*job, "agent " + agent.name + " could not run the subject: " + report.launch_failure());
+  const auto& instance = instances_.at(agent.worker);
+  auto& applied = applied_reports_[instance];
+  Job* job = current_job();
+  const bool stale = job == nullptr || report.job_id() != job->id;
+  const bool seen = report.seq() != 0 && report.seq() <= applied;  // sent again after a reconnect
+  // Not acked before the agent's check: it sends the report again once it has accepted the job.
+  if (!stale && !seen && agent.accepted_job != job->id) return;
+  if (report.seq() != 0) {
+    if (!agent.outbox) {
+      agent.outbox.emplace();
+      agent.outbox->set_job_id(report.job_id());
+    }
+    agent.outbox->set_acked_report(std::max(agent.outbox->acked_report(), report.seq()));
+  }
+  if (stale || seen) {
     notify();
     return;
   }
-  SubtreeLedger& ledger = *job->ledger;
-  const auto held = [&](std::uint64_t lease) { return ledger.worker_of(lease) == agent_id; };
+  if (report.seq() != 0) {
+    applied = report.seq();
+    record(job->id, [&](proto::JournalRecord& r) {
+      r.mutable_applied()->set_instance(instance);
+      r.mutable_applied()->set_seq(report.seq());
+    });
+  }
+  if (!report.launch_failure().empty()) {
+    // Every agent runs the same binary (same SHA-256): every run would fail alike.
+    fail_job(*job, "agent " + agent.name + " could not run the subject: " + report.launch_failure());
+    write_journal();
+    notify();
+    return;
+  }
+  const auto held = [&](std::uint64_t lease) { return job->ledger->worker_of(lease) == agent.worker; };
   for (const auto& split : report.splits()) {
-    job->split_asked.erase(split.lease_id());
-    if (!held(split.lease_id())) continue;
-    if (split.has_given()) {
-      ledger.split_off(split.lease_id(), from_wire(split.given()));
-    } else {
-      ledger.nothing_to_split(split.lease_id());
-    }
+    if (held(split.lease_id())) apply_split(*job, split);
   }
   for (const auto& raised : report.backtracks()) {
     if (!held(raised.lease_id())) continue;
-    // A request whose owner waits or is gone is dropped: whoever explores that subtree next
-    // explores it from its root, and meets the race itself.
-    const auto owner = ledger.owner_of({raised.request().prefix().begin(), raised.request().prefix().end()});
-    const auto worker = owner ? ledger.worker_of(*owner) : std::nullopt;
-    if (!worker || !agents_.contains(*worker)) continue;
-    auto& routed = *outbox_of(agents_.at(*worker), *job).add_backtracks();
+    // A request whose owner waits is dropped: whoever explores that subtree next explores it
+    // from its root, and meets the race itself.
+    const auto owner = job->ledger->owner_of({raised.request().prefix().begin(), raised.request().prefix().end()});
+    if (!owner || !job->ledger->worker_of(*owner)) continue;
+    proto::RoutedBacktrack routed;
     routed.set_lease_id(*owner);
     *routed.mutable_request() = raised.request();
+    record(job->id, [&](proto::JournalRecord& r) { *r.mutable_routed() = routed; });
+    route(*job, routed);
   }
   for (const auto& progress : report.progress()) {
     if (held(progress.lease_id())) job->live[progress.lease_id()] = from_wire(progress.stats());
@@ -192,20 +298,41 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     }
   }
   for (const auto& done : report.done()) {
-    if (held(done.lease_id())) apply_done(*job, done);
+    if (!held(done.lease_id())) continue;
+    record(job->id, [&](proto::JournalRecord& r) { *r.mutable_done() = done; });
+    apply_done(*job, done);
   }
   agent.leases_seen = report.leases_seen();
   agent.hungry = report.hungry();
   stop_at_bounds(*job);
   balance(*job);
   finish_if_done(*job);
+  write_journal();
   notify();
+}
+
+void JobDispatcher::apply_split(Job& job, const proto::SplitAnswer& split) {
+  job.split_asked.erase(split.lease_id());
+  if (!split.has_given()) {
+    job.ledger->nothing_to_split(split.lease_id());
+    return;
+  }
+  record(job.id, [&](proto::JournalRecord& r) { *r.mutable_split() = split; });
+  job.ledger->split_off(split.lease_id(), from_wire(split.given()));
+}
+
+void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
+  job.routed[routed.lease_id()].push_back(routed.request());
+  const auto worker = job.ledger->worker_of(routed.lease_id());
+  Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
+  if (agent != nullptr) *outbox_of(*agent, job).add_backtracks() = routed;
 }
 
 void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   const auto keys = keys_from_wire(done.class_keys());
   job.live.erase(done.lease_id());
   job.split_asked.erase(done.lease_id());
+  job.routed.erase(done.lease_id());
   job.ledger->count(done.lease_id(), from_wire(done.stats()), keys);
   if (!done.complete()) job.incomplete = true;
   for (const auto& warning : done.warnings()) note_warning(job, warning);
@@ -214,8 +341,9 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   const auto giver = job.ledger->finish(done.lease_id());
   if (!giver) return;
   const auto worker = job.ledger->worker_of(giver->lease);
-  if (!worker || !agents_.contains(*worker)) return;
-  auto& finished = *outbox_of(agents_.at(*worker), job).add_finished();
+  Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
+  if (agent == nullptr) return;  // sent when it comes back (reattach)
+  auto& finished = *outbox_of(*agent, job).add_finished();
   finished.set_lease_id(giver->lease);
   finished.set_subtree_id(giver->subtree_id);
 }
@@ -226,7 +354,14 @@ void JobDispatcher::add_bug(Job& job, proto::RunStatus status, const std::string
   if (!job.bug_paths.insert(bug_path(status, trace)).second) return;
   Bug bug{job.bugs.size() + 1, status, detail, trace, std::nullopt};
   if (reference != nullptr) bug.reference = *reference;
-  spdlog::info("job {}: bug {}: {} {}", job.id, bug.number, proto::RunStatus_Name(status), detail);
+  record(job.id, [&](proto::JournalRecord& r) {
+    auto& found = *r.mutable_bug();
+    found.set_status(status);
+    found.set_detail(detail);
+    *found.mutable_trace() = trace;
+    if (reference != nullptr) *found.mutable_reference() = *reference;
+  });
+  if (!replaying_) spdlog::info("job {}: bug {}: {} {}", job.id, bug.number, proto::RunStatus_Name(status), detail);
   job.bugs.push_back(std::move(bug));
 }
 
@@ -262,6 +397,7 @@ void JobDispatcher::stop_at_bounds(Job& job) {
 void JobDispatcher::stop_job(Job& job) {
   if (job.stopped) return;
   job.stopped = true;
+  record(job.id, [&](proto::JournalRecord& r) { r.set_stopped(true); });
   for (auto& [id, agent] : agents_) {
     if (agent.accepted_job == job.id) outbox_of(agent, job).set_stop(true);
   }
@@ -273,25 +409,28 @@ void JobDispatcher::balance(Job& job) {
   if (job.stopped || job.state != proto::JOB_RUNNING) return;
   std::size_t unfed = 0;
   for (auto& [id, agent] : agents_) {
-    if (agent.accepted_job != job.id || !agent.hungry || agent.leases_seen != agent.leases_sent) continue;
-    auto taken = job.ledger->take(id);
+    auto& sent = job.leases_sent[agent.worker];
+    if (agent.accepted_job != job.id || !agent.hungry || agent.leases_seen != sent) continue;
+    auto taken = job.ledger->take(agent.worker);
     if (!taken) {
       ++unfed;
       continue;
     }
+    record(job.id, [&](proto::JournalRecord& r) { r.set_taken(instances_.at(agent.worker)); });
     auto& lease = *outbox_of(agent, job).add_leases();
     lease.set_lease_id(taken->lease);
     to_wire(taken->subtree, *lease.mutable_subtree());
-    ++agent.leases_sent;
+    ++sent;
     agent.hungry = false;
   }
   while (job.split_asked.size() < unfed) {
     const auto lease = job.ledger->lease_to_split();
     if (!lease) break;
     const auto worker = job.ledger->worker_of(*lease);
-    if (!worker || !agents_.contains(*worker)) continue;
+    Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
+    if (agent == nullptr) continue;
     job.split_asked.insert(*lease);
-    outbox_of(agents_.at(*worker), job).add_split(*lease);
+    outbox_of(*agent, job).add_split(*lease);
   }
 }
 
@@ -310,11 +449,14 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
   if (found == agents_.end()) return work;
   Agent& agent = found->second;
   Job* job = current_job();
-  // An ended job's last word (stop) goes out even when no job runs now; a new job's offer
-  // replaces it (the agent drops the old job's subtrees at the offer).
+  // An ended job's last word (a stop, an ack) goes out first, even when no job runs now.
+  if (agent.outbox && (job == nullptr || agent.outbox->job_id() != job->id)) {
+    work.work = std::move(agent.outbox);
+    agent.outbox.reset();
+    return work;
+  }
   if (job != nullptr && agent.offered_job != job->id) {
     agent.offered_job = job->id;
-    agent.outbox.reset();
     proto::JobOffer offer;
     offer.set_job_id(job->id);
     offer.set_subject(job->settings.exploration.subject);
@@ -322,11 +464,11 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
     offer.set_sha256(job->settings.sha256);
     offer.set_run_timeout_ms(static_cast<std::uint64_t>(job->settings.run_timeout.count()));
     *offer.mutable_settings() = job->submitted;
+    offer.set_coordinator_instance(options_.instance);
     work.offer = std::move(offer);
     return work;
   }
-  if (!agent.outbox) return work;
-  if (job != nullptr && agent.outbox->job_id() == job->id && agent.accepted_job != job->id) return work;
+  if (!agent.outbox || agent.accepted_job != job->id) return work;
   work.work = std::move(agent.outbox);
   agent.outbox.reset();
   return work;
@@ -334,12 +476,19 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
 
 void JobDispatcher::tick(Clock::time_point now) {
   std::lock_guard lock(mutex_);
+  std::vector<std::uint64_t> gone;
+  for (const auto& [worker, since] : absent_since_) {
+    if (now - since >= options_.reattach_grace) gone.push_back(worker);
+  }
+  for (const auto worker : gone) release_leases_of(worker);
   if (Job* job = current_job()) {
     const auto limit = job->settings.time_limit;
     if (limit.count() > 0 && now - job->started >= limit) stop_job(*job);
+    balance(*job);
     finish_if_done(*job);
   }
   start_next_job(now);
+  write_journal();
   notify();
 }
 
@@ -351,6 +500,9 @@ void JobDispatcher::start_next_job(Clock::time_point now) {
     job.state = proto::JOB_RUNNING;
     job.started = now;
     running_job_ = job.id;
+    const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch() - (Clock::now() - now));
+    record(job.id, [&](proto::JournalRecord& r) { r.set_started_unix_ms(static_cast<std::uint64_t>(unix_ms.count())); });
     spdlog::info("job {} running", job.id);
   }
 }
@@ -376,6 +528,7 @@ void JobDispatcher::finish_if_done(Job& job) {
   job.state = endings::row_of(verdict).state;
   job.ended = Clock::now();
   running_job_ = 0;
+  record_end(job);
   spdlog::info("job {} ended: {}", job.id, proto::JobState_Name(job.state));
   start_next_job(job.ended);
 }
@@ -388,8 +541,131 @@ void JobDispatcher::fail_job(Job& job, const std::string& error) {
   job.state = proto::JOB_FAILED;
   if (running_job_ == job.id) running_job_ = 0;
   job.ended = Clock::now();
+  if (job.ledger == nullptr) job.started = job.ended;
   std::erase(queue_, job.id);
+  record_end(job);
   start_next_job(job.ended);
+}
+
+void JobDispatcher::record_end(const Job& job) {
+  record(job.id, [&](proto::JournalRecord& r) {
+    auto& ended = *r.mutable_ended();
+    ended.set_state(job.state);
+    ended.set_error(job.error);
+    ended.set_elapsed_seconds(std::chrono::duration<double>(job.ended - job.started).count());
+  });
+}
+
+void JobDispatcher::record(std::uint64_t job_id, const std::function<void(proto::JournalRecord&)>& fill) {
+  if (options_.journal == nullptr || replaying_) return;
+  auto& added = *pending_.add_records();
+  added.set_job_id(job_id);
+  fill(added);
+}
+
+// At the end of every operation, under the lock: its records go to the journal in one entry,
+// before anything it decided can reach an agent or a client.
+void JobDispatcher::write_journal() {
+  if (pending_.records_size() == 0) return;
+  try {
+    options_.journal->append(pending_);
+  } catch (const std::exception& error) {
+    spdlog::error("{}: a restart would not resume from here", error.what());
+  }
+  pending_.Clear();
+}
+
+void JobDispatcher::restore(const std::vector<proto::JournalEntry>& entries) {
+  std::lock_guard lock(mutex_);
+  replaying_ = true;
+  std::size_t records = 0;
+  for (const auto& entry : entries) {
+    for (const auto& record : entry.records()) {
+      apply_record(record);
+      ++records;
+    }
+  }
+  replaying_ = false;
+  // Every agent is away until it comes back: what it holds waits for it, for the grace.
+  const auto now = Clock::now();
+  if (Job* job = current_job()) {
+    for (const auto& [instance, worker] : workers_) {
+      if (!job->ledger->held_by(worker).empty()) absent_since_.emplace(worker, now);
+    }
+  }
+  spdlog::info("journal: {} records replayed: {} jobs, job {} running", records, jobs_.size(), running_job_);
+  notify();
+}
+
+void JobDispatcher::apply_record(const proto::JournalRecord& record) {
+  const auto id = record.job_id();
+  if (record.has_submitted()) {
+    auto job = std::make_unique<Job>();
+    job->id = id;
+    job->settings = to_job_settings(record.submitted());
+    job->submitted = record.submitted().settings();
+    jobs_.emplace(id, std::move(job));
+    queue_.push_back(id);
+    next_job_id_ = std::max(next_job_id_, id + 1);
+    return;
+  }
+  const auto found = jobs_.find(id);
+  if (found == jobs_.end()) throw std::runtime_error("journal: a record of job " + std::to_string(id) + " before it");
+  Job& job = *found->second;
+  switch (record.body_case()) {
+    case proto::JournalRecord::kStartedUnixMs: {
+      std::erase(queue_, id);
+      job.ledger = std::make_unique<SubtreeLedger>();
+      job.state = proto::JOB_RUNNING;
+      const auto since = std::chrono::system_clock::now().time_since_epoch() -
+                         std::chrono::milliseconds(record.started_unix_ms());
+      job.started = Clock::now() - std::chrono::duration_cast<Clock::duration>(since);
+      running_job_ = id;
+      break;
+    }
+    case proto::JournalRecord::kTaken: {
+      const auto worker = worker_of_instance(record.taken());
+      if (!job.ledger || !job.ledger->take(worker)) throw std::runtime_error("journal: nothing waited to be taken");
+      ++job.leases_sent[worker];
+      break;
+    }
+    case proto::JournalRecord::kSplit:
+      apply_split(job, record.split());
+      break;
+    case proto::JournalRecord::kDone:
+      apply_done(job, record.done());
+      break;
+    case proto::JournalRecord::kReleased:
+      take_back(job, job.ledger->release(worker_of_instance(record.released())));
+      break;
+    case proto::JournalRecord::kReleasedLease:
+      take_back(job, job.ledger->release_lease(record.released_lease()));
+      break;
+    case proto::JournalRecord::kBug:
+      add_bug(job, record.bug().status(), record.bug().detail(), record.bug().trace(),
+              record.bug().has_reference() ? &record.bug().reference() : nullptr);
+      break;
+    case proto::JournalRecord::kStopped:
+      job.stopped = true;
+      break;
+    case proto::JournalRecord::kEnded:
+      std::erase(queue_, id);
+      job.state = record.ended().state();
+      job.error = record.ended().error();
+      job.ended = Clock::now();
+      job.restored_elapsed = record.ended().elapsed_seconds();
+      if (running_job_ == id) running_job_ = 0;
+      break;
+    case proto::JournalRecord::kRouted:
+      job.routed[record.routed().lease_id()].push_back(record.routed().request());
+      break;
+    case proto::JournalRecord::kApplied:
+      applied_reports_[record.applied().instance()] = record.applied().seq();
+      break;
+    default:
+      throw std::runtime_error("journal: a record this build does not know (" +
+                               std::to_string(static_cast<int>(record.body_case())) + ")");
+  }
 }
 
 JobDispatcher::Job* JobDispatcher::current_job() {
@@ -435,7 +711,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   for (const auto id : job->accepted_by) agents += agents_.contains(id) ? 1 : 0;
   progress.set_agents(agents);
   const auto until = is_final(job->state) ? job->ended : Clock::now();
-  progress.set_elapsed_seconds(std::chrono::duration<double>(until - job->started).count());
+  progress.set_elapsed_seconds(job->restored_elapsed.value_or(std::chrono::duration<double>(until - job->started).count()));
   if (is_final(job->state)) {
     for (const auto& warning : job->warnings) progress.add_warnings(warning);
   }

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -24,6 +25,7 @@
 #include "exocheck/coordinator/exploration_session.hpp"
 #include "exocheck/coordinator/exploration_settings.hpp"
 #include "exocheck/coordinator/subtree_ledger.hpp"
+#include "journal.hpp"
 #include "proto/coordinator.pb.h"
 
 namespace exocheck::coordinator {
@@ -36,9 +38,21 @@ struct AgentWork {
   std::optional<proto::Work> work;       ///< leases, requests, notices and splits for this agent
 };
 
+struct DispatcherOptions {
+  /// How long the subtrees of an agent whose stream ended wait for it to come back (it keeps
+  /// exploring them, and says so when it reconnects) before they are leased to others. After a
+  /// restart, every agent counts as gone since the restart.
+  std::chrono::milliseconds reattach_grace{3'000};
+  /// Where every change of state is journaled (`--state-dir`); nullptr: nowhere.
+  Journal* journal = nullptr;
+  /// The coordinator's name in job offers (JobOffer.coordinator_instance): the same across
+  /// restarts with one state dir, so that agents know the jobs they hold are still the same.
+  std::string instance = "coordinator";
+};
+
 class JobDispatcher {
  public:
-  JobDispatcher();
+  explicit JobDispatcher(DispatcherOptions options = {});
   ~JobDispatcher();
   JobDispatcher(const JobDispatcher&) = delete;
   JobDispatcher& operator=(const JobDispatcher&) = delete;
@@ -48,9 +62,13 @@ class JobDispatcher {
   /// Stops (or drops, if queued) a job. False when the job is unknown or already final.
   bool cancel(std::uint64_t job_id);
 
-  /// A new agent stream; returns the agent's id.
-  std::uint64_t attach_agent(const std::string& name, std::uint32_t slots);
-  /// The agent's stream ended: every subtree it held and had not reported done waits again.
+  /// Replays a journal (FileJournal::read) into this dispatcher, before any other call: every job
+  /// resumes as it was journaled. Throws std::runtime_error for an entry that does not fit.
+  void restore(const std::vector<proto::JournalEntry>& entries);
+
+  /// A new agent stream; returns the stream's id.
+  std::uint64_t attach_agent(const proto::AgentHello& hello);
+  /// The agent's stream ended: its subtrees wait for it (reattach_grace), then for others.
   void detach_agent(std::uint64_t agent_id);
   /// The agent's answer to an offer.
   void record_check(std::uint64_t agent_id, const proto::JobCheck& check);
@@ -60,7 +78,8 @@ class JobDispatcher {
   /// What to send to the agent now (an offer, or work), taken out of its queue.
   AgentWork work_for(std::uint64_t agent_id);
 
-  /// Time passes: time limits stop jobs, finished jobs end and the next queued job starts.
+  /// Time passes: time limits stop jobs, the subtrees of agents gone longer than the grace wait
+  /// again, finished jobs end and the next queued job starts.
   void tick(Clock::time_point now = Clock::now());
 
   /// The job's progress; nothing for an unknown job.
@@ -83,6 +102,7 @@ class JobDispatcher {
     proto::JobState state = proto::JOB_QUEUED;
     Clock::time_point started;
     Clock::time_point ended;  ///< set when the state becomes final
+    std::optional<double> restored_elapsed;  ///< an ended job's, from the journal
     std::vector<std::string> refusals;
     std::set<std::uint64_t> accepted_by;
     std::set<std::uint64_t> refused_by;
@@ -91,6 +111,10 @@ class JobDispatcher {
     std::unique_ptr<SubtreeLedger> ledger;
     std::map<std::uint64_t, engine::Stats> live;  ///< the latest figures of leases not yet done
     std::set<std::uint64_t> split_asked;          ///< leases asked to split, not yet answered
+    /// Backtrack requests routed to each lease not yet done: sent again when its agent comes back.
+    std::map<std::uint64_t, std::vector<proto::BacktrackRequest>> routed;
+    /// Subtree leases sent to each agent instance (AgentHello.leases_seen's counterpart).
+    std::map<std::uint64_t, std::uint64_t> leases_sent;
     std::vector<Bug> bugs;
     std::set<std::string> bug_paths;  ///< a subtree explored again finds its bugs again
     std::vector<std::string> warnings;
@@ -100,18 +124,29 @@ class JobDispatcher {
     bool stopped = false;
     bool incomplete = false;  ///< a lease was done without exploring all of its subtree
   };
+  /// One agent stream.
   struct Agent {
     std::string name;
     std::uint32_t slots = 1;
+    std::uint64_t worker = 0;  ///< the agent instance's number: the ledger's worker
+    proto::AgentHello hello;   ///< what it held when it connected
     std::uint64_t offered_job = 0;
     std::uint64_t accepted_job = 0;
-    std::uint64_t leases_sent = 0;  ///< on this stream, of the accepted job
     std::uint64_t leases_seen = 0;  ///< as the agent's last report said
     bool hungry = false;
     std::optional<proto::Work> outbox;
   };
 
   Job* current_job();
+  Agent* agent_of_worker(std::uint64_t worker);
+  std::uint64_t worker_of_instance(const std::string& instance);
+  void reattach(Agent& agent, Job& job);
+  void apply_split(Job& job, const proto::SplitAnswer& split);
+  void route(Job& job, const proto::RoutedBacktrack& routed);
+  void take_back(Job& job, const SubtreeLedger::Released& released);
+  void record(std::uint64_t job_id, const std::function<void(proto::JournalRecord&)>& fill);
+  void write_journal();
+  void apply_record(const proto::JournalRecord& record);
   const Job* find_job(std::uint64_t job_id) const;
   proto::Work& outbox_of(Agent& agent, const Job& job);
   void start_next_job(Clock::time_point now);
@@ -126,10 +161,12 @@ class JobDispatcher {
   engine::Stats stats_of(const Job& job) const;
   void finish_if_done(Job& job);
   void fail_job(Job& job, const std::string& error);
-  void release_leases_of(std::uint64_t agent_id);
+  void release_leases_of(std::uint64_t worker);
+  void record_end(const Job& job);
   void fail_when_nobody_can_run(Job& job);
   void notify();
 
+  const DispatcherOptions options_;
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
   std::uint64_t generation_ = 0;
@@ -139,6 +176,12 @@ class JobDispatcher {
   std::map<std::uint64_t, Agent> agents_;
   std::uint64_t next_job_id_ = 1;
   std::uint64_t next_agent_id_ = 1;
+  std::map<std::string, std::uint64_t> workers_;                ///< agent instance -> worker number
+  std::map<std::uint64_t, std::string> instances_;              ///< worker number -> agent instance
+  std::map<std::uint64_t, Clock::time_point> absent_since_;     ///< workers without a stream
+  std::map<std::string, std::uint64_t> applied_reports_;        ///< agent instance -> last report seq
+  proto::JournalEntry pending_;  ///< this operation's records, journaled at its end
+  bool replaying_ = false;
 };
 
 }  // namespace exocheck::coordinator

@@ -78,26 +78,51 @@ std::optional<SubtreeLedger::Giver> SubtreeLedger::finish(std::uint64_t lease) {
 }
 
 SubtreeLedger::Released SubtreeLedger::release(std::uint64_t worker) {
-  std::vector<std::uint64_t> held;
-  for (const auto& [lease, entry] : leases_) {
-    if (!entry.finished && entry.worker == worker) held.push_back(lease);
-  }
+  auto held = held_by(worker);
   // The shallowest first: a lease given away by another of the worker's is void, not released.
   std::stable_sort(held.begin(), held.end(), [this](std::uint64_t a, std::uint64_t b) {
     return leases_.at(a).subtree.prefix.size() < leases_.at(b).subtree.prefix.size();
   });
   Released released;
-  for (const auto lease : held) {
-    Entry& entry = leases_.at(lease);
-    if (entry.finished) continue;
-    void_descendants(entry, released);
-    entry.worker.reset();
-    entry.asked = false;
-    released.waiting.push_back(lease);
-  }
+  for (const auto lease : held) release_one(lease, released);
   // Ahead of what waits: a released lease may hold its giver's last open work.
   waiting_.insert(waiting_.begin(), released.waiting.begin(), released.waiting.end());
   return released;
+}
+
+SubtreeLedger::Released SubtreeLedger::release_lease(std::uint64_t lease) {
+  Released released;
+  release_one(lease, released);
+  waiting_.insert(waiting_.begin(), released.waiting.begin(), released.waiting.end());
+  return released;
+}
+
+void SubtreeLedger::release_one(std::uint64_t lease, Released& released) {
+  Entry& entry = leases_.at(lease);
+  if (entry.finished || !entry.worker) return;
+  void_descendants(entry, released);
+  entry.worker.reset();
+  entry.asked = false;
+  released.waiting.push_back(lease);
+}
+
+std::vector<std::uint64_t> SubtreeLedger::held_by(std::uint64_t worker) const {
+  std::vector<std::uint64_t> held;
+  for (const auto& [lease, entry] : leases_) {
+    if (!entry.finished && entry.worker == worker) held.push_back(lease);
+  }
+  return held;
+}
+
+std::vector<SubtreeLedger::Giver> SubtreeLedger::finished_children(std::uint64_t lease) const {
+  std::vector<Giver> notices;
+  const auto it = leases_.find(lease);
+  if (it == leases_.end()) return notices;
+  for (const auto child : it->second.children) {
+    const Entry& given = leases_.at(child);
+    if (given.finished && given.giver) notices.push_back(*given.giver);
+  }
+  return notices;
 }
 
 void SubtreeLedger::void_descendants(Entry& entry, Released& released) {

@@ -44,15 +44,24 @@ int DaemonProcess::stop(int signal) {
   return WIFSIGNALED(native) ? 128 + WTERMSIG(native) : WEXITSTATUS(native);
 }
 
-LoopbackCluster::LoopbackCluster() {
+LoopbackCluster::LoopbackCluster(bool journaled) : journaled_(journaled) {
   dir_ = std::filesystem::temp_directory_path() /
          ("exocheck-cluster-" + std::to_string(getpid()) + "-" +
           std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
   std::filesystem::create_directories(dir_);
+  start_coordinator("127.0.0.1:0");
+}
+
+void LoopbackCluster::start_coordinator(const std::string& listen) {
   const auto port_file = dir_ / "port";
-  coordinator_ = std::make_unique<DaemonProcess>(
-      bin_dir() / "exocheck-coordinator",
-      std::vector<std::string>{"--listen", "127.0.0.1:0", "--port-file", port_file.string()}, dir_ / "coordinator.log");
+  std::filesystem::remove(port_file);
+  std::vector<std::string> args{"--listen", listen, "--port-file", port_file.string()};
+  if (journaled_) {
+    args.push_back("--state-dir");
+    args.push_back((dir_ / "state").string());
+  }
+  coordinator_ = std::make_unique<DaemonProcess>(bin_dir() / "exocheck-coordinator", args,
+                                                 dir_ / ("coordinator-" + std::to_string(starts_++) + ".log"));
   for (int attempt = 0; attempt < 200; ++attempt) {
     std::ifstream in(port_file);
     int port = 0;
@@ -63,6 +72,21 @@ LoopbackCluster::LoopbackCluster() {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   }
   throw std::runtime_error("the coordinator did not start listening within 5 s: " + coordinator_log());
+}
+
+void LoopbackCluster::restart_coordinator() {
+  coordinator_->stop(SIGKILL);
+  // The port may linger a moment after the kill.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      start_coordinator(address_);
+      return;
+    } catch (const std::runtime_error&) {
+      if (attempt == 20) throw;
+      coordinator_->stop(SIGKILL);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+  }
 }
 
 LoopbackCluster::~LoopbackCluster() {
@@ -102,7 +126,16 @@ void LoopbackCluster::kill_agent(std::size_t index) {
 }
 
 std::string LoopbackCluster::coordinator_log() const {
-  std::ifstream in(dir_ / "coordinator.log");
+  std::stringstream text;
+  for (int start = 0; start < starts_; ++start) {
+    std::ifstream in(dir_ / ("coordinator-" + std::to_string(start) + ".log"));
+    text << in.rdbuf();
+  }
+  return text.str();
+}
+
+std::string LoopbackCluster::agent_log(std::size_t index) const {
+  std::ifstream in(dir_ / ("agent-" + std::to_string(index) + ".log"));
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

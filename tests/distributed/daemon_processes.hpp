@@ -34,7 +34,9 @@ class DaemonProcess {
 /// A coordinator on 127.0.0.1 with a free port, plus agents started and killed at will.
 class LoopbackCluster {
  public:
-  LoopbackCluster();
+  /// `journaled`: the coordinator keeps a state dir (--state-dir), so that restart_coordinator()
+  /// resumes its jobs.
+  explicit LoopbackCluster(bool journaled = false);
   ~LoopbackCluster();
 
   /// "127.0.0.1:PORT" of the coordinator.
@@ -45,10 +47,18 @@ class LoopbackCluster {
   void wait_for_agents(std::size_t count) const;
   /// Kills agent `index` with SIGKILL (no goodbye on its stream).
   void kill_agent(std::size_t index);
-  /// The coordinator's log so far (for failure messages).
+  /// Kills the coordinator with SIGKILL and starts it again on the same port (and state dir).
+  void restart_coordinator();
+  /// The coordinator's log so far, every start of it (for failure messages).
   std::string coordinator_log() const;
+  /// Agent `index`'s log so far.
+  std::string agent_log(std::size_t index) const;
 
  private:
+  void start_coordinator(const std::string& listen);
+
+  bool journaled_ = false;
+  int starts_ = 0;
   std::filesystem::path dir_;
   std::unique_ptr<DaemonProcess> coordinator_;
   std::vector<std::unique_ptr<DaemonProcess>> agents_;

@@ -252,6 +252,35 @@ TEST_F(LoopbackTest, ASubjectRebuiltBetweenJobsIsExploredAsRebuilt) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(CoordinatorRestart, AJobGoesOnThroughAKillAndRestartFromTheStateDir) {
+  LoopbackCluster cluster(/*journaled=*/true);
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  // pi on 5 workers, DPOR and LCA without sleep sets: 19,845 paths with one worker, seconds long.
+  auto request = pi_submission(agent::sha256_of_file(subject("pi")));
+  request.set_args(1, "5");
+  request.mutable_settings()->set_heuristic(proto::LCA);
+  request.mutable_settings()->set_sleep_sets(false);
+  agent::CoordinatorClient client{cluster.address(), milliseconds(5'000)};
+  const auto job = client.submit(request);
+  bool restarted = false;
+  std::uint64_t paths_at_kill = 0;
+  const auto last = client.watch(job, [&](const proto::JobProgress& update) {
+    if (restarted || update.paths() < 2'000) return;
+    paths_at_kill = update.paths();
+    cluster.restart_coordinator();  // this watch breaks, and the client watches again
+    restarted = true;
+  });
+  ASSERT_TRUE(restarted) << "the exploration ended before the kill";
+  EXPECT_GT(last.paths(), paths_at_kill) << "the kill came mid-way";
+  EXPECT_EQ(remote_outcome(client, job, last), embedded_outcome(request)) << cluster.coordinator_log();
+  EXPECT_NE(cluster.coordinator_log().find("records replayed"), std::string::npos);
+  // The agents explored on through the restart and took their subtrees back: nothing explored
+  // twice beyond the redundancy of splitting.
+  EXPECT_LE(last.paths(), 19'845u * 105 / 100) << cluster.coordinator_log();
+}
+
 TEST(CoordinatorAddress, ThatDoesNotAnswerIsReportedInBoundedTime) {
   const auto start = std::chrono::steady_clock::now();
   try {

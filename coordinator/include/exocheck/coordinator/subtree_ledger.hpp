@@ -72,6 +72,12 @@ class SubtreeLedger {
   /// ones are taken back (their class keys stay: the classes are the same), so that no path is
   /// counted twice.
   Released release(std::uint64_t worker);
+  /// `lease` alone waits again (its worker came back without it), as release() does it.
+  Released release_lease(std::uint64_t lease);
+  /// The unfinished leases `worker` explores.
+  std::vector<std::uint64_t> held_by(std::uint64_t worker) const;
+  /// What `lease`'s current explorer gave away and is finished: the notices it must have had.
+  std::vector<Giver> finished_children(std::uint64_t lease) const;
   /// Leases taken and not finished.
   std::size_t out() const;
   /// True once every lease, the whole tree's first, is finished.
@@ -92,6 +98,7 @@ class SubtreeLedger {
   struct Entry;
   /// Voids every lease given away from `lease`'s, transitively (release()).
   void void_descendants(Entry& entry, Released& released);
+  void release_one(std::uint64_t lease, Released& released);
 
   struct Entry {
     engine::Subtree subtree;
