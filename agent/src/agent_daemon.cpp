@@ -2,10 +2,10 @@
 
 #include <condition_variable>
 #include <deque>
-#include <random>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <thread>
 
@@ -208,9 +208,8 @@ class Connection {
     if (!settings) return;
     // After the answer: the coordinator takes no report about the job before it.
     if (!sessions) {
-      sessions = std::make_shared<SubtreeSessions>(settings->exploration,
-                                                   std::chrono::milliseconds(offer.run_timeout_ms()),
-                                                   [held = &held_] { held->nudge(); });
+      sessions = std::make_shared<SubtreeSessions>(
+          settings->exploration, std::chrono::milliseconds(offer.run_timeout_ms()), [held = &held_] { held->nudge(); });
       held_.hold(offer.coordinator_instance(), offer.job_id(), sessions);
       local_.serve(*sessions);
     }
@@ -239,7 +238,8 @@ class Connection {
     for (const auto& routed : work.backtracks()) {
       sessions->backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
     }
-    for (const auto& finished : work.finished()) sessions->given_away_finished(finished.lease_id(), finished.subtree_id());
+    for (const auto& finished : work.finished())
+      sessions->given_away_finished(finished.lease_id(), finished.subtree_id());
     for (const auto lease : work.split()) sessions->split(lease);
     for (const auto lease : work.drop()) sessions->drop(lease);
     if (work.stop()) sessions->stop();

@@ -199,6 +199,8 @@ void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
       found.set_detail(bugs[i].detail);
       *found.mutable_trace() = bugs[i].trace;
       if (bugs[i].reference) *found.mutable_reference() = *bugs[i].reference;
+      found.set_class_high(bugs[i].key.high);
+      found.set_class_low(bugs[i].key.low);
     }
     part.bugs_reported = bugs.size();
   }

@@ -6,6 +6,7 @@
 
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/endings/run_ending.hpp"
+#include "exocheck/engine/class_key.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/wire/result_events.hpp"
 #include "exocheck/wire/trace_file.hpp"
@@ -163,9 +164,14 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
   const bool recording = options_.keep_going || bugs_.empty();
   if (bug_trace && recording) {
     for (const auto& actor : ranking) converted_result.bug_trace->add_ranking(actor);
-    bugs_.push_back({bugs_.size() + 1, result.status(), result.detail(), std::move(*converted_result.bug_trace), {}});
+    bugs_.push_back({bugs_.size() + 1,
+                     result.status(),
+                     result.detail(),
+                     std::move(*converted_result.bug_trace),
+                     {},
+                     engine::class_key_of(engine::canonical_form(execution))});
   } else if (options_.check_determinism && result.status() == proto::RUN_COMPLETED && recording) {
-    check_final_state(events, result, ranking);
+    check_final_state(events, result, ranking, execution);
   }
   return true;
 }
@@ -179,12 +185,14 @@ void ExplorationSession::note_dead_letters(EventSpan events, const proto::RunRes
 }
 
 void ExplorationSession::check_final_state(EventSpan events, const proto::RunResult& result,
-                                           const std::vector<std::string>& ranking) {
+                                           const std::vector<std::string>& ranking,
+                                           const engine::Execution& execution) {
   if (!reference_) reference_ = trace_of(events, result, ranking);
   const auto difference = determinism_.observe({result.final_state().begin(), result.final_state().end()});
   if (!difference) return;
   bugs_.push_back({bugs_.size() + 1, proto::RUN_NONDETERMINISTIC, "against the first completed path: " + *difference,
-                   trace_of(events, result, ranking), reference_});
+                   trace_of(events, result, ranking), reference_,
+                   engine::class_key_of(engine::canonical_form(execution))});
 }
 
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,

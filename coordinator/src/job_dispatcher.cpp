@@ -15,12 +15,10 @@ bool is_final(proto::JobState state) {
   return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
 }
 
-/// What identifies a bug across the agents: a subtree explored again (its agent died) finds the
-/// same paths, and their bugs are one each.
-std::string bug_path(proto::RunStatus status, const proto::TraceFile& trace) {
-  std::string path = proto::RunStatus_Name(status);
-  for (const auto& id : trace.prefix()) path += ' ' + id;
-  return path;
+/// What identifies a bug across the agents: its kind and its path's class. A subtree explored
+/// again (its agent died) finds the same classes, maybe by other paths, and their bugs are one each.
+std::string bug_identity(proto::RunStatus status, engine::ClassKey key) {
+  return proto::RunStatus_Name(status) + ' ' + std::to_string(key.high) + ':' + std::to_string(key.low);
 }
 
 /// "dead letter 0#3 (Set to 0)" of "dead letter 0#3 (Set to 0) in run 12": each agent numbers
@@ -206,8 +204,8 @@ void JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& 
   if (agent == agents_.end() || job == nullptr || job->id != check.job_id()) return;
   if (check.accepted()) {
     agent->second.accepted_job = job->id;
-    const bool back = agent->second.hello.job_id() == job->id &&
-                      agent->second.hello.coordinator_instance() == options_.instance;
+    const bool back =
+        agent->second.hello.job_id() == job->id && agent->second.hello.coordinator_instance() == options_.instance;
     agent->second.leases_seen = back ? agent->second.hello.leases_seen() : 0;
     agent->second.hungry = !back || agent->second.hello.held_size() == 0;
     job->accepted_by.insert(agent_id);
@@ -293,9 +291,7 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     if (held(progress.lease_id())) job->live[progress.lease_id()] = from_wire(progress.stats());
   }
   for (const auto& bug : report.bugs()) {
-    if (held(bug.lease_id())) {
-      add_bug(*job, bug.status(), bug.detail(), bug.trace(), bug.has_reference() ? &bug.reference() : nullptr);
-    }
+    if (held(bug.lease_id())) add_bug(*job, bug);
   }
   for (const auto& done : report.done()) {
     if (!held(done.lease_id())) continue;
@@ -348,20 +344,16 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   finished.set_subtree_id(giver->subtree_id);
 }
 
-void JobDispatcher::add_bug(Job& job, proto::RunStatus status, const std::string& detail, const proto::TraceFile& trace,
-                            const proto::TraceFile* reference) {
+void JobDispatcher::add_bug(Job& job, const proto::FoundBug& found) {
   if (!job.settings.exploration.keep_going && !job.bugs.empty()) return;
-  if (!job.bug_paths.insert(bug_path(status, trace)).second) return;
-  Bug bug{job.bugs.size() + 1, status, detail, trace, std::nullopt};
-  if (reference != nullptr) bug.reference = *reference;
-  record(job.id, [&](proto::JournalRecord& r) {
-    auto& found = *r.mutable_bug();
-    found.set_status(status);
-    found.set_detail(detail);
-    *found.mutable_trace() = trace;
-    if (reference != nullptr) *found.mutable_reference() = *reference;
-  });
-  if (!replaying_) spdlog::info("job {}: bug {}: {} {}", job.id, bug.number, proto::RunStatus_Name(status), detail);
+  const engine::ClassKey key{found.class_high(), found.class_low()};
+  if (!job.bug_classes.insert(bug_identity(found.status(), key)).second) return;
+  Bug bug{job.bugs.size() + 1, found.status(), found.detail(), found.trace(), std::nullopt, key};
+  if (found.has_reference()) bug.reference = found.reference();
+  record(job.id, [&](proto::JournalRecord& r) { *r.mutable_bug() = found; });
+  if (!replaying_) {
+    spdlog::info("job {}: bug {}: {} {}", job.id, bug.number, proto::RunStatus_Name(found.status()), found.detail());
+  }
   job.bugs.push_back(std::move(bug));
 }
 
@@ -375,8 +367,16 @@ void JobDispatcher::check_reference(Job& job, const proto::TraceFile& reference)
     return;
   }
   if (!difference) return;
-  add_bug(job, proto::RUN_NONDETERMINISTIC, "against the first completed path: " + *difference, reference,
-          &*job.reference);
+  proto::FoundBug found;
+  found.set_status(proto::RUN_NONDETERMINISTIC);
+  found.set_detail("against the first completed path: " + *difference);
+  *found.mutable_trace() = reference;
+  *found.mutable_reference() = *job.reference;
+  // Each distinct final state is one finding (DeterminismCheck): its text names it.
+  const auto key = engine::class_key_of(found.detail());
+  found.set_class_high(key.high);
+  found.set_class_low(key.low);
+  add_bug(job, found);
 }
 
 void JobDispatcher::note_warning(Job& job, const std::string& warning) {
@@ -502,7 +502,8 @@ void JobDispatcher::start_next_job(Clock::time_point now) {
     running_job_ = job.id;
     const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::system_clock::now().time_since_epoch() - (Clock::now() - now));
-    record(job.id, [&](proto::JournalRecord& r) { r.set_started_unix_ms(static_cast<std::uint64_t>(unix_ms.count())); });
+    record(job.id,
+           [&](proto::JournalRecord& r) { r.set_started_unix_ms(static_cast<std::uint64_t>(unix_ms.count())); });
     spdlog::info("job {} running", job.id);
   }
 }
@@ -617,8 +618,8 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
       std::erase(queue_, id);
       job.ledger = std::make_unique<SubtreeLedger>();
       job.state = proto::JOB_RUNNING;
-      const auto since = std::chrono::system_clock::now().time_since_epoch() -
-                         std::chrono::milliseconds(record.started_unix_ms());
+      const auto since =
+          std::chrono::system_clock::now().time_since_epoch() - std::chrono::milliseconds(record.started_unix_ms());
       job.started = Clock::now() - std::chrono::duration_cast<Clock::duration>(since);
       running_job_ = id;
       break;
@@ -642,8 +643,7 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
       take_back(job, job.ledger->release_lease(record.released_lease()));
       break;
     case proto::JournalRecord::kBug:
-      add_bug(job, record.bug().status(), record.bug().detail(), record.bug().trace(),
-              record.bug().has_reference() ? &record.bug().reference() : nullptr);
+      add_bug(job, record.bug());
       break;
     case proto::JournalRecord::kStopped:
       job.stopped = true;
@@ -711,7 +711,8 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   for (const auto id : job->accepted_by) agents += agents_.contains(id) ? 1 : 0;
   progress.set_agents(agents);
   const auto until = is_final(job->state) ? job->ended : Clock::now();
-  progress.set_elapsed_seconds(job->restored_elapsed.value_or(std::chrono::duration<double>(until - job->started).count()));
+  progress.set_elapsed_seconds(
+      job->restored_elapsed.value_or(std::chrono::duration<double>(until - job->started).count()));
   if (is_final(job->state)) {
     for (const auto& warning : job->warnings) progress.add_warnings(warning);
   }

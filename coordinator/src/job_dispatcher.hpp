@@ -101,7 +101,7 @@ class JobDispatcher {
     proto::ExplorationSettings submitted;  ///< sent on to the agents, which make the same JobSettings
     proto::JobState state = proto::JOB_QUEUED;
     Clock::time_point started;
-    Clock::time_point ended;  ///< set when the state becomes final
+    Clock::time_point ended;                 ///< set when the state becomes final
     std::optional<double> restored_elapsed;  ///< an ended job's, from the journal
     std::vector<std::string> refusals;
     std::set<std::uint64_t> accepted_by;
@@ -116,7 +116,7 @@ class JobDispatcher {
     /// Subtree leases sent to each agent instance (AgentHello.leases_seen's counterpart).
     std::map<std::uint64_t, std::uint64_t> leases_sent;
     std::vector<Bug> bugs;
-    std::set<std::string> bug_paths;  ///< a subtree explored again finds its bugs again
+    std::set<std::string> bug_classes;  ///< kind and class: a subtree explored again finds its bugs again
     std::vector<std::string> warnings;
     std::set<std::string> warning_subjects;
     std::optional<proto::TraceFile> reference;  ///< --check determinism: the first lease's first path
@@ -153,8 +153,7 @@ class JobDispatcher {
   void stop_job(Job& job);
   void balance(Job& job);
   void apply_done(Job& job, const proto::LeaseDone& done);
-  void add_bug(Job& job, proto::RunStatus status, const std::string& detail, const proto::TraceFile& trace,
-               const proto::TraceFile* reference);
+  void add_bug(Job& job, const proto::FoundBug& found);
   void check_reference(Job& job, const proto::TraceFile& reference);
   void note_warning(Job& job, const std::string& warning);
   void stop_at_bounds(Job& job);
@@ -176,11 +175,11 @@ class JobDispatcher {
   std::map<std::uint64_t, Agent> agents_;
   std::uint64_t next_job_id_ = 1;
   std::uint64_t next_agent_id_ = 1;
-  std::map<std::string, std::uint64_t> workers_;                ///< agent instance -> worker number
-  std::map<std::uint64_t, std::string> instances_;              ///< worker number -> agent instance
-  std::map<std::uint64_t, Clock::time_point> absent_since_;     ///< workers without a stream
-  std::map<std::string, std::uint64_t> applied_reports_;        ///< agent instance -> last report seq
-  proto::JournalEntry pending_;  ///< this operation's records, journaled at its end
+  std::map<std::string, std::uint64_t> workers_;             ///< agent instance -> worker number
+  std::map<std::uint64_t, std::string> instances_;           ///< worker number -> agent instance
+  std::map<std::uint64_t, Clock::time_point> absent_since_;  ///< workers without a stream
+  std::map<std::string, std::uint64_t> applied_reports_;     ///< agent instance -> last report seq
+  proto::JournalEntry pending_;                              ///< this operation's records, journaled at its end
   bool replaying_ = false;
 };
 

@@ -68,9 +68,12 @@ void add_done(proto::Report& out, std::uint64_t lease, std::uint64_t paths, cons
   done.set_complete(complete);
 }
 
-void add_bug(proto::Report& out, std::uint64_t lease, const std::vector<std::string>& path) {
+/// A bug of the class with key (cls, cls), found by `lease` on `path`.
+void add_bug(proto::Report& out, std::uint64_t lease, const std::vector<std::string>& path, std::uint64_t cls) {
   auto& bug = *out.add_bugs();
   bug.set_lease_id(lease);
+  bug.set_class_high(cls);
+  bug.set_class_low(cls);
   bug.set_status(proto::RUN_ASSERTION_FAILED);
   bug.set_detail("x == 2");
   for (const auto& id : path) bug.mutable_trace()->add_prefix(id);
@@ -317,8 +320,8 @@ TEST_F(JobDispatcherTest, TheFirstBugStopsEveryAgentAndEndsTheJobOnceTheyAreDone
   const auto a = accepting_agent(job, "a");
   const auto whole = work(a).leases(0).lease_id();
   auto found = report(job, 1);
-  add_bug(found, whole, {"env#1", "0#1"});
-  add_bug(found, whole, {"env#2", "0#1"});  // after the first: not kept without --keep-going
+  add_bug(found, whole, {"env#1", "0#1"}, 1);
+  add_bug(found, whole, {"env#2", "0#1"}, 2);  // after the first: not kept without --keep-going
   dispatcher.accept_report(a, found);
   EXPECT_TRUE(work(a).stop());
   EXPECT_EQ(state(job), proto::JOB_RUNNING) << "until the agent brings its lease back";
@@ -333,16 +336,16 @@ TEST_F(JobDispatcherTest, TheFirstBugStopsEveryAgentAndEndsTheJobOnceTheyAreDone
   EXPECT_EQ(bugs[0].trace.prefix(0), "env#1");
 }
 
-TEST_F(JobDispatcherTest, WithKeepGoingABugFoundTwiceIsOneBug) {
+TEST_F(JobDispatcherTest, WithKeepGoingABugOfOneKindAndClassIsOneBug) {
   auto request = submission();
   request.mutable_settings()->set_keep_going(true);
   const auto job = dispatcher.submit(request);
   const auto a = accepting_agent(job, "a");
   const auto whole = work(a).leases(0).lease_id();
   auto found = report(job, 1);
-  add_bug(found, whole, {"env#1", "0#1"});
-  add_bug(found, whole, {"env#2", "0#1"});
-  add_bug(found, whole, {"env#1", "0#1"});  // its subtree explored again after an agent's loss
+  add_bug(found, whole, {"env#1", "0#1"}, 1);
+  add_bug(found, whole, {"env#2", "0#1"}, 2);
+  add_bug(found, whole, {"0#1", "env#1"}, 1);  // the same class by another path (its subtree explored again)
   dispatcher.accept_report(a, found);
   EXPECT_FALSE(work(a).stop());
   EXPECT_EQ(dispatcher.bugs(job).size(), 2u);
@@ -395,7 +398,8 @@ struct MemoryJournal final : Journal {
 };
 
 /// The hello of agent `name` back on a new stream, holding `held` of `job` after `seen` leases.
-proto::AgentHello back(const std::string& name, std::uint64_t job, std::vector<std::uint64_t> held, std::uint64_t seen) {
+proto::AgentHello back(const std::string& name, std::uint64_t job, std::vector<std::uint64_t> held,
+                       std::uint64_t seen) {
   auto out = hello(name);
   out.set_coordinator_instance("c");
   out.set_job_id(job);
@@ -500,7 +504,7 @@ TEST_F(ReattachTest, ARestartedCoordinatorResumesFromItsJournal) {
     whole = w;
     auto found = report(job, 1);
     found.set_seq(1);
-    add_bug(found, part, {"env#2", "0#1"});
+    add_bug(found, part, {"env#2", "0#1"}, 1);
     add_done(found, part, 2, {1, 2});
     before.accept_report(b, found);
   }  // killed: its agents explore on

@@ -19,6 +19,7 @@
 #include "exocheck/coordinator/lease_source.hpp"
 #include "exocheck/coordinator/spinning_mutex.hpp"
 #include "exocheck/endings/verdict.hpp"
+#include "exocheck/engine/class_key.hpp"
 #include "exocheck/engine/explorer.hpp"
 #include "exocheck/options/bounds.hpp"
 #include "proto/control.pb.h"
@@ -44,6 +45,8 @@ struct Bug {
   proto::TraceFile trace;
   /// RUN_NONDETERMINISTIC: the earlier completed path whose final state `trace`'s differs from.
   std::optional<proto::TraceFile> reference;
+  /// The class of the path (engine/class_key.hpp): across agents, a bug is one per kind and class.
+  engine::ClassKey key;
 };
 
 /// Why the exploration ended (or that it has not): endings/verdict.hpp's table.
@@ -133,7 +136,8 @@ class ExplorationSession final : public LeaseSource {
   void note_dead_letters(EventSpan events, const proto::RunResult& result);
   proto::TraceFile trace_of(EventSpan events, const proto::RunResult& result,
                             const std::vector<std::string>& ranking) const;
-  void check_final_state(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking);
+  void check_final_state(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking,
+                         const engine::Execution& execution);
 
   const ExplorationOptions options_;
   mutable SpinningMutex mutex_;
