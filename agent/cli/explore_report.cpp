@@ -70,6 +70,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
     json["server_starts"] = outcome.runs->server_starts;
     json["process_runs"] = outcome.runs->own_process;
   }
+  if (outcome.subtrees) json["subtrees"] = *outcome.subtrees;
   return json;
 }
 

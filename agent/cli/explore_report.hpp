@@ -40,6 +40,8 @@ struct ExploreOutcome {
     std::uint64_t server_starts = 0;
   };
   std::optional<RunModes> runs;
+  /// Through a coordinator: subtrees leased to agents (the whole tree, each split, each lease again).
+  std::optional<std::uint64_t> subtrees;
   std::vector<std::string> trace_paths;      ///< per bug, where its trace was saved (empty when not saved)
   std::vector<std::string> reference_paths;  ///< per bug, where its reference trace was saved (empty: none)
 };

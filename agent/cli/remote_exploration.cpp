@@ -123,6 +123,7 @@ ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, co
   outcome.bugs = fetch_bugs(client, job_id);
   outcome.warnings.assign(last.warnings().begin(), last.warnings().end());
   outcome.wall_seconds = last.elapsed_seconds();
+  outcome.subtrees = last.subtrees();
   return outcome;
 }
 

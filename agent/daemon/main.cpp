@@ -1,5 +1,5 @@
 // exocheck-agent: runs an exocheck coordinator's leases on this host, N at a time.
-// A thin main over AgentDaemon (agent/src).
+// A thin main over AgentDaemon (agent_daemon.hpp).
 
 #include <algorithm>
 #include <csignal>

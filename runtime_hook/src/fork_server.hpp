@@ -1,5 +1,5 @@
 #pragma once
-// The fork server, the subject's half (the agent's half is agent/src/fork_server_client.cpp;
+// The fork server, the subject's half (the agent's half is agent/runner/src/fork_server_client.cpp;
 // control.proto, fork-server mode): main runs once, up to System::run(); then every run request
 // is performed by a fork of that process, so that a run costs a fork instead of an exec, dynamic
 // loading and main's start-up. The server itself never runs a step: whatever a run does to its

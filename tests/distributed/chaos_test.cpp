@@ -18,22 +18,6 @@
 namespace exocheck::distributed_test {
 namespace {
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string out;
-};
-
-CommandResult run_command(const std::string& command) {
-  CommandResult result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.out.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
-
 TEST(Chaos, AgentsAndTheCoordinatorKilledMidwayLoseNothingAndCountNothingTwice) {
   LoopbackCluster cluster(/*journaled=*/true);
   std::vector<std::size_t> live;

@@ -12,6 +12,13 @@ namespace exocheck::distributed_test {
 /// Folder of the built binaries (daemons and subjects).
 std::filesystem::path bin_dir();
 
+/// What a shell command printed on stdout, and its exit code (-1 when it did not exit).
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+};
+CommandResult run_command(const std::string& command);
+
 /// One child process, killed (SIGKILL) and reaped on destruction if still running.
 class DaemonProcess {
  public:

@@ -1,7 +1,7 @@
 #pragma once
-// Where a worker loop (agent/src/local_agent.hpp) takes its leases from and hands its results to:
+// Where a worker loop (agent/worker/local_agent.hpp) takes its leases from and hands its results to:
 // one exploration session in embedded mode, or the subtrees a coordinator leased to an agent
-// (agent/src/subtree_sessions.hpp). The loop is the same in both.
+// (agent/daemon/subtree_sessions.hpp). The loop is the same in both.
 
 #include <chrono>
 #include <cstdint>

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Two hosts for real (issue 21): the coordinator and two agents each in a network namespace of
+# their own, joined by veth pairs (10.77.1.0/24 between the coordinator and agent 1, 10.77.2.0/24
+# between the coordinator and agent 2), explore registry through them; the client runs on agent
+# 1's host. The summary must be embedded mode's. Root only: skipped (exit 77) otherwise.
+#   usage: two_hosts_test.sh BUILD_BIN_DIR
+set -euo pipefail
+bin=$1
+skip() { echo "skipped: $*"; exit 77; }
+[ "$(id -u)" = 0 ] || skip "network namespaces need root"
+command -v ip >/dev/null || skip "no ip command (iproute2)"
+tag=$$
+c=exo-c-$tag a1=exo-a1-$tag a2=exo-a2-$tag
+work=$(mktemp -d)
+cleanup() {
+  for ns in "$c" "$a1" "$a2"; do
+    ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
+    ip netns del "$ns" 2>/dev/null || true
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+exec 2>/dev/null  # the daemons killed at the end are not news
+ip netns add "$c" 2>/dev/null || skip "cannot create network namespaces here"
+ip netns add "$a1"
+ip netns add "$a2"
+for ns in "$c" "$a1" "$a2"; do ip -n "$ns" link set lo up; done
+link() {  # NS ADDRESS_ON_C ADDRESS_ON_NS N
+  ip link add "ec$4-$tag" type veth peer name "ea$4-$tag"
+  ip link set "ec$4-$tag" netns "$c"
+  ip link set "ea$4-$tag" netns "$1"
+  ip -n "$c" addr add "$2/24" dev "ec$4-$tag"
+  ip -n "$1" addr add "$3/24" dev "ea$4-$tag"
+  ip -n "$c" link set "ec$4-$tag" up
+  ip -n "$1" link set "ea$4-$tag" up
+}
+link "$a1" 10.77.1.1 10.77.1.2 1
+link "$a2" 10.77.2.1 10.77.2.2 2
+ip netns exec "$c" "$bin/exocheck-coordinator" --listen 0.0.0.0:7900 >"$work/coordinator.log" 2>&1 &
+sleep 0.5
+ip netns exec "$a1" "$bin/exocheck-agent" --coordinator 10.77.1.1:7900 --name host-1 >"$work/agent-1.log" 2>&1 &
+ip netns exec "$a2" "$bin/exocheck-agent" --coordinator 10.77.2.1:7900 --name host-2 >"$work/agent-2.log" 2>&1 &
+for _ in $(seq 1 100); do
+  [ "$(grep -c ' attached with ' "$work/coordinator.log" || true)" -ge 2 ] && break
+  sleep 0.1
+done
+grep -q "at ipv4:10.77.2.2" "$work/coordinator.log" || { echo "agent 2 did not attach from its host"; cat "$work"/*.log; exit 1; }
+subject=("$bin/registry" --workers 5)
+summary() { sed -n 's/^ *"summary": "\(.*\)",\{0,1\}$/\1/p'; }
+"$bin/exocheck" explore --workers 1 --json --out "$work/embedded" -- "${subject[@]}" >"$work/embedded.json"
+ip netns exec "$a1" "$bin/exocheck" explore --coordinator 10.77.1.1:7900 --json --out "$work/remote" \
+  -- "${subject[@]}" >"$work/remote.json" 2>/dev/null
+embedded=$(summary <"$work/embedded.json")
+remote=$(summary <"$work/remote.json")
+subtrees=$(sed -n 's/^ *"subtrees": \([0-9]*\),\{0,1\}$/\1/p' "$work/remote.json")
+echo "embedded: $embedded"
+echo "two hosts: $remote ($subtrees subtrees leased)"
+[ -n "$embedded" ] && [ "$remote" = "$embedded" ] || { echo "the summaries differ"; cat "$work"/*.log; exit 1; }
+[ "${subtrees:-0}" -ge 2 ] || { echo "one agent explored everything: nothing went across hosts both ways"; exit 1; }
