@@ -33,8 +33,9 @@ std::string random_instance() {
 
 using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorMessage>;
 
-// How often a connection reports its explorations' figures when nothing urgent happens.
-constexpr std::chrono::milliseconds kReportInterval{100};
+// How often a connection reports its explorations' figures when nothing urgent happens: the
+// figures are for people watching; what other agents wait for goes at once.
+constexpr std::chrono::milliseconds kReportInterval{1'000};
 
 /// What an agent keeps across its streams (DESIGN.md, "Distribution"): the job whose subtrees it
 /// explores, which go on while the coordinator is away, and its reports until the coordinator
@@ -246,10 +247,12 @@ class Connection {
     local_.wake();
   }
 
-  // Reports every kReportInterval while anything moved or a slot is hungry, and at once when the
-  // sessions say something is urgent. Reports kept from an earlier stream go first.
+  // Reports every kReportInterval while anything moved, and at once when the sessions say something
+  // is urgent (a slot found nothing to run, a split was answered, a subtree ended). Reports kept
+  // from an earlier stream go first.
   void report() {
     std::uint64_t seen_reported = 0;
+    bool hungry_reported = false;
     std::uint64_t failure_reported_for = 0;  // the job whose launch failure was reported
     bool resent = false;
     while (true) {
@@ -278,8 +281,10 @@ class Connection {
       sessions->collect(report);
       const bool moved = report.splits_size() > 0 || report.backtracks_size() > 0 || report.progress_size() > 0 ||
                          report.bugs_size() > 0 || report.done_size() > 0 || !report.launch_failure().empty();
-      if (!moved && !report.hungry() && report.leases_seen() == seen_reported) continue;
+      // Hunger is said when it starts (reports are sent again until acked: once is enough).
+      if (!moved && report.hungry() == hungry_reported && report.leases_seen() == seen_reported) continue;
       seen_reported = report.leases_seen();
+      hungry_reported = report.hungry();
       held_.keep(message);
       if (!write(message)) return;
     }

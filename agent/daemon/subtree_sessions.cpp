@@ -53,12 +53,41 @@ void SubtreeSessions::given_away_finished(std::uint64_t lease, std::uint64_t sub
 
 void SubtreeSessions::split(std::uint64_t lease) {
   std::lock_guard lock(mutex_);
-  auto& answer = splits_.emplace_back();
-  answer.set_lease_id(lease);
-  mark_urgent();
   Part* part = part_of_lease(lease);
-  if (part == nullptr) return;
-  if (auto given = part->session->split()) coordinator::to_wire(*given, *answer.mutable_given());
+  proto::SplitAnswer answer;
+  answer.set_lease_id(lease);
+  if (part != nullptr && !part->dropped && !try_split(*part, answer)) {
+    split_wanted_.insert(lease);
+    any_split_wanted_ = true;
+    return;
+  }
+  splits_.push_back(std::move(answer));
+  mark_urgent();
+}
+
+bool SubtreeSessions::try_split(Part& part, proto::SplitAnswer& answer) {
+  auto given = part.session->split();
+  if (!given) return false;
+  coordinator::to_wire(*given, *answer.mutable_given());
+  return true;
+}
+
+void SubtreeSessions::split_wanted() {
+  if (!any_split_wanted_) return;
+  std::lock_guard lock(mutex_);
+  for (auto it = split_wanted_.begin(); it != split_wanted_.end();) {
+    Part* part = part_of_lease(*it);
+    proto::SplitAnswer answer;
+    answer.set_lease_id(*it);
+    if (part != nullptr && !try_split(*part, answer)) {
+      ++it;
+      continue;
+    }
+    splits_.push_back(std::move(answer));  // given away, or (the lease is gone) nothing to give
+    mark_urgent();
+    it = split_wanted_.erase(it);
+  }
+  any_split_wanted_ = !split_wanted_.empty();
 }
 
 void SubtreeSessions::drop(std::uint64_t lease) {
@@ -145,6 +174,7 @@ coordinator::Handover SubtreeSessions::complete_and_next(std::uint64_t id, const
 // The session's next lease, under this source's ids; when its session has none, another's; and
 // finished only when the whole source is.
 coordinator::Handover SubtreeSessions::handed_over(std::uint64_t ordinal, coordinator::Handover handover) {
+  split_wanted();  // the run may have opened choices to give away
   if (handover.next) {
     handover.next->id |= ordinal << kPartShift;
     handover.finished = false;
@@ -171,6 +201,10 @@ void SubtreeSessions::collect(proto::Report& report) {
     const bool finished = it->second.session->finished();
     if (!it->second.dropped) collect_part(it->second, finished, report);
     if (finished) {
+      if (split_wanted_.erase(it->second.lease) != 0) {
+        report.add_splits()->set_lease_id(it->second.lease);  // nothing given: it is done
+        any_split_wanted_ = !split_wanted_.empty();
+      }
       ordinal_of_lease_.erase(it->second.lease);
       it = parts_.erase(it);
     } else {

@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <atomic>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -35,7 +37,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   void add(std::uint64_t lease, const engine::Subtree& subtree);
   void backtrack(std::uint64_t lease, const engine::BacktrackRequest& request);
   void given_away_finished(std::uint64_t lease, std::uint64_t subtree_id);
-  /// Splits `lease`'s session; the answer goes out with the next collect().
+  /// Splits `lease`'s session; the answer goes out with the next collect(). When it has nothing
+  /// open to give away yet, the answer waits until it has (after a run of it), or until it ends.
   void split(std::uint64_t lease);
   /// `lease` is void (its giver is explored anew): it stops, and is forgotten unreported.
   void drop(std::uint64_t lease);
@@ -81,6 +84,9 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   std::optional<coordinator::Lease> next_locked();
   void collect_part(Part& part, bool finished, proto::Report& report);
   void mark_urgent();
+  /// Answers the splits waiting for something to give away, where there is now.
+  void split_wanted();
+  bool try_split(Part& part, proto::SplitAnswer& answer);
 
   const coordinator::ExplorationOptions options_;
   const std::chrono::milliseconds run_timeout_;
@@ -89,6 +95,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   std::map<std::uint64_t, std::uint64_t> ordinal_of_lease_;
   std::uint64_t next_ordinal_ = 1;
   std::vector<proto::SplitAnswer> splits_;
+  std::set<std::uint64_t> split_wanted_;      ///< leases asked to split that had nothing to give yet
+  std::atomic<bool> any_split_wanted_{false};  ///< read without the lock after each run
   std::uint64_t leases_seen_ = 0;
   bool hungry_ = false;
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called

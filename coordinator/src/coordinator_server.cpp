@@ -20,6 +20,9 @@ namespace {
 constexpr std::chrono::milliseconds kWatchInterval{250};
 constexpr std::chrono::milliseconds kTickInterval{100};
 constexpr std::chrono::milliseconds kIdleWait{100};
+// An agent's writer is woken for its work (JobDispatcher::wait_for_work); this is only how often it
+// looks at a cancelled call meanwhile.
+constexpr std::chrono::milliseconds kWriterIdleWait{1'000};
 
 bool is_final(proto::JobState state) {
   return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
@@ -56,6 +59,7 @@ class AgentStream {
       arena.Reset();
     }
     done_ = true;
+    dispatcher_.wake_writer(agent_id_);
     writer.join();
     dispatcher_.detach_agent(agent_id_);
     return grpc::Status::OK;
@@ -78,10 +82,10 @@ class AgentStream {
 
   void write_work() {
     while (!done_ && !context_.IsCancelled()) {
-      const auto seen = dispatcher_.generation();
+      const auto seen = dispatcher_.work_generation(agent_id_);
       const auto written = write_pending_work();
       if (written == Written::broken) return;
-      if (written == Written::nothing) dispatcher_.wait_for_change(seen, kIdleWait);
+      if (written == Written::nothing) dispatcher_.wait_for_work(agent_id_, seen, kWriterIdleWait);
     }
   }
 

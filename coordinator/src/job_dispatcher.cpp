@@ -11,6 +11,9 @@ namespace exocheck::coordinator {
 
 namespace {
 
+// Reports acked at once at most every this many (see accept_report).
+constexpr std::uint64_t kReportsPerAck = 8;
+
 bool is_final(proto::JobState state) {
   return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
 }
@@ -89,7 +92,9 @@ std::uint64_t JobDispatcher::attach_agent(const proto::AgentHello& hello) {
     agent.outbox->set_job_id(hello.job_id());
     agent.outbox->set_stop(true);
   }
-  agents_.emplace(id, std::move(agent));
+  agent.id = id;
+  stream_of_worker_[agent.worker] = id;  // its newest stream
+  poke(agents_.emplace(id, std::move(agent)).first->second);
   spdlog::info("agent {} ({}) attached with {} slots, holding {} subtrees of job {}", id, hello.name(), hello.slots(),
                hello.held_size(), hello.job_id());
   notify();
@@ -103,10 +108,8 @@ std::uint64_t JobDispatcher::worker_of_instance(const std::string& instance) {
 }
 
 JobDispatcher::Agent* JobDispatcher::agent_of_worker(std::uint64_t worker) {
-  for (auto& [id, agent] : agents_) {
-    if (agent.worker == worker) return &agent;
-  }
-  return nullptr;
+  const auto stream = stream_of_worker_.find(worker);
+  return stream == stream_of_worker_.end() ? nullptr : &agents_.at(stream->second);
 }
 
 void JobDispatcher::detach_agent(std::uint64_t agent_id) {
@@ -115,6 +118,13 @@ void JobDispatcher::detach_agent(std::uint64_t agent_id) {
   if (found == agents_.end()) return;
   const auto worker = found->second.worker;
   agents_.erase(found);
+  hungry_.erase(agent_id);
+  if (stream_of_worker_[worker] == agent_id) {
+    stream_of_worker_.erase(worker);
+    for (const auto& [id, other] : agents_) {
+      if (other.worker == worker) stream_of_worker_[worker] = id;
+    }
+  }
   spdlog::info("agent {} detached", agent_id);
   // The same agent may already be back on another stream.
   if (agent_of_worker(worker) == nullptr) {
@@ -207,7 +217,7 @@ void JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& 
     const bool back =
         agent->second.hello.job_id() == job->id && agent->second.hello.coordinator_instance() == options_.instance;
     agent->second.leases_seen = back ? agent->second.hello.leases_seen() : 0;
-    agent->second.hungry = !back || agent->second.hello.held_size() == 0;
+    set_hungry(agent->second, !back || agent->second.hello.held_size() == 0);
     job->accepted_by.insert(agent_id);
     reattach(agent->second, *job);
     balance(*job);
@@ -252,6 +262,9 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
       agent.outbox->set_job_id(report.job_id());
     }
     agent.outbox->set_acked_report(std::max(agent.outbox->acked_report(), report.seq()));
+    // An ack rides with the next work; it goes alone only now and then, or for a report that
+    // holds what an agent should not keep long (a subtree's end with its class keys, bugs).
+    if (report.seq() % kReportsPerAck == 0 || report.done_size() > 0 || report.bugs_size() > 0) poke(agent);
   }
   if (stale || seen) {
     notify();
@@ -299,7 +312,8 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     apply_done(*job, done);
   }
   agent.leases_seen = report.leases_seen();
-  agent.hungry = report.hungry();
+  // Hunger from before the last leases reached it says nothing about the agent now.
+  set_hungry(agent, report.hungry() && report.leases_seen() == job->leases_sent[agent.worker]);
   stop_at_bounds(*job);
   balance(*job);
   finish_if_done(*job);
@@ -408,9 +422,11 @@ void JobDispatcher::stop_job(Job& job) {
 void JobDispatcher::balance(Job& job) {
   if (job.stopped || job.state != proto::JOB_RUNNING) return;
   std::size_t unfed = 0;
-  for (auto& [id, agent] : agents_) {
+  const std::vector<std::uint64_t> hungry(hungry_.begin(), hungry_.end());
+  for (const auto id : hungry) {
+    Agent& agent = agents_.at(id);
     auto& sent = job.leases_sent[agent.worker];
-    if (agent.accepted_job != job.id || !agent.hungry || agent.leases_seen != sent) continue;
+    if (agent.accepted_job != job.id || agent.leases_seen != sent) continue;
     auto taken = job.ledger->take(agent.worker);
     if (!taken) {
       ++unfed;
@@ -421,20 +437,25 @@ void JobDispatcher::balance(Job& job) {
     lease.set_lease_id(taken->lease);
     to_wire(taken->subtree, *lease.mutable_subtree());
     ++sent;
-    agent.hungry = false;
+    set_hungry(agent, false);
   }
+  // Not of an agent away, or hungry itself (it has nothing open). An agent asked answers once it
+  // has something to give (SubtreeSessions::split), so one ask per hungry agent is out at a time.
+  const auto may_ask = [&](std::uint64_t lease) {
+    const auto worker = job.ledger->worker_of(lease);
+    const Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
+    return agent != nullptr && !agent->hungry;
+  };
   while (job.split_asked.size() < unfed) {
-    const auto lease = job.ledger->lease_to_split();
+    const auto lease = job.ledger->lease_to_split(may_ask);
     if (!lease) break;
-    const auto worker = job.ledger->worker_of(*lease);
-    Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
-    if (agent == nullptr) continue;
     job.split_asked.insert(*lease);
-    outbox_of(*agent, job).add_split(*lease);
+    outbox_of(*agent_of_worker(*job.ledger->worker_of(*lease)), job).add_split(*lease);
   }
 }
 
 proto::Work& JobDispatcher::outbox_of(Agent& agent, const Job& job) {
+  poke(agent);  // what is put in it goes out at once
   if (!agent.outbox) {
     agent.outbox.emplace();
     agent.outbox->set_job_id(job.id);
@@ -500,6 +521,7 @@ void JobDispatcher::start_next_job(Clock::time_point now) {
     job.state = proto::JOB_RUNNING;
     job.started = now;
     running_job_ = job.id;
+    for (auto& [id, agent] : agents_) poke(agent);  // its offer
     const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::system_clock::now().time_since_epoch() - (Clock::now() - now));
     record(job.id,
@@ -729,6 +751,54 @@ std::vector<Bug> JobDispatcher::bugs(std::uint64_t job_id) const {
 void JobDispatcher::notify() {
   ++generation_;
   changed_.notify_all();
+  for (const auto id : poked_) {
+    const auto agent = agents_.find(id);
+    if (agent == agents_.end() || !agent->second.poked) continue;
+    agent->second.poked = false;
+    ++agent->second.work_generation;
+    agent->second.woken->notify_all();
+  }
+  poked_.clear();
+}
+
+void JobDispatcher::poke(Agent& agent) {
+  if (agent.poked) return;
+  agent.poked = true;
+  poked_.push_back(agent.id);
+}
+
+void JobDispatcher::set_hungry(Agent& agent, bool hungry) {
+  agent.hungry = hungry;
+  if (hungry) {
+    hungry_.insert(agent.id);
+  } else {
+    hungry_.erase(agent.id);
+  }
+}
+
+void JobDispatcher::wake_writer(std::uint64_t agent_id) {
+  std::lock_guard lock(mutex_);
+  const auto found = agents_.find(agent_id);
+  if (found == agents_.end()) return;
+  ++found->second.work_generation;
+  found->second.woken->notify_all();
+}
+
+std::uint64_t JobDispatcher::work_generation(std::uint64_t agent_id) const {
+  std::lock_guard lock(mutex_);
+  const auto found = agents_.find(agent_id);
+  return found == agents_.end() ? 0 : found->second.work_generation;
+}
+
+void JobDispatcher::wait_for_work(std::uint64_t agent_id, std::uint64_t seen, std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  const auto found = agents_.find(agent_id);
+  if (found == agents_.end()) return;
+  const auto woken = found->second.woken;  // the agent may detach while this waits
+  woken->wait_for(lock, timeout, [&] {
+    const auto agent = agents_.find(agent_id);
+    return agent == agents_.end() || agent->second.work_generation != seen;
+  });
 }
 
 std::uint64_t JobDispatcher::generation() const {

@@ -89,6 +89,14 @@ class JobDispatcher {
   /// The job's bugs (empty for an unknown job).
   std::vector<Bug> bugs(std::uint64_t job_id) const;
 
+  /// A counter of the agent's that moves whenever there is something new to send it.
+  std::uint64_t work_generation(std::uint64_t agent_id) const;
+  /// Blocks until work_generation(agent_id) differs from `seen`, the agent is gone, or `timeout`
+  /// passed. Only that agent's writer is woken: with hundreds of agents, waking every writer for
+  /// every report was most of the coordinator's work.
+  void wait_for_work(std::uint64_t agent_id, std::uint64_t seen, std::chrono::milliseconds timeout) const;
+  /// Wakes the agent's writer (its stream ends).
+  void wake_writer(std::uint64_t agent_id);
   /// A counter that moves whenever something changed (a submission, a report, a check, a tick).
   std::uint64_t generation() const;
   /// Blocks until generation() differs from `seen` or `timeout` passed.
@@ -126,6 +134,7 @@ class JobDispatcher {
   };
   /// One agent stream.
   struct Agent {
+    std::uint64_t id = 0;  ///< its stream's
     std::string name;
     std::uint32_t slots = 1;
     std::uint64_t worker = 0;  ///< the agent instance's number: the ledger's worker
@@ -135,10 +144,16 @@ class JobDispatcher {
     std::uint64_t leases_seen = 0;  ///< as the agent's last report said
     bool hungry = false;
     std::optional<proto::Work> outbox;
+    bool poked = false;                  ///< something new to send: its writer is woken at notify()
+    std::uint64_t work_generation = 0;   ///< moves at each such wake-up
+    std::shared_ptr<std::condition_variable> woken = std::make_shared<std::condition_variable>();
   };
 
   Job* current_job();
   Agent* agent_of_worker(std::uint64_t worker);
+  /// Its writer is woken at the next notify().
+  void poke(Agent& agent);
+  void set_hungry(Agent& agent, bool hungry);
   std::uint64_t worker_of_instance(const std::string& instance);
   void reattach(Agent& agent, Job& job);
   void apply_split(Job& job, const proto::SplitAnswer& split);
@@ -178,6 +193,9 @@ class JobDispatcher {
   std::map<std::string, std::uint64_t> workers_;             ///< agent instance -> worker number
   std::map<std::uint64_t, std::string> instances_;           ///< worker number -> agent instance
   std::map<std::uint64_t, Clock::time_point> absent_since_;  ///< workers without a stream
+  std::map<std::uint64_t, std::uint64_t> stream_of_worker_;
+  std::set<std::uint64_t> hungry_;         ///< agent streams whose slots found nothing to run
+  std::vector<std::uint64_t> poked_;       ///< agent streams to wake at the next notify()  ///< worker number -> its newest agent stream
   std::map<std::string, std::uint64_t> applied_reports_;     ///< agent instance -> last report seq
   proto::JournalEntry pending_;                              ///< this operation's records, journaled at its end
   bool replaying_ = false;

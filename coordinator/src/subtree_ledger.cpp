@@ -7,7 +7,13 @@ namespace exocheck::coordinator {
 
 SubtreeLedger::SubtreeLedger() {
   leases_.emplace(next_id_, Entry{});
+  index_root(next_id_, true);
   waiting_.push_back(next_id_++);
+  unfinished_ = 1;
+}
+
+void SubtreeLedger::make_splittable(std::uint64_t lease, const Entry& entry) {
+  if (!entry.finished && !entry.asked && entry.worker) splittable_.emplace(entry.subtree.prefix.size(), lease);
 }
 
 std::optional<SubtreeLedger::Taken> SubtreeLedger::take(std::uint64_t worker) {
@@ -18,59 +24,96 @@ std::optional<SubtreeLedger::Taken> SubtreeLedger::take(std::uint64_t worker) {
   entry.worker = worker;
   ++entry.holding;
   ++takings_;
+  ++out_;
+  make_splittable(lease, entry);
   return Taken{lease, entry.subtree};
 }
 
-std::optional<std::uint64_t> SubtreeLedger::lease_to_split() {
-  Entry* shallowest = nullptr;
-  std::uint64_t chosen = 0;
-  for (auto& [lease, entry] : leases_) {
-    if (entry.finished || entry.asked || !entry.worker) continue;
-    if (shallowest == nullptr || entry.subtree.prefix.size() < shallowest->subtree.prefix.size()) {
-      shallowest = &entry;
-      chosen = lease;
-    }
+// The shallowest first: `splittable_` is ordered by depth.
+std::optional<std::uint64_t> SubtreeLedger::lease_to_split(const std::function<bool(std::uint64_t)>& may_ask) {
+  for (auto it = splittable_.begin(); it != splittable_.end(); ++it) {
+    const auto lease = it->second;
+    if (may_ask && !may_ask(lease)) continue;
+    leases_.at(lease).asked = true;
+    splittable_.erase(it);
+    return lease;
   }
-  if (shallowest == nullptr) return std::nullopt;
-  shallowest->asked = true;
-  return chosen;
+  return std::nullopt;
 }
 
 std::uint64_t SubtreeLedger::split_off(std::uint64_t lease, engine::Subtree subtree) {
   Entry& giver = leases_.at(lease);
   giver.asked = false;
+  make_splittable(lease, giver);
   Entry entry;
   entry.giver = Giver{lease, subtree.id, giver.holding};
   entry.subtree = std::move(subtree);
   const std::uint64_t id = next_id_++;
   giver.children.push_back(id);
   leases_.emplace(id, std::move(entry));
+  index_root(id, true);
   waiting_.push_back(id);
+  ++unfinished_;
   return id;
 }
 
 void SubtreeLedger::nothing_to_split(std::uint64_t lease) {
-  leases_.at(lease).asked = false;
+  Entry& entry = leases_.at(lease);
+  entry.asked = false;
+  make_splittable(lease, entry);
 }
 
+namespace {
+
+/// The hashes of `prefix`'s first 0, 1, ..., prefix.size() ids (FNV-1a, ids separated).
+std::vector<std::uint64_t> prefix_hashes(const std::vector<std::string>& prefix) {
+  std::vector<std::uint64_t> hashes;
+  hashes.reserve(prefix.size() + 1);
+  std::uint64_t hash = 14695981039346656037ULL;
+  hashes.push_back(hash);
+  for (const auto& id : prefix) {
+    for (const char c : id) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    hash = (hash ^ 0xffU) * 1099511628211ULL;
+    hashes.push_back(hash);
+  }
+  return hashes;
+}
+
+}  // namespace
+
+// The longest prefix first, each looked up by its hash: with thousands of leases and a request
+// for every race above a subtree's root, a scan of every lease was most of the coordinator's work.
 std::optional<std::uint64_t> SubtreeLedger::owner_of(const std::vector<std::string>& prefix) const {
-  std::optional<std::uint64_t> owner;
-  std::size_t longest = 0;
-  for (const auto& [lease, entry] : leases_) {
-    const auto& root = entry.subtree.prefix;
-    if (entry.finished || root.size() > prefix.size() || (owner && root.size() <= longest)) continue;
-    if (std::equal(root.begin(), root.end(), prefix.begin())) {
-      owner = lease;
-      longest = root.size();
+  const auto hashes = prefix_hashes(prefix);
+  for (std::size_t length = prefix.size() + 1; length-- > 0;) {
+    const auto [first, last] = roots_.equal_range(hashes[length]);
+    for (auto it = first; it != last; ++it) {
+      const auto& root = leases_.at(it->second).subtree.prefix;
+      if (root.size() == length && std::equal(root.begin(), root.end(), prefix.begin())) return it->second;
     }
   }
-  return owner;
+  return std::nullopt;
+}
+
+void SubtreeLedger::index_root(std::uint64_t lease, bool add) {
+  const auto hash = prefix_hashes(leases_.at(lease).subtree.prefix).back();
+  if (add) {
+    roots_.emplace(hash, lease);
+    return;
+  }
+  const auto [first, last] = roots_.equal_range(hash);
+  for (auto it = first; it != last; ++it) {
+    if (it->second == lease) {
+      roots_.erase(it);
+      return;
+    }
+  }
 }
 
 std::optional<SubtreeLedger::Giver> SubtreeLedger::finish(std::uint64_t lease) {
   Entry& entry = leases_.at(lease);
   if (entry.finished) throw std::logic_error("lease " + std::to_string(lease) + " finished twice");
-  entry.finished = true;
+  end(lease, entry);
   if (!entry.giver) return std::nullopt;
   const Entry& giver = leases_.at(entry.giver->lease);
   if (giver.finished || giver.holding != entry.giver->holding || !giver.worker) return std::nullopt;
@@ -101,9 +144,19 @@ void SubtreeLedger::release_one(std::uint64_t lease, Released& released) {
   Entry& entry = leases_.at(lease);
   if (entry.finished || !entry.worker) return;
   void_descendants(entry, released);
+  splittable_.erase({entry.subtree.prefix.size(), lease});
   entry.worker.reset();
   entry.asked = false;
+  --out_;
   released.waiting.push_back(lease);
+}
+
+void SubtreeLedger::end(std::uint64_t lease, Entry& entry) {
+  entry.finished = true;
+  index_root(lease, false);
+  --unfinished_;
+  if (entry.worker) --out_;
+  splittable_.erase({entry.subtree.prefix.size(), lease});
 }
 
 std::vector<std::uint64_t> SubtreeLedger::held_by(std::uint64_t worker) const {
@@ -136,7 +189,7 @@ void SubtreeLedger::void_descendants(Entry& entry, Released& released) {
       stats_.bugs -= given.counted.bugs;
       given.counted = {};
     } else {
-      given.finished = true;
+      end(child, given);
       released.dropped.emplace_back(child, given.worker);
       std::erase(waiting_, child);
     }
@@ -146,13 +199,11 @@ void SubtreeLedger::void_descendants(Entry& entry, Released& released) {
 }
 
 std::size_t SubtreeLedger::out() const {
-  return static_cast<std::size_t>(std::count_if(leases_.begin(), leases_.end(), [](const auto& lease) {
-    return !lease.second.finished && lease.second.worker.has_value();
-  }));
+  return out_;
 }
 
 bool SubtreeLedger::finished() const {
-  return std::all_of(leases_.begin(), leases_.end(), [](const auto& lease) { return lease.second.finished; });
+  return unfinished_ == 0;
 }
 
 std::optional<std::uint64_t> SubtreeLedger::worker_of(std::uint64_t lease) const {

@@ -324,7 +324,7 @@ int main(int argc, char** argv) {
       }
       if (Clock::now() >= next_round) {
         for (auto& agent : swarm) report(*agent);
-        next_round = Clock::now() + std::chrono::milliseconds(100);
+        next_round = Clock::now() + std::chrono::seconds(1);  // as exocheck-agent reports
       } else {
         for (auto* agent : now) report(*agent);
       }

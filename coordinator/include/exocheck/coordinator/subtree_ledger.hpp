@@ -13,10 +13,12 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -46,8 +48,8 @@ class SubtreeLedger {
   /// The longest-waiting subtree, now `worker`'s; nothing when none waits.
   std::optional<Taken> take(std::uint64_t worker);
   /// The lease to ask for a split: the shallowest taken one not asked already (marked asked), or
-  /// nothing.
-  std::optional<std::uint64_t> lease_to_split();
+  /// nothing; among those `may_ask` allows, when given.
+  std::optional<std::uint64_t> lease_to_split(const std::function<bool(std::uint64_t lease)>& may_ask = {});
   /// `lease`'s worker gave `subtree` away (Explorer::split): it waits to be taken. Returns its id.
   std::uint64_t split_off(std::uint64_t lease, engine::Subtree subtree);
   /// `lease`'s worker had nothing to give away: it may be asked again later.
@@ -99,6 +101,11 @@ class SubtreeLedger {
   /// Voids every lease given away from `lease`'s, transitively (release()).
   void void_descendants(Entry& entry, Released& released);
   void release_one(std::uint64_t lease, Released& released);
+  void make_splittable(std::uint64_t lease, const Entry& entry);
+  /// Adds `lease`'s root to `roots_`, or takes it out.
+  void index_root(std::uint64_t lease, bool add);
+  /// Marks `entry` finished, and out of the counts and of what may be split.
+  void end(std::uint64_t lease, Entry& entry);
 
   struct Entry {
     engine::Subtree subtree;
@@ -115,6 +122,12 @@ class SubtreeLedger {
   std::deque<std::uint64_t> waiting_;
   std::uint64_t next_id_ = 1;
   std::uint64_t takings_ = 0;
+  std::size_t unfinished_ = 0;  ///< leases not finished (void ones are)
+  std::size_t out_ = 0;         ///< leases taken and not finished
+  /// Leases that may be asked to split (taken, unfinished, not asked), by depth then id.
+  std::set<std::pair<std::size_t, std::uint64_t>> splittable_;
+  /// Unfinished leases by the hash of their root's prefix (owner_of).
+  std::unordered_multimap<std::uint64_t, std::uint64_t> roots_;
   engine::Stats stats_;
   std::set<engine::ClassKey> classes_;
 };
