@@ -13,7 +13,6 @@
 #include <spdlog/spdlog.h>
 
 #include "exocheck/coordinator/exploration_settings.hpp"
-#include "exocheck/coordinator/subtree_wire.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "local_agent.hpp"
 #include "proto/coordinator.grpc.pb.h"
@@ -182,12 +181,7 @@ class Connection {
     std::optional<coordinator::JobSettings> settings;
     if (!refusal) {
       try {
-        proto::SubmitRequest submitted;
-        submitted.set_subject(offer.subject());
-        *submitted.mutable_args() = offer.args();
-        submitted.set_sha256(offer.sha256());
-        *submitted.mutable_settings() = offer.settings();
-        settings = coordinator::to_job_settings(submitted);
+        settings = coordinator::to_job_settings(offer);
       } catch (const std::invalid_argument& error) {
         refusal = std::string("settings this agent cannot use: ") + error.what();
       }
@@ -235,15 +229,7 @@ class Connection {
       if (work.stop()) held_.stop(work.job_id());
       return;
     }
-    for (const auto& lease : work.leases()) sessions->add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
-    for (const auto& routed : work.backtracks()) {
-      sessions->backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
-    }
-    for (const auto& finished : work.finished())
-      sessions->given_away_finished(finished.lease_id(), finished.subtree_id());
-    for (const auto lease : work.split()) sessions->split(lease);
-    for (const auto lease : work.drop()) sessions->drop(lease);
-    if (work.stop()) sessions->stop();
+    sessions->apply(work);
     local_.wake();
   }
 

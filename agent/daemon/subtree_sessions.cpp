@@ -17,6 +17,15 @@ void SubtreeSessions::mark_urgent() {
   if (on_urgent_) on_urgent_();
 }
 
+void SubtreeSessions::apply(const proto::Work& work) {
+  for (const auto& lease : work.leases()) add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
+  for (const auto& routed : work.backtracks()) backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
+  for (const auto& finished : work.finished()) given_away_finished(finished.lease_id(), finished.subtree_id());
+  for (const auto lease : work.split()) split(lease);
+  for (const auto lease : work.drop()) drop(lease);
+  if (work.stop()) stop();
+}
+
 void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
   auto session = std::make_unique<coordinator::ExplorationSession>(options_, subtree);
   std::lock_guard lock(mutex_);

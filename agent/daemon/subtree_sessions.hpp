@@ -6,15 +6,15 @@
 // splits, stop); collect() gathers what to report (races above each subtree's root, figures,
 // bugs, and each subtree's end with its class keys). No I/O. Thread-safe.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
-#include <atomic>
 #include <map>
-#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "exocheck/coordinator/exploration_session.hpp"
@@ -33,7 +33,11 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   SubtreeSessions(coordinator::ExplorationOptions options, std::chrono::milliseconds run_timeout,
                   std::function<void()> urgent = {});
 
-  // What the coordinator sends, applied in Work's order (coordinator.proto).
+  /// Applies what the coordinator sent for this job, in Work's order (coordinator.proto): the
+  /// calls below.
+  void apply(const proto::Work& work);
+
+  // What the coordinator sends, one thing at a time.
   void add(std::uint64_t lease, const engine::Subtree& subtree);
   void backtrack(std::uint64_t lease, const engine::BacktrackRequest& request);
   void given_away_finished(std::uint64_t lease, std::uint64_t subtree_id);
@@ -95,7 +99,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   std::map<std::uint64_t, std::uint64_t> ordinal_of_lease_;
   std::uint64_t next_ordinal_ = 1;
   std::vector<proto::SplitAnswer> splits_;
-  std::set<std::uint64_t> split_wanted_;      ///< leases asked to split that had nothing to give yet
+  std::set<std::uint64_t> split_wanted_;       ///< leases asked to split that had nothing to give yet
   std::atomic<bool> any_split_wanted_{false};  ///< read without the lock after each run
   std::uint64_t leases_seen_ = 0;
   bool hungry_ = false;

@@ -55,4 +55,13 @@ JobSettings to_job_settings(const proto::SubmitRequest& request) {
   return job;
 }
 
+JobSettings to_job_settings(const proto::JobOffer& offer) {
+  proto::SubmitRequest submitted;
+  submitted.set_subject(offer.subject());
+  *submitted.mutable_args() = offer.args();
+  submitted.set_sha256(offer.sha256());
+  *submitted.mutable_settings() = offer.settings();
+  return to_job_settings(submitted);
+}
+
 }  // namespace exocheck::coordinator

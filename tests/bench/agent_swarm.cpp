@@ -30,7 +30,6 @@
 #include "decoded_execution.hpp"
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/coordinator/exploration_settings.hpp"
-#include "exocheck/coordinator/subtree_wire.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/wire/frame.hpp"
@@ -191,11 +190,7 @@ void read_stream(SimulatedAgent& agent, Slots& slots, std::mutex& urgent_mutex, 
   while (agent.stream->Read(&message)) {
     if (message.has_offer()) {
       const auto& offer = message.offer();
-      proto::SubmitRequest submitted;
-      submitted.set_subject(offer.subject());
-      submitted.set_sha256(offer.sha256());
-      *submitted.mutable_settings() = offer.settings();
-      const auto settings = coordinator::to_job_settings(submitted);
+      const auto settings = coordinator::to_job_settings(offer);
       proto::AgentMessage answer;
       answer.mutable_job_check()->set_job_id(offer.job_id());
       answer.mutable_job_check()->set_accepted(true);
@@ -214,16 +209,7 @@ void read_stream(SimulatedAgent& agent, Slots& slots, std::mutex& urgent_mutex, 
     }
     auto [held, job] = agent.job();
     if (message.has_work() && held && message.work().job_id() == job) {
-      const auto& work = message.work();
-      auto& sessions = *held;
-      for (const auto& lease : work.leases()) sessions.add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
-      for (const auto& routed : work.backtracks()) {
-        sessions.backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
-      }
-      for (const auto& done : work.finished()) sessions.given_away_finished(done.lease_id(), done.subtree_id());
-      for (const auto lease : work.split()) sessions.split(lease);
-      for (const auto lease : work.drop()) sessions.drop(lease);
-      if (work.stop()) sessions.stop();
+      held->apply(message.work());
       slots.poke(agent);
     }
   }

@@ -19,5 +19,7 @@ struct JobSettings {
 
 /// Validates `request`. Throws std::invalid_argument with one line naming the bad field.
 JobSettings to_job_settings(const proto::SubmitRequest& request);
+/// The same job as an agent is offered it (its settings, subject and digest as submitted).
+JobSettings to_job_settings(const proto::JobOffer& offer);
 
 }  // namespace exocheck::coordinator
