@@ -439,12 +439,12 @@ void JobDispatcher::balance(Job& job) {
     ++sent;
     set_hungry(agent, false);
   }
-  // Not of an agent away, or hungry itself (it has nothing open). An agent asked answers once it
-  // has something to give (SubtreeSessions::split), so one ask per hungry agent is out at a time.
+  // Not of an agent away. An agent asked answers once it has something to give
+  // (SubtreeSessions::split), so one ask per hungry agent is out at a time, and a busy agent with
+  // one slot idle (nothing open yet) is asked too: it answers as soon as it has.
   const auto may_ask = [&](std::uint64_t lease) {
     const auto worker = job.ledger->worker_of(lease);
-    const Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
-    return agent != nullptr && !agent->hungry;
+    return worker && agent_of_worker(*worker) != nullptr;
   };
   while (job.split_asked.size() < unfed) {
     const auto lease = job.ledger->lease_to_split(may_ask);

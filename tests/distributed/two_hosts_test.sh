@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two hosts for real (issue 21): the coordinator and two agents each in a network namespace of
 # their own, joined by veth pairs (10.77.1.0/24 between the coordinator and agent 1, 10.77.2.0/24
-# between the coordinator and agent 2), explore registry through them; the client runs on agent
+# between the coordinator and agent 2), explore registry (K=6) through them; the client runs on agent
 # 1's host. The summary must be embedded mode's. Root only: skipped (exit 77) otherwise.
 #   usage: two_hosts_test.sh BUILD_BIN_DIR
 set -euo pipefail
@@ -45,7 +45,7 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 grep -q "at ipv4:10.77.2.2" "$work/coordinator.log" || { echo "agent 2 did not attach from its host"; cat "$work"/*.log; exit 1; }
-subject=("$bin/registry" --workers 5)
+subject=("$bin/registry" --workers 6)
 summary() { sed -n 's/^ *"summary": "\(.*\)",\{0,1\}$/\1/p'; }
 "$bin/exocheck" explore --workers 1 --json --out "$work/embedded" -- "${subject[@]}" >"$work/embedded.json"
 ip netns exec "$a1" "$bin/exocheck" explore --coordinator 10.77.1.1:7900 --json --out "$work/remote" \
