@@ -8,6 +8,7 @@ packages=(
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
   libboost-dev libboost-filesystem-dev libboost-system-dev
   libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
+  libcaf-dev  # the CAF adapter and subjects/caf/
   python3  # subjects/reproduce.py, the papers' tables
 )
 

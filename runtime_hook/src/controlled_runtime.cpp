@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "exocheck/actor.hpp"
@@ -48,6 +49,7 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
 }
 
 void ControlledRuntime::destroy(ActorCell* cell) {
+  if (!cell->destroy_requested) destroying_.push_back(cell);
   cell->destroy_requested = true;
 }
 
@@ -59,7 +61,6 @@ void ControlledRuntime::begin_step(std::uint32_t step) {
 void ControlledRuntime::finish_destroy(ActorCell& cell) {
   cell.destroy_requested = false;
   cell.destroyed = true;
-  event_->set_destroyed(true);
   auto dead = std::stable_partition(pending_.begin(), pending_.end(),
                                     [&](const auto& envelope) { return envelope->receiver != &cell; });
   for (auto it = dead; it != pending_.end(); ++it) {
@@ -69,11 +70,11 @@ void ControlledRuntime::finish_destroy(ActorCell& cell) {
   pending_.erase(dead, pending_.end());
 }
 
-void ControlledRuntime::finish_main_destroys() {
-  for (auto& cell : cells_) {
+void ControlledRuntime::finish_requested_destroys() {
+  for (ActorCell* cell : destroying_) {
     if (cell->destroy_requested) finish_destroy(*cell);
   }
-  event_->set_destroyed(false);  // step 0 has no receiving actor that could be destroyed
+  destroying_.clear();
 }
 
 void ControlledRuntime::collect_enabled() {
@@ -124,7 +125,13 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   event_->set_outcome(verdict.outcome);
   if (!verdict.detail.empty()) event_->set_detail(wire::valid_utf8(verdict.detail));
   // A failed step ends its actor, as an uncaught exception ends an ActorFoundry actor.
-  if (cell.destroy_requested || verdict.outcome != proto::STEP_OK) finish_destroy(cell);
+  if (cell.destroy_requested || verdict.outcome != proto::STEP_OK) {
+    finish_destroy(cell);
+    event_->set_destroyed(true);
+  }
+  // Others end in this step too when an adapter's framework ends them (a CAF actor whose start
+  // fails): their pending messages become dead letters; the event's flag is the receiver's only.
+  finish_requested_destroys();
   return verdict.outcome;
 }
 
@@ -180,10 +187,17 @@ proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const 
   proto::RunResult result;
   result.set_steps(steps);
   for (const auto& cell : cells_) {
-    if (cell->destroyed || cell->awaiting.empty()) continue;
-    auto* blocked = result.add_blocked();
-    blocked->set_actor(cell->id);
-    blocked->set_waiting_for(cell->awaiting);
+    if (cell->destroyed) continue;
+    if (!cell->awaiting.empty()) {
+      auto* blocked = result.add_blocked();
+      blocked->set_actor(cell->id);
+      blocked->set_waiting_for(cell->awaiting);
+    }
+    for (const auto& request : cell->unanswered_requests) {
+      auto* blocked = result.add_blocked();
+      blocked->set_actor(cell->id);
+      blocked->set_waiting_for(request);
+    }
   }
   std::string pending_list;
   for (const auto& envelope : pending_) {
@@ -306,10 +320,25 @@ int ControlledRuntime::run() {
   const SchedulingOrder order(request.heuristic(), ranking);
   sleep_.assign(request.sleep());
 
-  finish_main_destroys();
+  finish_requested_destroys();
   write_event();
+  in_run_ = true;
   report(with_first_failure(run_steps(request, order)));
+  in_run_ = false;
   return 0;
+}
+
+bool ControlledRuntime::end_run_at_failed_step(proto::StepOutcome outcome, const std::string& detail) {
+  if (!in_run_) return false;
+  event_->set_outcome(outcome);
+  event_->set_detail(wire::valid_utf8(detail));
+  note_failure(outcome, event_->step());
+  write_event();
+  proto::RunResult result;
+  result.set_steps(event_->step());
+  report(with_first_failure(std::move(result)));
+  // exit(), not _exit(): a fork server ends its runs in its exit handlers (fork_server.cpp).
+  std::exit(0);
 }
 
 }  // namespace exocheck::detail

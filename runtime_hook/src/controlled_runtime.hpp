@@ -33,6 +33,11 @@ class ControlledRuntime : public Runtime {
   /// With a fork server, returns only in the child that performed a run.
   int run();
 
+  /// The step in progress fails with `outcome` and the run ends here: its event and the run's
+  /// result are reported and the process exits, as a run ends (an adapter's interposed assert()
+  /// cannot return). False, and nothing done, outside a run (main's code before it begins).
+  bool end_run_at_failed_step(proto::StepOutcome outcome, const std::string& detail);
+
  private:
   struct Choice {
     std::size_t pending_index = 0;
@@ -45,7 +50,7 @@ class ControlledRuntime : public Runtime {
   void note_failure(proto::StepOutcome outcome, std::uint32_t step);
   void wake_sleepers_of(const std::string& actor);
   void begin_step(std::uint32_t step);
-  void finish_main_destroys();
+  void finish_requested_destroys();
   proto::RunResult divergence(const proto::RunRequest& request, std::uint32_t step) const;
   Choice choose(const proto::RunRequest& request, std::uint32_t step, const SchedulingOrder& order);
   proto::StepOutcome execute(std::size_t pending_index, std::uint32_t step);
@@ -67,11 +72,13 @@ class ControlledRuntime : public Runtime {
   /// by actor id.
   std::vector<std::pair<const std::string*, std::uint32_t>> clock_by_actor_id_;
   std::vector<std::string> dead_letters_;
-  SleepSet sleep_;                  ///< asleep after the prefix
-  proto::RunResult first_failure_;  ///< status and detail of the first failed step
+  std::vector<ActorCell*> destroying_;  ///< destroy() was called for them in the step in progress
+  SleepSet sleep_;                      ///< asleep after the prefix
+  proto::RunResult first_failure_;      ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t creation_seq_ = 0;
   std::uint32_t top_level_actors_ = 0;
+  bool in_run_ = false;                            ///< between the run request and the result
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main
   proto::HookMessage frame_;                       ///< reused: holds the event being recorded
   proto::Event* event_;

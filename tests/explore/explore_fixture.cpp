@@ -49,4 +49,17 @@ void ExploreTest::expect_correct(const std::string& subject, const std::vector<s
   }
 }
 
+void ExploreTest::expect_bug_replays(const Figures& result, const std::string& status,
+                                     const std::vector<std::string>& details) const {
+  ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  const auto& bug = result.summary.at("bugs").at(0);
+  EXPECT_EQ(bug.at("status"), status);
+  const auto detail = bug.at("detail").get<std::string>();
+  for (const auto& piece : details) EXPECT_NE(detail.find(piece), std::string::npos) << detail;
+  const auto trace_path = dir() / bug.at("trace").get<std::string>();
+  const auto replay = exocheck({"replay", trace_path.string()});
+  EXPECT_EQ(replay.exit_code, 1) << replay.err;
+  EXPECT_NE(replay.out.find("Replay: reproduced " + status), std::string::npos) << replay.out;
+}
+
 }  // namespace exocheck::explore_test

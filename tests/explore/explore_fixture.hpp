@@ -48,6 +48,11 @@ class ExploreTest : public testing::Test {
   /// sets, 2 workers): no bug, and `classes` classes under both. Skips when it was not built.
   void expect_correct(const std::string& subject, const std::vector<std::string>& args, std::uint64_t classes) const;
 
+  /// Checks the first bug of `result`: its status, that its detail contains each of `details`,
+  /// and that its trace replays to the same status.
+  void expect_bug_replays(const Figures& result, const std::string& status,
+                          const std::vector<std::string>& details) const;
+
   const cli_test::ScratchDir& dir() const { return dir_; }
 
  private:

@@ -114,18 +114,22 @@ TEST_P(RunnerFaults, ReportsAnExitWithoutResult) {
             bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
 }
 
-// A program without the hook never says hello, so it gets no fork server: both runners report it
-// from a process of its own.
-TEST_P(RunnerFaults, ReportsAProgramNotLinkedWithTheHook) {
-  const auto report = run_fault("fault_not_linked");
+// A program without the hook is refused from its file, before anything of it runs: no process,
+// no fork server, and the canary it would create stays absent.
+TEST_P(RunnerFaults, RefusesAProgramNotLinkedWithTheHookBeforeRunningIt) {
+  const auto canary = ::testing::TempDir() + "not_linked_canary";
+  std::remove(canary.c_str());
+  const auto report = run_fault("fault_not_linked", {canary});
   EXPECT_EQ(counters_.served_runs(), 0u);
-  EXPECT_EQ(counters_.process_runs, 1u);
+  EXPECT_EQ(counters_.process_runs, 0u);
   EXPECT_FALSE(report.hello_seen);
   EXPECT_TRUE(report.events.empty());
   EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
-  EXPECT_EQ(report.result.detail(), bin("fault_not_linked") +
-                                        " is not linked with the exocheck hook: it exited with code 0 without a "
-                                        "hello on the control channel");
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_not_linked") +
+                " is not linked with the exocheck hook and uses no actor framework exocheck attaches to (CAF's "
+                "libcaf_core): link it with exocheck::hook, or build it with CAF; nothing was run");
+  EXPECT_NE(::access(canary.c_str(), F_OK), 0) << "fault_not_linked ran";
 }
 
 // The hook sends its hello at once but batches events, flushing them at exit(), on fatal signals

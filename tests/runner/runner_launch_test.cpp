@@ -10,8 +10,10 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,11 +64,32 @@ TEST(RunnerLaunch, ReportsAFileWithoutExecutePermission) {
   EXPECT_EQ(report.result.detail(), "subject binary is not executable: " + path);
 }
 
-TEST(RunnerLaunch, ReportsAnExecutableTheKernelCannotRunAndReapsTheFailedChild) {
-  const auto path = temporary_file("not_a_program", "neither ELF nor script", 0755);
+TEST(RunnerLaunch, RefusesAFileThatIsNotAnElfExecutableBeforeRunningIt) {
+  const auto canary = ::testing::TempDir() + "script_canary";
+  std::remove(canary.c_str());
+  const auto path = temporary_file("a_script", "#!/bin/sh\ntouch " + canary + "\n", 0755);
   const auto report = run(path);
   EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
-  EXPECT_EQ(report.result.detail(), "cannot start subject " + path + ": Exec format error");
+  EXPECT_EQ(report.result.detail(), path +
+                                        " is not an ELF executable (a script?): exocheck runs programs linked with "
+                                        "its hook or written with CAF; nothing was run");
+  EXPECT_NE(::access(canary.c_str(), F_OK), 0) << "the script ran";
+  EXPECT_FALSE(has_children());
+}
+
+// A hooked binary whose program interpreter is missing passes the check of its file, then the
+// kernel refuses it.
+TEST(RunnerLaunch, ReportsAnExecutableTheKernelCannotRunAndReapsTheFailedChild) {
+  std::ifstream original(bin("scripted_hook"), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(original)), std::istreambuf_iterator<char>());
+  const std::string loader = "/lib64/ld-linux-x86-64.so.2";
+  const auto at = bytes.find(loader);
+  ASSERT_NE(at, std::string::npos) << "scripted_hook names no x86-64 program interpreter";
+  bytes.replace(at, loader.size(), "/lib64/ld-absnt-x86-64.so.2");
+  const auto path = temporary_file("missing_interpreter", bytes, 0755);
+  const auto report = run(path);
+  EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
+  EXPECT_EQ(report.result.detail(), "cannot start subject " + path + ": No such file or directory");
   EXPECT_FALSE(has_children());
 }
 

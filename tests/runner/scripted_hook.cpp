@@ -33,6 +33,7 @@
 #include <thread>
 
 #include "exocheck/wire/frame.hpp"
+#include "exocheck/wire/hook_note.hpp"
 #include "proto/control.pb.h"
 
 namespace {
@@ -237,6 +238,9 @@ const std::map<std::string, Action>& actions() {
 }
 
 }  // namespace
+
+// It plays the hook, so it carries the hook's note: the runner runs only binaries that do.
+EXOCHECK_HOOK_NOTE();
 
 int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {

@@ -19,16 +19,18 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void run_in_own_process(const RunSpec& spec, RunReport& report) {
+/// False when no process was started (the launch failed: the report says why).
+bool run_in_own_process(const RunSpec& spec, RunReport& report) {
   // The timeout covers the launch too: a slow exec is part of the run.
   const auto deadline = Clock::now() + spec.timeout;
   auto launched = SubjectProcess::launch(spec.binary, spec.args);
   if (auto* failure = std::get_if<LaunchFailure>(&launched)) {
     report.result.set_status(proto::RUN_LAUNCH_FAILED);
     report.result.set_detail(std::move(failure->detail));
-    return;
+    return false;
   }
   RunSession(spec, std::move(std::get<SubjectProcess>(launched)), deadline, report).run();
+  return true;
 }
 
 /// Deferred events' bytes a RunReport keeps room for from one run to the next.
@@ -172,8 +174,7 @@ RunReport Runner::run(const RunSpec& spec) {
 void Runner::run(const RunSpec& spec, RunReport& report) {
   recycle(report);
   if (serving_ && serving_->run(spec, counters_, report)) return;
-  ++counters_.process_runs;
-  run_in_own_process(spec, report);
+  if (run_in_own_process(spec, report)) ++counters_.process_runs;
 }
 
 }  // namespace exocheck::agent

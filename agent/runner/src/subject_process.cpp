@@ -23,6 +23,7 @@
 #include <boost/process/args.hpp>
 #include <boost/process/child.hpp>
 #include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
 #include <boost/process/exe.hpp>
 #include <boost/process/extend.hpp>
 #include <boost/process/posix.hpp>
@@ -30,6 +31,7 @@
 
 #include "exocheck/wire/event_buffer_layout.hpp"
 #include "exocheck/wire/frame.hpp"
+#include "hook_attachment.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -149,6 +151,9 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
                                                                    int event_buffer_fd, bool in_place) {
   auto path = resolve_binary(binary);
   if (auto* failure = std::get_if<LaunchFailure>(&path)) return std::move(*failure);
+  auto attachment = hook_attachment(std::get<std::string>(path));
+  if (auto* failure = std::get_if<LaunchFailure>(&attachment)) return std::move(*failure);
+  const std::string& preload = std::get<HookAttachment>(attachment).preload;
   auto opened = open_descriptors();
   if (auto* failure = std::get_if<LaunchFailure>(&opened)) return std::move(*failure);
   auto& d = std::get<ChildDescriptors>(opened);
@@ -164,24 +169,29 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
   const int control = d.control_child.get(), stderr_write = d.stderr_write.get(), null_device = d.null_device.get(),
             buffer = event_buffer.get();
   std::error_code error;
-  // vfork, not fork: fork copies the page tables of the whole runner, and in `exocheck explore`
-  // that process also holds the exploration tree, so each launch would cost more as it grows.
-  // The child only runs prepare_child (async-signal-safe system calls) before execve.
-  const auto start = [&](auto&&... environment) {
-    return bp::child(
-        bp::posix::use_vfork, bp::exe = std::get<std::string>(path), bp::args = args,
-        bp::env[wire::kControlFdVariable] = std::to_string(kControlFdInChild), environment...,
+  bp::environment environment = boost::this_process::environment();
+  environment[wire::kControlFdVariable] = std::to_string(kControlFdInChild);
+  if (buffer >= 0) {
+    environment[wire::kEventBufferFdVariable] = std::to_string(kEventBufferFdInChild);
+    environment[wire::kInPlaceVariable] = in_place ? "1" : "0";
+  }
+  if (!preload.empty()) {
+    const auto inherited = environment.find("LD_PRELOAD");
+    const std::string others = inherited != environment.end() ? inherited->to_string() : "";
+    environment["LD_PRELOAD"] = others.empty() ? preload : preload + ":" + others;
+  }
+  try {
+    // vfork, not fork: fork copies the page tables of the whole runner, and in `exocheck explore`
+    // that process also holds the exploration tree, so each launch would cost more as it grows.
+    // The child only runs prepare_child (async-signal-safe system calls) before execve.
+    bp::child child(
+        bp::posix::use_vfork, bp::exe = std::get<std::string>(path), bp::args = args, bp::env = environment,
         bp::extend::on_exec_setup([=](auto&) { prepare_child(control, stderr_write, null_device, buffer); }),
         // Boost leaves a child whose exec failed unreaped: reap it here.
         bp::extend::on_error([](auto& exec, const std::error_code&) {
           if (exec.pid > 0) ::waitpid(exec.pid, nullptr, 0);
         }),
         error);
-  };
-  try {
-    bp::child child = buffer < 0 ? start()
-                                 : start(bp::env[wire::kEventBufferFdVariable] = std::to_string(kEventBufferFdInChild),
-                                         bp::env[wire::kInPlaceVariable] = in_place ? "1" : "0");
     if (error) return LaunchFailure{fmt::format("cannot start subject {}: {}", binary, error.message())};
     const pid_t pid = child.id();
     child.detach();  // this class waits for and kills the process itself

@@ -12,14 +12,10 @@
 #include <vector>
 
 #include "binary_stamp.hpp"
+#include "launch_failure.hpp"
 #include "unique_fd.hpp"
 
 namespace exocheck::agent {
-
-/// Why a subject could not be started, as one line for people.
-struct LaunchFailure {
-  std::string detail;
-};
 
 class SubjectProcess {
  public:

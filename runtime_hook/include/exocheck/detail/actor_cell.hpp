@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "exocheck/detail/envelope.hpp"
 
@@ -35,6 +36,10 @@ class ActorCell {
   /// A synchronous call is outstanding: only its reply is enabled until it arrives.
   std::string awaiting;
   std::function<void(const Envelope&)> continuation;
+  /// Requests whose replies the actor waits for while it goes on handling other messages (set by
+  /// adapters: CAF's request(...).then). One still open when nothing is left to deliver is a
+  /// deadlock, as `awaiting` is.
+  std::vector<std::string> unanswered_requests;
 
   // Normal mode only: the mailbox and whether a pool task currently owns the actor.
   std::mutex mutex;

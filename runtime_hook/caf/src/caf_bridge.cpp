@@ -1,0 +1,170 @@
+#include "caf_bridge.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include <caf/atom.hpp>
+#include <caf/mailbox_element.hpp>
+
+#include "controlled_runtime.hpp"
+#include "exocheck/actor.hpp"
+#include "identity.hpp"
+#include "interposed.hpp"
+#include "wire_messages.hpp"
+
+namespace exocheck::caf_adapter {
+namespace {
+
+/// The runtime's actor for one CAF actor: every message of it goes through the bridge.
+class CafActorProxy : public Actor {
+ public:
+  explicit CafActorProxy(CafBridge& bridge) {
+    on<CafDelivery>([&bridge](const CafDelivery& delivery) { bridge.deliver(delivery); });
+    guard<CafDelivery>([&bridge](const CafDelivery& delivery) { return bridge.enabled(delivery); });
+  }
+};
+
+/// Reads which responses a CAF actor waits for. They are protected members; a member pointer
+/// named through a derived class reaches them without touching the object's layout.
+struct ResponseWaits : caf::scheduled_actor {
+  static constexpr auto awaited = &ResponseWaits::awaited_responses_;
+  static constexpr auto multiplexed = &ResponseWaits::multiplexed_responses_;
+};
+
+std::uint64_t request_number(caf::message_id id) {
+  return id.request_id().integer_value();
+}
+
+}  // namespace
+
+CafBridge* CafBridge::instance_ = nullptr;
+
+CafBridge::CafBridge(std::unique_ptr<detail::ControlledMode> mode)
+    : mode_(std::move(mode)), runtime_(mode_->runtime()) {}
+
+void CafBridge::system_constructing(caf::actor_system_config& config) {
+  if (instance_ != nullptr) {
+    std::fprintf(stderr, "exocheck: this program creates a second caf::actor_system; exocheck explores one\n");
+    std::exit(2);
+  }
+  auto mode = detail::ControlledMode::from_environment();
+  if (!mode) return;
+  instance_ = new CafBridge(std::move(mode));  // lives as long as the process
+  config.set("scheduler.policy", caf::atom("testing"));
+}
+
+void CafBridge::system_constructed(caf::actor_system& system) {
+  system_ = &system;
+  scheduler_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system.scheduler());
+  if (scheduler_ == nullptr) {
+    std::fprintf(stderr, "exocheck: CAF did not take its testing scheduler (scheduler.policy); cannot control it\n");
+    std::exit(2);
+  }
+}
+
+void CafBridge::launching(caf::scheduled_actor& actor) {
+  auto construct = [this] { return std::unique_ptr<Actor>(new CafActorProxy(*this)); };
+  ActorRef ref = detail::construct_actor(runtime_, running_, construct);
+  detail::ActorCell* cell = ref.cell();
+  controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}});
+  actor.attach_functor([this, cell](const caf::error& reason) { terminated(cell, reason); });
+}
+
+std::uint64_t CafBridge::channel_of(const detail::ActorCell* sender, const detail::ActorCell* receiver) const {
+  const std::uint64_t from = sender != nullptr ? std::uint64_t{sender->index} + 1 : 0;
+  return from << 32 | receiver->index;
+}
+
+bool CafBridge::sending(caf::scheduled_actor& receiver, caf::mailbox_element_ptr& element) {
+  auto found = controlled_.find(&receiver);
+  if (found == controlled_.end()) return false;
+  detail::ActorCell* to = found->second.cell;
+  auto envelope = std::make_unique<detail::Envelope>();
+  envelope->sender = running_;
+  envelope->id = running_ != nullptr ? detail::message_id(running_->id, ++running_->sent)
+                                     : detail::message_id(detail::kEnvironment, ++main_sent_);
+  envelope->receiver = to;
+  envelope->type = &types_.type_of(*element, *system_);
+  const caf::message_id mid = element->mid;
+  if (mid.is_request() && running_ != nullptr) {
+    envelope->is_call = true;
+    requests_[{running_->index, request_number(mid)}] = envelope->id;
+  } else if (mid.is_response()) {
+    auto request = requests_.find({to->index, request_number(mid)});
+    if (request != requests_.end()) envelope->answers = request->second;
+  }
+  const std::uint64_t channel = channel_of(running_, to);
+  envelope->payload =
+      detail::make_payload(CafDelivery{&receiver, std::move(element), channel, ++sent_on_channel_[channel]});
+  runtime_.send(std::move(envelope));
+  return true;
+}
+
+bool CafBridge::enabled(const CafDelivery& delivery) const {
+  auto delivered = delivered_on_channel_.find(delivery.channel);
+  const std::uint64_t before = delivered == delivered_on_channel_.end() ? 0 : delivered->second;
+  if (delivery.position != before + 1) return false;
+  // An actor awaiting a response skips everything else until it comes.
+  const auto& actor = static_cast<const caf::scheduled_actor&>(*delivery.receiver);
+  const auto& awaited = actor.*ResponseWaits::awaited;
+  if (awaited.empty()) return true;
+  return delivery.element->mid.is_response() &&
+         request_number(delivery.element->mid) == request_number(awaited.front().first);
+}
+
+void CafBridge::deliver(const CafDelivery& delivery) {
+  ++delivered_on_channel_[delivery.channel];
+  failure_.reset();
+  auto& actor = static_cast<caf::scheduled_actor&>(*delivery.receiver);
+  real_enqueue(actor, std::move(delivery.element), nullptr);
+  run_jobs();
+  if (failure_) throw std::runtime_error(*failure_);
+}
+
+void CafBridge::run_jobs() {
+  ran_.clear();
+  while (scheduler_->has_job()) {
+    auto* actor = dynamic_cast<caf::scheduled_actor*>(scheduler_->jobs.front());
+    auto found = actor != nullptr ? controlled_.find(actor) : controlled_.end();
+    detail::ActorCell* outer = running_;
+    running_ = found != controlled_.end() ? found->second.cell : nullptr;
+    if (running_ != nullptr) ran_.emplace_back(actor, running_);
+    scheduler_->try_run_once();
+    running_ = outer;
+  }
+  for (auto [actor, cell] : ran_) note_waiting(*actor, *cell);
+}
+
+void CafBridge::note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell) {
+  cell.unanswered_requests.clear();
+  if (cell.destroyed || cell.destroy_requested) return;
+  auto name = [&](caf::message_id id) {
+    auto request = requests_.find({cell.index, request_number(id)});
+    return request != requests_.end() ? request->second : "request " + std::to_string(request_number(id));
+  };
+  for (const auto& [id, behavior] : actor.*ResponseWaits::awaited) cell.unanswered_requests.push_back(name(id));
+  for (const auto& [id, behavior] : actor.*ResponseWaits::multiplexed) cell.unanswered_requests.push_back(name(id));
+}
+
+void CafBridge::terminated(detail::ActorCell* cell, const caf::error& reason) {
+  runtime_.destroy(cell);
+  if (!reason) return;
+  std::string detail = "actor " + cell->id + " failed: " + system_->render(reason);
+  if (!exception_.empty()) detail += " (uncaught exception: " + exception_ + ")";
+  exception_.clear();
+  if (!failure_) failure_ = std::move(detail);
+}
+
+void CafBridge::assertion_failed(const std::string& detail) {
+  mode_->runtime().end_run_at_failed_step(detail::proto::STEP_ASSERTION_FAILED, detail);
+}
+
+void CafBridge::run() {
+  run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
+  const int status = mode_->run();
+  // Only the process that performed a run gets here; its end is exit()'s (fork_server.cpp).
+  std::exit(status);
+}
+
+}  // namespace exocheck::caf_adapter

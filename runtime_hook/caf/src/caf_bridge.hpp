@@ -1,0 +1,95 @@
+#pragma once
+// Runs an unmodified CAF program as a controlled subject. CAF's own deterministic scheduler
+// (scheduler.policy "testing") runs the actors on main's thread; the adapter keeps every message
+// sent to an event-based actor out of its mailbox until the schedule delivers it, which is one
+// macro-step: the message goes into the mailbox and the actor runs until it has nothing left to
+// do. Each CAF actor is an actor of the controlled runtime (a proxy), so that names, vector
+// clocks, replay, heuristics, sleep sets and bug reports are the native subjects' own.
+//
+// CAF keeps the order of the messages one actor sends another: a message is enabled only once
+// those sent before it on its channel are delivered. An actor that awaits a response
+// (request(...).await) takes nothing else until it arrives; a request never answered when
+// nothing is left to deliver is a deadlock.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scheduled_actor.hpp>
+#include <caf/scheduler/test_coordinator.hpp>
+
+#include "caf_message_types.hpp"
+#include "controlled_mode.hpp"
+#include "exocheck/actor.hpp"
+#include "exocheck/detail/runtime.hpp"
+
+namespace exocheck::caf_adapter {
+
+class CafBridge {
+ public:
+  /// The bridge of this process; null when no agent controls it (started by hand).
+  static CafBridge* instance() { return instance_; }
+
+  /// Called before CAF's actor_system constructor: when an agent started this process, connects
+  /// to it and has the system use CAF's deterministic scheduler.
+  static void system_constructing(caf::actor_system_config& config);
+  /// Called after it: the system whose scheduler runs the actors.
+  void system_constructed(caf::actor_system& system);
+
+  /// An event-based actor is starting (scheduled_actor::launch): it becomes an actor of the run,
+  /// spawned by the actor running now (or by main).
+  void launching(caf::scheduled_actor& actor);
+  /// A message for `receiver` (scheduled_actor::enqueue). True when the bridge took it; false for
+  /// actors it does not control (CAF's hidden ones), which get it at once.
+  bool sending(caf::scheduled_actor& receiver, caf::mailbox_element_ptr& element);
+  /// Main is done starting actors (actor_system::await_all_actors_done): the run begins here and
+  /// the process ends with it.
+  [[noreturn]] void run();
+  /// assert() failed: the step in progress fails and the run ends. Returns outside a run.
+  void assertion_failed(const std::string& detail);
+  /// A handler threw and CAF's default exception handler is about to end its actor.
+  void exception_escaped(const std::string& what) { exception_ = what; }
+
+  // For the proxies: the guard and the handler of every CAF message.
+  bool enabled(const CafDelivery& delivery) const;
+  void deliver(const CafDelivery& delivery);
+
+ private:
+  struct Controlled {
+    detail::ActorCell* cell;
+    caf::strong_actor_ptr handle;  ///< keeps the actor's memory as long as the run
+  };
+
+  explicit CafBridge(std::unique_ptr<detail::ControlledMode> mode);
+  void run_jobs();
+  void terminated(detail::ActorCell* cell, const caf::error& reason);
+  void note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell);
+  std::uint64_t channel_of(const detail::ActorCell* sender, const detail::ActorCell* receiver) const;
+
+  static CafBridge* instance_;
+
+  std::unique_ptr<detail::ControlledMode> mode_;
+  detail::Runtime& runtime_;
+  caf::actor_system* system_ = nullptr;
+  caf::scheduler::test_coordinator* scheduler_ = nullptr;
+  CafMessageTypes types_;
+  std::unordered_map<const caf::abstract_actor*, Controlled> controlled_;
+  detail::ActorCell* running_ = nullptr;  ///< the actor whose code runs now; null: main's
+  std::vector<std::pair<caf::scheduled_actor*, detail::ActorCell*>> ran_;  ///< in the step in progress
+  std::uint64_t main_sent_ = 0;
+  std::unordered_map<std::uint64_t, std::uint64_t> sent_on_channel_;
+  std::unordered_map<std::uint64_t, std::uint64_t> delivered_on_channel_;
+  /// (requester's index, request number) -> the request's message id
+  std::map<std::pair<std::uint32_t, std::uint64_t>, std::string> requests_;
+  std::optional<std::string> failure_;  ///< an actor failed in the step in progress
+  std::string exception_;               ///< what the last uncaught exception said
+};
+
+}  // namespace exocheck::caf_adapter

@@ -1,0 +1,43 @@
+#include "caf_message_types.hpp"
+
+#include <caf/actor_system.hpp>
+#include <caf/atom.hpp>
+#include <caf/message.hpp>
+#include <caf/uniform_type_info_map.hpp>
+
+namespace exocheck::caf_adapter {
+namespace {
+
+std::string summarize(const void* payload) {
+  const auto& delivery = *static_cast<const CafDelivery*>(payload);
+  if (!delivery.element) return "(delivered)";
+  return caf::to_string(delivery.element->content());
+}
+
+std::string name_of(const caf::mailbox_element& element, caf::actor_system& system) {
+  const caf::type_erased_tuple& content = element.content();
+  std::string name;
+  if (content.size() > 0 && content.match_element<caf::atom_value>(0)) {
+    name = caf::to_string(content.get_as<caf::atom_value>(0));
+  } else {
+    for (std::size_t i = 0; i < content.size(); ++i) {
+      if (i > 0) name += ",";
+      name += system.types().portable_name(content.type(i));
+    }
+  }
+  if (element.mid.is_response()) return name.empty() ? "reply" : "reply:" + name;
+  return name.empty() ? "()" : name;
+}
+
+}  // namespace
+
+const detail::MessageType& CafMessageTypes::type_of(const caf::mailbox_element& element, caf::actor_system& system) {
+  std::string name = name_of(element, system);
+  auto found = types_.find(name);
+  if (found != types_.end()) return found->second;
+  names_.push_back(name);
+  return types_.emplace(std::move(name), detail::MessageType{&typeid(CafDelivery), &names_.back(), summarize})
+      .first->second;
+}
+
+}  // namespace exocheck::caf_adapter

@@ -1,0 +1,34 @@
+#pragma once
+// How a CAF message appears in a trace: a type name per kind of message ("deposit" for a message
+// whose first element is that atom, the portable type names otherwise, "reply:..." for responses)
+// and a summary (CAF's own to_string of the content).
+
+#include <deque>
+#include <string>
+#include <unordered_map>
+
+#include <caf/mailbox_element.hpp>
+
+#include "exocheck/detail/envelope.hpp"
+
+namespace exocheck::caf_adapter {
+
+/// A CAF message in flight, held by the adapter until the schedule delivers it.
+struct CafDelivery {
+  caf::abstract_actor* receiver;
+  mutable caf::mailbox_element_ptr element;  ///< moved into the receiver's mailbox at delivery
+  std::uint64_t channel;                     ///< the (sender, receiver) pair: CAF keeps its order
+  std::uint64_t position;                    ///< 1 for the pair's first message, 2 for the next...
+};
+
+class CafMessageTypes {
+ public:
+  /// The type of `element`'s message, made once per name.
+  const detail::MessageType& type_of(const caf::mailbox_element& element, caf::actor_system& system);
+
+ private:
+  std::unordered_map<std::string, detail::MessageType> types_;
+  std::deque<std::string> names_;  ///< stable addresses for MessageType::name
+};
+
+}  // namespace exocheck::caf_adapter

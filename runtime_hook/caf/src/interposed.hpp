@@ -1,0 +1,12 @@
+#pragma once
+// The CAF functions the adapter interposes (interposed_caf.cpp), as CAF itself defines them.
+
+#include <caf/mailbox_element.hpp>
+#include <caf/scheduled_actor.hpp>
+
+namespace exocheck::caf_adapter {
+
+/// CAF's scheduled_actor::enqueue: puts `element` into `actor`'s mailbox and schedules it.
+void real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit);
+
+}  // namespace exocheck::caf_adapter

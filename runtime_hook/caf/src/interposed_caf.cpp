@@ -1,0 +1,93 @@
+// The CAF functions the adapter takes over, defined here under CAF's own names. Preloaded (or
+// linked before libcaf_core), these definitions come first in the dynamic linker's search order,
+// so that the program's calls and CAF's own virtual calls reach them. Each passes straight to
+// CAF's definition when no agent controls the process: started by hand, the program runs as it
+// always did.
+//
+// Checked against libcaf_core 0.17.6 (Debian 12): built without -Bsymbolic, so that its vtables
+// and its calls to these functions go through the search order too.
+
+#include <caf/actor_system.hpp>
+#include <caf/actor_system_config.hpp>
+#include <caf/scheduled_actor.hpp>
+
+#include "caf_bridge.hpp"
+#include "interposed.hpp"
+#include "real_function.hpp"
+
+namespace adapter = exocheck::caf_adapter;
+
+namespace {
+
+using ActorSystemConstructor = void (*)(caf::actor_system*, caf::actor_system_config&);
+
+void construct_actor_system(const char* real_symbol, caf::actor_system* system, caf::actor_system_config& config) {
+  adapter::CafBridge::system_constructing(config);
+  static const auto real = adapter::real_function<ActorSystemConstructor>(real_symbol);
+  real(system, config);
+  if (auto* bridge = adapter::CafBridge::instance()) bridge->system_constructed(*system);
+}
+
+}  // namespace
+
+// caf::actor_system::actor_system(actor_system_config&), complete and base object constructors:
+// C++ cannot name a constructor that calls another definition of itself, so these are plain
+// functions under the constructors' symbols.
+extern "C" void exocheck_caf_actor_system_c1(caf::actor_system* system, caf::actor_system_config& config) __asm__(
+    "_ZN3caf12actor_systemC1ERNS_19actor_system_configE");
+extern "C" void exocheck_caf_actor_system_c2(caf::actor_system* system, caf::actor_system_config& config) __asm__(
+    "_ZN3caf12actor_systemC2ERNS_19actor_system_configE");
+
+extern "C" void exocheck_caf_actor_system_c1(caf::actor_system* system, caf::actor_system_config& config) {
+  construct_actor_system("_ZN3caf12actor_systemC1ERNS_19actor_system_configE", system, config);
+}
+
+extern "C" void exocheck_caf_actor_system_c2(caf::actor_system* system, caf::actor_system_config& config) {
+  construct_actor_system("_ZN3caf12actor_systemC2ERNS_19actor_system_configE", system, config);
+}
+
+void caf::actor_system::await_all_actors_done() const {
+  if (auto* bridge = adapter::CafBridge::instance()) bridge->run();
+  using Real = void (*)(const caf::actor_system*);
+  static const auto real = adapter::real_function<Real>("_ZNK3caf12actor_system21await_all_actors_doneEv");
+  real(this);
+}
+
+void caf::scheduled_actor::launch(caf::execution_unit* unit, bool lazy, bool hide) {
+  auto* bridge = adapter::CafBridge::instance();
+  if (bridge != nullptr && !hide) bridge->launching(*this);
+  using Real = void (*)(caf::scheduled_actor*, caf::execution_unit*, bool, bool);
+  static const auto real = adapter::real_function<Real>("_ZN3caf15scheduled_actor6launchEPNS_14execution_unitEbb");
+  real(this, unit, lazy, hide);
+}
+
+void caf::scheduled_actor::enqueue(caf::mailbox_element_ptr element, caf::execution_unit* unit) {
+  auto* bridge = adapter::CafBridge::instance();
+  if (bridge != nullptr && bridge->sending(*this, element)) return;
+  adapter::real_enqueue(*this, std::move(element), unit);
+}
+
+caf::error caf::scheduled_actor::default_exception_handler(caf::scheduled_actor* actor, std::exception_ptr& error) {
+  if (auto* bridge = adapter::CafBridge::instance()) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      bridge->exception_escaped(e.what());
+    } catch (...) {
+      bridge->exception_escaped("an exception that is not a std::exception");
+    }
+    return caf::make_error(caf::sec::runtime_error);
+  }
+  using Real = caf::error (*)(caf::scheduled_actor*, std::exception_ptr&);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf15scheduled_actor25default_exception_handlerEPS0_RNSt15__exception_ptr13exception_ptrE");
+  return real(actor, error);
+}
+
+void adapter::real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit) {
+  using Real = void (*)(caf::scheduled_actor*, caf::mailbox_element_ptr, caf::execution_unit*);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
+      "unitE");
+  real(&actor, std::move(element), unit);
+}

@@ -1,0 +1,137 @@
+// CAF programs (subjects/caf/, no exocheck header) through `exocheck explore`, which attaches the
+// CAF adapter by itself: the same figures as the native subjects, bugs found, saved and replayed.
+
+#include "exocheck/wire/trace_file.hpp"
+#include "explore_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+class ExploreCaf : public ExploreTest {
+ protected:
+  /// One worker, depth-first: the papers' figures.
+  Figures explore_one_worker(std::vector<std::string> options, const std::string& subject,
+                             const std::vector<std::string>& args = {}) const {
+    options.insert(options.begin(), {"--workers", "1"});
+    return figures(options, subject, args);
+  }
+};
+
+TEST_F(ExploreCaf, RegistryHasTheNativeRegistrysFiguresUnderEveryReduction) {
+  if (!built("caf-registry")) GTEST_SKIP() << "caf-registry not built (no libcaf-dev)";
+  struct Row {
+    const char* reduction;
+    std::uint64_t paths;
+  };
+  // TransDPOR paper, Fig. 1: 30 interleavings, DPOR 24 paths, TransDPOR 10; 6 classes.
+  for (const Row row : {Row{"exhaustive", 30}, Row{"dpor", 24}, Row{"transdpor", 10}}) {
+    SCOPED_TRACE(row.reduction);
+    const auto result = explore_one_worker({"--reduction", row.reduction, "--no-sleep-sets"}, "caf-registry");
+    EXPECT_EQ(result.exit_code, 0) << result.summary.dump(2);
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.paths, row.paths);
+    EXPECT_EQ(result.classes, 6u);
+    EXPECT_EQ(result.bugs, 0u);
+  }
+}
+
+TEST_F(ExploreCaf, RegistryWithMoreWorkersHasTheNativeFigures) {
+  if (!built("caf-registry")) GTEST_SKIP() << "caf-registry not built (no libcaf-dev)";
+  for (const char* workers : {"3", "4"}) {
+    SCOPED_TRACE(workers);
+    const auto caf = explore_one_worker({}, "caf-registry", {std::string("--workers=") + workers});
+    const auto native = explore_one_worker({}, "registry", {"--workers", workers});
+    EXPECT_EQ(caf.exit_code, 0) << caf.summary.dump(2);
+    EXPECT_EQ(caf.paths, native.paths);
+    EXPECT_EQ(caf.transitions, native.transitions);
+    EXPECT_EQ(caf.classes, native.classes);
+  }
+}
+
+// Two clients read the balance and write it back 100 higher (request(...).then): when both reads
+// come before both writes, one deposit is lost and the auditor's assert() fails.
+TEST_F(ExploreCaf, BankLosesAnUpdateOnSomeScheduleAndTheTraceReplays) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  for (const char* reduction : {"dpor", "transdpor"}) {
+    SCOPED_TRACE(reduction);
+    const auto result = figures({"--workers", "2", "--reduction", reduction}, "caf-bank");
+    expect_bug_replays(
+        result, "RUN_ASSERTION_FAILED",
+        {"assertion failed in actor 1 handling ", "bank/main.cpp:", "Assertion `balance == expected' failed."});
+  }
+}
+
+TEST_F(ExploreCaf, BankLosesAnUpdateIn8Of12ClassesAnd504Of540WithThreeClients) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  struct Row {
+    const char* clients;
+    std::uint64_t classes, bugs;
+  };
+  for (const Row row : {Row{"--clients=2", 12, 8}, Row{"--clients=3", 540, 504}}) {
+    for (const char* reduction : {"exhaustive", "transdpor"}) {
+      if (std::string(row.clients) == "--clients=3" && std::string(reduction) == "exhaustive") continue;
+      SCOPED_TRACE(std::string(row.clients) + " " + reduction);
+      const auto result =
+          figures({"--workers", "2", "--reduction", reduction, "--keep-going"}, "caf-bank", {row.clients});
+      EXPECT_EQ(result.exit_code, 1);
+      EXPECT_TRUE(result.complete);
+      EXPECT_EQ(result.classes, row.classes);
+      EXPECT_EQ(result.bugs, row.bugs);
+    }
+  }
+}
+
+TEST_F(ExploreCaf, FixedBankNeverLosesAnUpdate) {
+  expect_correct("caf-bank", {"--fixed"}, 4);
+  expect_correct("caf-bank", {"--fixed", "--clients=3"}, 36);
+}
+
+// Each philosopher holds its left chopstick and waits for the right one: requests no chopstick
+// will ever answer (make_response_promise, delivered on a put that never comes).
+TEST_F(ExploreCaf, PhilosophersDeadlockAndTheTraceReplays) {
+  if (!built("caf-philosophers")) GTEST_SKIP() << "caf-philosophers not built (no libcaf-dev)";
+  for (const char* reduction : {"dpor", "transdpor"}) {
+    SCOPED_TRACE(reduction);
+    const auto result = figures({"--workers", "2", "--reduction", reduction}, "caf-philosophers");
+    expect_bug_replays(result, "RUN_DEADLOCK",
+                       {"actor 2 waits for the reply to 2#2", "actor 3 waits for the reply to 3#2"});
+  }
+}
+
+TEST_F(ExploreCaf, PhilosophersDeadlockInOneClassOf9AndOf49) {
+  if (!built("caf-philosophers")) GTEST_SKIP() << "caf-philosophers not built (no libcaf-dev)";
+  struct Row {
+    const char* philosophers;
+    std::uint64_t classes;
+  };
+  for (const Row row : {Row{"--philosophers=2", 9}, Row{"--philosophers=3", 49}}) {
+    SCOPED_TRACE(row.philosophers);
+    const auto result = figures({"--workers", "2", "--keep-going"}, "caf-philosophers", {row.philosophers});
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.classes, row.classes);
+    EXPECT_EQ(result.bugs, 1u);
+  }
+}
+
+TEST_F(ExploreCaf, FixedPhilosophersNeverDeadlock) {
+  expect_correct("caf-philosophers", {"--fixed"}, 8);
+  expect_correct("caf-philosophers", {"--fixed", "--philosophers=3"}, 48);
+}
+
+// Two typed workers square items in parallel: their results can reach the sink out of order.
+TEST_F(ExploreCaf, PipelineResultsArriveOutOfOrderAndTheTraceReplays) {
+  if (!built("caf-pipeline")) GTEST_SKIP() << "caf-pipeline not built (no libcaf-dev)";
+  const auto result = figures({"--workers", "2"}, "caf-pipeline");
+  expect_bug_replays(result, "RUN_ASSERTION_FAILED",
+                     {"assertion failed in actor 0 handling 2#1 (result)", "Assertion `seq == st.next' failed."});
+}
+
+TEST_F(ExploreCaf, FixedPipelineEmitsInOrderOnEverySchedule) {
+  // Which of the two workers' results reach the sink first: C(n, n/2) classes.
+  expect_correct("caf-pipeline", {"--fixed"}, 2);
+  expect_correct("caf-pipeline", {"--fixed", "--items=4"}, 6);
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test
