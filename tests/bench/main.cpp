@@ -102,6 +102,11 @@ std::vector<ExplorationCase> cases(const Options& options) {
   std::vector<ExplorationCase> all;
   for (int k = 2; k <= 7; ++k)
     all.push_back({fmt::format("registry K={}", k), "registry", {"--workers", std::to_string(k)}});
+  // The same program written with CAF, through the CAF adapter (built when libcaf-dev is there).
+  if (std::filesystem::exists(options.bin_dir + "/caf-registry")) {
+    for (int k = 2; k <= 7; ++k)
+      all.push_back({fmt::format("caf-registry K={}", k), "caf-registry", {fmt::format("--workers={}", k)}});
+  }
   all.push_back({"pi --workers 5", "pi", {"--workers", "5"}});
   all.push_back({"regsim", "regsim", {}});
   // Runs that fail a check (43 of its 579 paths), explored on past them as with --keep-going.
@@ -420,7 +425,8 @@ int main(int argc, char** argv) {
                  "turns each exploration figure is measured in, alternating 1 core, all cores and side by side "
                  "(each turn --seconds / --rounds long)")
       ->check(CLI::Range(1, 100));
-  app.add_option("--only", options.only, "subjects to measure (registry, pi, regsim, serverreal); default: all");
+  app.add_option("--only", options.only,
+                 "subjects to measure (registry, caf-registry, pi, regsim, serverreal); default: all");
   app.add_option("--steps", options.steps, "macro-steps of the pingpong run")->check(CLI::Range(1ULL, 1ULL << 32));
   app.add_option("--repeat", options.repeat, "pingpong runs per mode; the fastest counts")->check(CLI::Range(1, 100));
   app.add_option("--bin-dir", options.bin_dir, "where the subjects are")->check(CLI::ExistingDirectory);

@@ -174,6 +174,10 @@ std::variant<SubjectProcess, LaunchFailure> SubjectProcess::launch(const std::st
   if (buffer >= 0) {
     environment[wire::kEventBufferFdVariable] = std::to_string(kEventBufferFdInChild);
     environment[wire::kInPlaceVariable] = in_place ? "1" : "0";
+    // A dynamically linked subject (a CAF program) would resolve its lazily bound symbols again in
+    // every run: a run in place puts back the table the dynamic linker wrote, a fork's copy is
+    // thrown away. Bound at start, they are resolved once, in the server.
+    if (environment.find("LD_BIND_NOW") == environment.end()) environment["LD_BIND_NOW"] = "1";
   }
   if (!preload.empty()) {
     const auto inherited = environment.find("LD_PRELOAD");
