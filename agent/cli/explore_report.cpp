@@ -120,12 +120,31 @@ std::string figures_text(const ExploreOutcome& outcome) {
   return text;
 }
 
+/// The subject's last line on stderr, for the bugs whose only explanation may be there (the process
+/// crashed, exited or hung before saying anything on the control channel); "" for the others.
+std::string subject_last_words(const coordinator::Bug& bug) {
+  switch (bug.status) {
+    case proto::RUN_CRASH:
+    case proto::RUN_HANG:
+    case proto::RUN_EXIT_WITHOUT_RESULT:
+    case proto::RUN_PROTOCOL_ERROR:
+      break;
+    default:
+      return {};
+  }
+  std::string tail = bug.trace.result().stderr_tail();
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+  const auto newline = tail.rfind('\n');
+  return newline == std::string::npos ? tail : tail.substr(newline + 1);
+}
+
 std::string bugs_text(const ExploreOutcome& outcome) {
   if (outcome.bugs.empty()) return {};
   std::string text = "Bugs:\n";
   for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
     const auto& bug = outcome.bugs[i];
     text += fmt::format("  bug {}: {}: {}\n", bug.number, agent::status_in_words(bug.status), bug.detail);
+    if (const auto words = subject_last_words(bug); !words.empty()) text += fmt::format("    stderr: {}\n", words);
     const auto path = path_at(outcome.trace_paths, i);
     if (!path.empty()) text += fmt::format("    trace: {}\n", path);
     const auto reference = path_at(outcome.reference_paths, i);

@@ -133,5 +133,45 @@ TEST_F(ExploreCaf, FixedPipelineEmitsInOrderOnEverySchedule) {
   expect_correct("caf-pipeline", {"--fixed", "--items=4"}, 6);
 }
 
+// A handler that throws ends its actor with an error (CAF's default exception handler): the step
+// fails with the exception's text.
+TEST_F(ExploreCaf, AnUncaughtExceptionIsReportedWithItsTextAndReplays) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto result = figures({"--workers", "1"}, "caf_faults", {"--throw"});
+  expect_bug_replays(result, "RUN_EXCEPTION",
+                     {"uncaught exception in actor 0 handling env#1 (ping) at step 1: actor 0 failed: ",
+                      "(uncaught exception: the ledger is corrupt)"});
+}
+
+TEST_F(ExploreCaf, AMessageToAnActorThatHasQuitIsADeadLetter) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto result = figures({"--workers", "1"}, "caf_faults", {"--dead-letter"});
+  EXPECT_EQ(result.exit_code, 0) << result.summary.dump(2);
+  EXPECT_TRUE(result.complete);
+  EXPECT_EQ(result.classes, 1u);
+  ASSERT_EQ(result.summary.at("warnings").size(), 1u) << result.summary.dump(2);
+  EXPECT_EQ(result.summary.at("warnings").at(0).get<std::string>().rfind("dead letter env#2 ", 0), 0u)
+      << result.summary.at("warnings").dump();
+}
+
+// main blocks in a scoped_actor's receive before any actor may run: said at once, not a hang.
+TEST_F(ExploreCaf, AScopedActorReceivingInMainIsRefusedWithTheReason) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto result = figures({"--workers", "1", "--run-timeout", "60"}, "caf_faults", {"--scoped-receive"});
+  ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  const auto& bug = result.summary.at("bugs").at(0);
+  EXPECT_EQ(bug.at("status"), "RUN_EXIT_WITHOUT_RESULT");
+  const auto trace = wire::read_trace_file(dir() / bug.at("trace").get<std::string>());
+  EXPECT_NE(trace.result().stderr_tail().find("a blocking actor (a scoped_actor, or an actor spawned with "
+                                              "blocking_api) waits for a message"),
+            std::string::npos)
+      << trace.result().stderr_tail();
+  // The report for people says it under the bug.
+  const auto text = exocheck({"explore", "--workers", "1", "--out", "text", "--",
+                              cli_test::subject_path("caf_faults").string(), "--scoped-receive"});
+  EXPECT_EQ(text.exit_code, 1);
+  EXPECT_NE(text.out.find("    stderr: exocheck: a blocking actor (a scoped_actor"), std::string::npos) << text.out;
+}
+
 }  // namespace
 }  // namespace exocheck::explore_test

@@ -160,6 +160,16 @@ void CafBridge::assertion_failed(const std::string& detail) {
   mode_->runtime().end_run_at_failed_step(detail::proto::STEP_ASSERTION_FAILED, detail);
 }
 
+void CafBridge::blocking_receive() {
+  std::fprintf(stderr,
+               "exocheck: a blocking actor (a scoped_actor, or an actor spawned with blocking_api) waits for a "
+               "message; under exploration the event-based actors run only once caf_main has returned, so it "
+               "would wait for ever. Receive in an event-based actor instead (request(...).then), and check "
+               "results there\n");
+  std::fflush(stderr);
+  std::_Exit(2);
+}
+
 void CafBridge::run() {
   run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
   const int status = mode_->run();

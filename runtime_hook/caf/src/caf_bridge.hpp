@@ -54,6 +54,8 @@ class CafBridge {
   [[noreturn]] void run();
   /// assert() failed: the step in progress fails and the run ends. Returns outside a run.
   void assertion_failed(const std::string& detail);
+  /// A blocking actor waits for a message that no actor can send yet: says so and exits (2).
+  [[noreturn]] void blocking_receive();
   /// A handler threw and CAF's default exception handler is about to end its actor.
   void exception_escaped(const std::string& what) { exception_ = what; }
 

@@ -9,6 +9,7 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/blocking_actor.hpp>
 #include <caf/scheduled_actor.hpp>
 
 #include "caf_bridge.hpp"
@@ -82,6 +83,17 @@ caf::error caf::scheduled_actor::default_exception_handler(caf::scheduled_actor*
   static const auto real = adapter::real_function<Real>(
       "_ZN3caf15scheduled_actor25default_exception_handlerEPS0_RNSt15__exception_ptr13exception_ptrE");
   return real(actor, error);
+}
+
+// A blocking actor (a scoped_actor in main, say) about to wait for a message: under an agent,
+// actors run only once main reaches the end of caf_main, so it would wait for ever.
+void caf::blocking_actor::await_data() {
+  if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && mailbox().empty()) {
+    bridge->blocking_receive();
+  }
+  using Real = void (*)(caf::blocking_actor*);
+  static const auto real = adapter::real_function<Real>("_ZN3caf14blocking_actor10await_dataEv");
+  real(this);
 }
 
 void adapter::real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit) {
