@@ -9,6 +9,7 @@ packages=(
   libboost-dev libboost-filesystem-dev libboost-system-dev
   libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
   libcaf-dev  # the CAF adapter and subjects/caf/
+  chromium  # renders `exocheck trace view` pages in the tests
   python3  # subjects/reproduce.py, the papers' tables
 )
 

@@ -1,5 +1,6 @@
 #pragma once
-// `exocheck trace show`: prints a saved trace as a timeline or as JSON.
+// `exocheck trace show|view|export`: a saved trace as a timeline or JSON, as an HTML space-time
+// diagram, or in another viewer's format (ShiViz, Chrome trace events, Graphviz dot).
 
 #include <string>
 
@@ -11,19 +12,27 @@ namespace exocheck::cli {
 
 class TraceCommand {
  public:
-  /// Declares `trace` and its subcommand `show` on `parent`.
+  /// Declares `trace` and its subcommands on `parent`.
   explicit TraceCommand(CLI::App& parent);
 
   /// True when the command line chose this subcommand.
   bool chosen() const { return app_->parsed(); }
 
-  /// Shows the trace; returns the exit status. Throws InputError for a bad trace file.
+  /// Runs the chosen subcommand; returns the exit status. Throws InputError for a bad trace file
+  /// or an output file that cannot be written.
   int execute(const SubjectCommand& subject) const;
 
  private:
+  int view() const;
+  int export_trace() const;
+
   CLI::App* app_;
   CLI::App* show_;
+  CLI::App* view_;
+  CLI::App* export_;
   std::string trace_path_;
+  std::string output_path_;
+  std::string format_;
   bool json_ = false;
 };
 

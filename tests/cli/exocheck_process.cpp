@@ -42,8 +42,8 @@ std::filesystem::path subject_path(const std::string& name) {
   return bin_dir() / name;
 }
 
-ProcessOutput run_exocheck(const std::vector<std::string>& args, const std::filesystem::path& working_dir) {
-  const auto program = (bin_dir() / "exocheck").string();
+ProcessOutput run_program(const std::string& program, const std::vector<std::string>& args,
+                          const std::filesystem::path& working_dir) {
   const auto out_path = working_dir / ".stdout";
   const auto err_path = working_dir / ".stderr";
   std::vector<char*> argv{const_cast<char*>(program.c_str())};
@@ -56,7 +56,7 @@ ProcessOutput run_exocheck(const std::vector<std::string>& args, const std::file
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid = 0;
-  const int spawned = ::posix_spawn(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
+  const int spawned = ::posix_spawnp(&pid, program.c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) throw std::runtime_error("cannot start " + program + ": " + std::strerror(spawned));
 
@@ -67,6 +67,10 @@ ProcessOutput run_exocheck(const std::vector<std::string>& args, const std::file
   std::filesystem::remove(out_path);
   std::filesystem::remove(err_path);
   return output;
+}
+
+ProcessOutput run_exocheck(const std::vector<std::string>& args, const std::filesystem::path& working_dir) {
+  return run_program((bin_dir() / "exocheck").string(), args, working_dir);
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

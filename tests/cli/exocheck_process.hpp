@@ -20,6 +20,11 @@ std::filesystem::path bin_dir();
 /// Path of a built subject binary, e.g. subject_path("registry").
 std::filesystem::path subject_path(const std::string& name);
 
+/// Runs `program` (searched in PATH when it has no '/') with `args` in `working_dir`; collects
+/// its exit code and output.
+ProcessOutput run_program(const std::string& program, const std::vector<std::string>& args,
+                          const std::filesystem::path& working_dir);
+
 /// Runs `bin_dir()/exocheck` with `args` in `working_dir`; waits for it to end.
 ProcessOutput run_exocheck(const std::vector<std::string>& args, const std::filesystem::path& working_dir);
 
