@@ -10,6 +10,7 @@ packages=(
   libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev nlohmann-json3-dev
   libcaf-dev  # the CAF adapter and subjects/caf/
   chromium  # renders `exocheck trace view` pages in the tests
+  libxml2-utils  # xmllint: the JUnit test checks `explore --junit` against its schema
   python3  # subjects/reproduce.py, the papers' tables
 )
 

@@ -3,10 +3,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <ctime>
 #include <iostream>
 #include <thread>
 
+#include <fmt/chrono.h>
+
 #include "command_checks.hpp"
+#include "command_line.hpp"
 #include "exit_status.hpp"
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/heuristic.hpp"
@@ -85,6 +89,8 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       ->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
   app_->add_flag("--json", json_, "Print the summary as JSON instead of the report");
+  app_->add_option("--junit", junit_,
+                   "Also write JUnit XML here: one test case per check, a failure per bug with its replay command");
   auto* coordinator_option =
       app_->add_option("--coordinator", coordinator_, "Submit to a running exocheck-coordinator at ADDR")
           ->excludes(workers);
@@ -123,6 +129,9 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   settings.pin_workers = pin_workers_;
   settings.in_place = !no_in_place_;
   settings.out_dir = out_;
+  settings.junit_path = junit_;
+  settings.command_line = command_line();
+  settings.started_at = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
   return settings;
 }
 

@@ -44,6 +44,7 @@ class ExploreCommand {
   std::string check_{options::check_name(false)};
   double run_timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
   std::uint64_t step_limit_ = options::kDefaultStepLimit;
+  std::string junit_;
   std::string out_ = "exocheck-explore";
   bool json_ = false;
   bool no_fork_server_ = false;

@@ -15,9 +15,9 @@
 #include "exocheck/options/sleep_sets.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "json_text.hpp"
+#include "junit_report.hpp"
 
 namespace exocheck::cli {
-namespace {
 
 // With --keep-going a bug does not cut the exploration short: nothing left open means complete.
 bool explored_completely(const ExploreOutcome& outcome) {
@@ -25,6 +25,8 @@ bool explored_completely(const ExploreOutcome& outcome) {
   return outcome.verdict == coordinator::Verdict::kBugFound && outcome.progress.frontier == 0 &&
          outcome.progress.outstanding == 0;
 }
+
+namespace {
 
 double paths_per_second(const ExploreOutcome& outcome) {
   return outcome.wall_seconds > 0 ? static_cast<double>(outcome.progress.stats.paths) / outcome.wall_seconds : 0.0;
@@ -197,6 +199,9 @@ void move_into_place(const std::filesystem::path& built, const std::filesystem::
 
 nlohmann::ordered_json summary_json(const ExploreSettings& settings, const ExploreOutcome& outcome) {
   nlohmann::ordered_json summary;
+  summary["tool"] = {{"name", "exocheck"}, {"version", EXOCHECK_VERSION}};
+  summary["started_at"] = settings.started_at;
+  summary["command_line"] = settings.command_line;
   summary["options"] = options_json(settings);
   summary["verdict"] = endings::row_of(outcome.verdict).word;
   summary["complete"] = explored_completely(outcome);
@@ -243,6 +248,7 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
   }
   write_text_file(built / "summary.json", json_text(summary_json(settings, outcome)) + "\n");
   move_into_place(built, dir);
+  if (!settings.junit_path.empty()) write_text_file(settings.junit_path, junit_xml(settings, outcome));
 }
 
 }  // namespace exocheck::cli

@@ -21,10 +21,13 @@ struct ExploreSettings {
   std::size_t workers = 1;
   double time_limit_seconds = 0;  ///< 0: none
   double run_timeout_seconds = 10;
-  bool fork_server = true;   ///< false: each run execs the subject anew (--no-fork-server)
-  bool pin_workers = false;  ///< --pin-workers
-  bool in_place = true;      ///< false: the fork server forks every run (--no-in-place)
-  std::string out_dir;       ///< where summary.json and the bugs go
+  bool fork_server = true;                ///< false: each run execs the subject anew (--no-fork-server)
+  bool pin_workers = false;               ///< --pin-workers
+  bool in_place = true;                   ///< false: the fork server forks every run (--no-in-place)
+  std::string out_dir;                    ///< where summary.json and the bugs go
+  std::string junit_path;                 ///< --junit: where the JUnit XML goes ("" none)
+  std::string started_at;                 ///< UTC, ISO 8601, e.g. "2026-11-25T12:00:00Z"
+  std::vector<std::string> command_line;  ///< the exocheck command as typed
 };
 
 /// How the exploration ended, collected from the session once it is finished.
@@ -45,6 +48,9 @@ struct ExploreOutcome {
   std::vector<std::string> trace_paths;      ///< per bug, where its trace was saved (empty when not saved)
   std::vector<std::string> reference_paths;  ///< per bug, where its reference trace was saved (empty: none)
 };
+
+/// Nothing left to explore: no bug, or bugs with --keep-going and nothing open.
+bool explored_completely(const ExploreOutcome& outcome);
 
 /// The summary as JSON: options, verdict, figures, bugs (with their trace paths), warnings.
 nlohmann::ordered_json summary_json(const ExploreSettings& settings, const ExploreOutcome& outcome);

@@ -8,10 +8,12 @@
 #include <exception>
 #include <iostream>
 
+#include "command_line.hpp"
 #include "exit_status.hpp"
 #include "explore_command.hpp"
 #include "replay_command.hpp"
 #include "run_command.hpp"
+#include "shrink_command.hpp"
 #include "subject_command.hpp"
 #include "trace_command.hpp"
 
@@ -45,12 +47,14 @@ std::string unexpected_words(const CLI::App& app) {
 int main(int argc, char** argv) {
   using namespace exocheck::cli;
   log_to_stderr();
+  remember_command_line(argc, argv);
   CLI::App app{"exocheck: systematic testing of actor programs, one controlled run at a time", "exocheck"};
   app.set_version_flag("--version", EXOCHECK_VERSION);
   app.require_subcommand(1);
   RunCommand run(app);
   ExploreCommand explore(app);
   ReplayCommand replay(app);
+  ShrinkCommand shrink(app);
   TraceCommand trace(app);
 
   SubjectCommand subject;
@@ -68,6 +72,7 @@ int main(int argc, char** argv) {
     if (run.chosen()) return run.execute(subject);
     if (explore.chosen()) return explore.execute(subject);
     if (replay.chosen()) return replay.execute(subject);
+    if (shrink.chosen()) return shrink.execute(subject);
     return trace.execute(subject);
   } catch (const InputError& error) {
     spdlog::error("{}", error.what());

@@ -1,5 +1,6 @@
 #include "recorded_run.hpp"
 
+#include "command_checks.hpp"
 #include "exit_status.hpp"
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/options/heuristic.hpp"
@@ -29,11 +30,49 @@ proto::TraceFile describe(const RunSettings& settings) {
   return trace;
 }
 
+/// The schedule that reproduces `recorded`: every delivered message in order. A recorded
+/// divergence also names the message that was not enabled, so that the replay diverges there too.
+std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
+  std::vector<std::string> prefix;
+  for (const auto& event : recorded.events()) {
+    if (event.step() > 0 && !event.message().empty()) prefix.push_back(event.message());
+  }
+  if (recorded.result().status() == proto::RUN_DIVERGENCE) prefix.push_back(recorded.result().divergence_expected());
+  return prefix;
+}
+
 }  // namespace
+
+RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject, double timeout_seconds,
+                               const std::string& command) {
+  RunSettings settings;
+  if (subject.separator_given) {
+    require_subject(subject, command);
+    settings.subject = subject.words.front();
+    settings.args.assign(subject.words.begin() + 1, subject.words.end());
+  } else {
+    if (recorded.subject().empty()) throw InputError(command + ": the trace names no subject; give one after '--'");
+    settings.subject = recorded.subject();
+    settings.args.assign(recorded.args().begin(), recorded.args().end());
+  }
+  const auto heuristic = options::parse_heuristic(recorded.heuristic());
+  if (!heuristic) throw InputError(command + ": the trace names an unknown heuristic '" + recorded.heuristic() + "'");
+  settings.heuristic = *heuristic;
+  settings.prefix = schedule_of(recorded);
+  settings.step_limit = recorded.step_limit();
+  settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());
+  settings.timeout = timeout_from_seconds(timeout_seconds);
+  return settings;
+}
 
 proto::TraceFile record_run(const RunSettings& settings) {
   // One run: a fork server would only add its start-up.
-  auto report = agent::Runner(agent::RunnerOptions{.fork_server = false}).run(spec_of(settings));
+  agent::Runner runner(agent::RunnerOptions{.fork_server = false});
+  return record_run(settings, runner);
+}
+
+proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner) {
+  auto report = runner.run(spec_of(settings));
   if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
     throw InputError("cannot run '" + settings.subject + "': " + report.result.detail());
   }

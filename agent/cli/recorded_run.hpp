@@ -10,6 +10,11 @@
 #include "exocheck/options/bounds.hpp"
 #include "proto/control.pb.h"
 #include "proto/trace.pb.h"
+#include "subject_command.hpp"
+
+namespace exocheck::agent {
+class Runner;
+}
 
 namespace exocheck::cli {
 
@@ -28,5 +33,12 @@ struct RunSettings {
 /// Runs the subject once under control and records everything. Throws InputError when the
 /// subject could not be launched (missing binary, not linked with the hook): nothing ran.
 proto::TraceFile record_run(const RunSettings& settings);
+/// The same on `runner`: a caller that runs the subject again and again keeps its fork server.
+proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner);
+
+/// The settings that run `recorded`'s schedule again: its subject (or the one after '--'), its
+/// heuristic, step limit and ranking. Throws InputError, naming `command`, when they cannot be had.
+RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject, double timeout_seconds,
+                               const std::string& command);
 
 }  // namespace exocheck::cli

@@ -8,7 +8,6 @@
 #include "exit_status.hpp"
 #include "exocheck/agent/replay_check.hpp"
 #include "exocheck/agent/timeline.hpp"
-#include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/option_flags.hpp"
 #include "json_text.hpp"
 #include "recorded_run.hpp"
@@ -17,38 +16,6 @@
 
 namespace exocheck::cli {
 namespace {
-
-/// The schedule that reproduces `recorded`: every delivered message in order. A recorded
-/// divergence also names the message that was not enabled, so that the replay diverges there too.
-std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
-  std::vector<std::string> prefix;
-  for (const auto& event : recorded.events()) {
-    if (event.step() > 0 && !event.message().empty()) prefix.push_back(event.message());
-  }
-  if (recorded.result().status() == proto::RUN_DIVERGENCE) prefix.push_back(recorded.result().divergence_expected());
-  return prefix;
-}
-
-RunSettings settings_for(const proto::TraceFile& recorded, const SubjectCommand& subject, double timeout_seconds) {
-  RunSettings settings;
-  if (subject.separator_given) {
-    require_subject(subject, "replay");
-    settings.subject = subject.words.front();
-    settings.args.assign(subject.words.begin() + 1, subject.words.end());
-  } else {
-    if (recorded.subject().empty()) throw InputError("replay: the trace names no subject; give one after '--'");
-    settings.subject = recorded.subject();
-    settings.args.assign(recorded.args().begin(), recorded.args().end());
-  }
-  const auto heuristic = options::parse_heuristic(recorded.heuristic());
-  if (!heuristic) throw InputError("replay: the trace names an unknown heuristic '" + recorded.heuristic() + "'");
-  settings.heuristic = *heuristic;
-  settings.prefix = schedule_of(recorded);
-  settings.step_limit = recorded.step_limit();
-  settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());
-  settings.timeout = timeout_from_seconds(timeout_seconds);
-  return settings;
-}
 
 std::string verdict_line(const proto::TraceFile& replay, const std::optional<std::string>& difference) {
   if (difference) return "Replay: NOT reproduced: " + *difference;
@@ -81,7 +48,7 @@ ReplayCommand::ReplayCommand(CLI::App& parent)
 int ReplayCommand::execute(const SubjectCommand& subject) const {
   reject_extra_arguments(*app_);
   const auto recorded = load_trace_file(trace_path_);
-  const auto replay = record_run(settings_for(recorded, subject, timeout_seconds_));
+  const auto replay = record_run(settings_to_replay(recorded, subject, timeout_seconds_, "replay"));
   const auto difference = agent::first_difference(recorded, replay);
   if (json_) {
     print_json(replay, difference);

@@ -8,7 +8,9 @@
 
 #include "command_checks.hpp"
 #include "exit_status.hpp"
+#include "exocheck/agent/trace_diff.hpp"
 #include "exocheck/agent/trace_pictures.hpp"
+#include "json_text.hpp"
 #include "trace_file_input.hpp"
 #include "trace_output.hpp"
 
@@ -38,7 +40,8 @@ TraceCommand::TraceCommand(CLI::App& parent)
     : app_(parent.add_subcommand("trace", "Work with saved trace files")),
       show_(app_->add_subcommand("show", "Print a trace file as a timeline (or JSON)")),
       view_(app_->add_subcommand("view", "Write a trace as an HTML space-time diagram (one self-contained file)")),
-      export_(app_->add_subcommand("export", "Write a trace in another viewer's format")) {
+      export_(app_->add_subcommand("export", "Write a trace in another viewer's format")),
+      diff_(app_->add_subcommand("diff", "Where two traces of one program part, and what differs after")) {
   app_->require_subcommand(1);
   show_->add_option("TRACE", trace_path_, "The trace file to show")->required();
   show_->add_flag("--json", json_, "Print the trace as JSON instead of the timeline");
@@ -60,6 +63,24 @@ TraceCommand::TraceCommand(CLI::App& parent)
       ->check(CLI::IsMember({"shiviz", "chrome", "dot"}));
   export_->add_option("-o,--output", output_path_, "Write here instead of stdout");
   export_->footer(kTraceFooter);
+
+  diff_->add_option("A", trace_path_, "The first trace (a failing one, say)")->required();
+  diff_->add_option("B", other_path_, "The second trace (the reference, or a passing one)")->required();
+  diff_->add_flag("--json", json_, "Print the difference as JSON");
+  diff_->footer("Exit status: 0 the same schedule and result, 1 they differ, 2 bad arguments or an unreadable trace.");
+}
+
+int TraceCommand::diff() const {
+  const auto a = load_trace_file(trace_path_);
+  const auto b = load_trace_file(other_path_);
+  const auto difference = agent::diff_traces(a, b);
+  if (json_) {
+    std::cout << json_text(agent::difference_json(a, b, difference)) << "\n";
+  } else {
+    std::cout << agent::format_difference(a, b, difference);
+  }
+  std::cout.flush();
+  return !difference.parted_at && difference.same_result ? kNoBug : kBug;
 }
 
 int TraceCommand::view() const {
@@ -92,6 +113,10 @@ int TraceCommand::execute(const SubjectCommand& subject) const {
   if (export_->parsed()) {
     reject_subject(subject, "trace export");
     return export_trace();
+  }
+  if (diff_->parsed()) {
+    reject_subject(subject, "trace diff");
+    return diff();
   }
   reject_subject(subject, "trace show");
   print_trace(load_trace_file(trace_path_), json_);

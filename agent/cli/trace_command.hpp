@@ -1,6 +1,7 @@
 #pragma once
-// `exocheck trace show|view|export`: a saved trace as a timeline or JSON, as an HTML space-time
-// diagram, or in another viewer's format (ShiViz, Chrome trace events, Graphviz dot).
+// `exocheck trace show|view|export|diff`: a saved trace as a timeline or JSON, as an HTML
+// space-time diagram, in another viewer's format (ShiViz, Chrome trace events, Graphviz dot), or
+// against another trace.
 
 #include <string>
 
@@ -25,11 +26,14 @@ class TraceCommand {
  private:
   int view() const;
   int export_trace() const;
+  int diff() const;
 
   CLI::App* app_;
   CLI::App* show_;
   CLI::App* view_;
   CLI::App* export_;
+  CLI::App* diff_;
+  std::string other_path_;
   std::string trace_path_;
   std::string output_path_;
   std::string format_;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "exocheck/agent/markup.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "exocheck/agent/trace_pictures.hpp"
 #include "space_time_page.hpp"
@@ -56,29 +57,6 @@ std::string script_safe(std::string text) {
   return text;
 }
 
-std::string html_escaped(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 void replace_once(std::string& page, const std::string& placeholder, const std::string& with) {
   page.replace(page.find(placeholder), placeholder.size(), with);
 }
@@ -97,7 +75,7 @@ std::string space_time_html(const proto::TraceFile& trace) {
                      {"types", json::object()},
                      {"events", events}};
   std::string page = kSpaceTimePage;
-  replace_once(page, "@TITLE@", html_escaped("exocheck trace: " + trace.subject()));
+  replace_once(page, "@TITLE@", markup_escaped("exocheck trace: " + trace.subject()));
   replace_once(page, "@TRACE_DATA@", script_safe(data.dump(-1, ' ', false, json::error_handler_t::replace)));
   return page;
 }
