@@ -20,7 +20,9 @@
 #include "interruption.hpp"
 #include "json_text.hpp"
 #include "local_agent.hpp"
+#include "recorded_run.hpp"
 #include "remote_exploration.hpp"
+#include "trace_shrinking.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -89,6 +91,8 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       ->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
   app_->add_flag("--json", json_, "Print the summary as JSON instead of the report");
+  app_->add_flag("--shrink", shrink_,
+                 "Shrink every bug saved: bug-N.shrunk.trace is the shortest schedule that fails the same way");
   app_->add_option("--junit", junit_,
                    "Also write JUnit XML here: one test case per check, a failure per bug with its replay command");
   auto* coordinator_option =
@@ -135,6 +139,20 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   return settings;
 }
 
+void ExploreCommand::shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome) const {
+  for (const auto& bug : outcome.bugs) {
+    outcome.shrunk.emplace_back();
+    if (Interruption::requested()) continue;
+    try {
+      const auto replay =
+          settings_to_replay(bug.trace, SubjectCommand{}, settings.run_timeout_seconds, "explore --shrink");
+      outcome.shrunk.back() = shrink_failing_trace(bug.trace, replay).trace;
+    } catch (const std::exception& error) {
+      outcome.warnings.push_back(fmt::format("bug {} was not shrunk: {}", bug.number, error.what()));
+    }
+  }
+}
+
 int ExploreCommand::execute(const SubjectCommand& subject) const {
   reject_extra_arguments(*app_);
   require_subject(subject, "explore");
@@ -143,6 +161,7 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
   const Interruption interruption;
   auto outcome = coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_);
   if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
+  if (shrink_) shrink_bugs(settings, outcome);
   write_out_dir(settings.out_dir, settings, outcome);
   if (json_) {
     std::cout << json_text(summary_json(settings, outcome)) << "\n";

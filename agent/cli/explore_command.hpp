@@ -30,6 +30,8 @@ class ExploreCommand {
 
  private:
   ExploreSettings settings_for(const SubjectCommand& subject) const;
+  /// --shrink: each bug's shortest failing schedule into `outcome` (a warning for one that cannot be).
+  void shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome) const;
 
   CLI::App* app_;
   // Defaults are the engine's and the session's, named by the option tables.
@@ -45,6 +47,7 @@ class ExploreCommand {
   double run_timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
   std::uint64_t step_limit_ = options::kDefaultStepLimit;
   std::string junit_;
+  bool shrink_ = false;
   std::string out_ = "exocheck-explore";
   bool json_ = false;
   bool no_fork_server_ = false;

@@ -149,6 +149,10 @@ std::string bugs_text(const ExploreOutcome& outcome) {
     if (const auto words = subject_last_words(bug); !words.empty()) text += fmt::format("    stderr: {}\n", words);
     const auto path = path_at(outcome.trace_paths, i);
     if (!path.empty()) text += fmt::format("    trace: {}\n", path);
+    if (i < outcome.shrunk.size() && outcome.shrunk[i]) {
+      text += fmt::format("    shrunk: {} -> {} steps: {}\n", bug.trace.events_size() - 1,
+                          outcome.shrunk[i]->events_size() - 1, path_at(outcome.shrunk_paths, i));
+    }
     const auto reference = path_at(outcome.reference_paths, i);
     if (!reference.empty()) text += fmt::format("    reference trace (the first completed path): {}\n", reference);
   }
@@ -214,6 +218,10 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
                     {"detail", bug.detail},
                     {"trace", path_or_null(path_at(outcome.trace_paths, i))},
                     {"reference_trace", path_or_null(path_at(outcome.reference_paths, i))}});
+    if (i < outcome.shrunk.size() && outcome.shrunk[i]) {
+      bugs.back()["shrunk_trace"] = path_or_null(path_at(outcome.shrunk_paths, i));
+      bugs.back()["shrunk_steps"] = outcome.shrunk[i]->events_size() - 1;
+    }
   }
   summary["warnings"] = outcome.warnings;
   summary["summary"] = summary_line(outcome);
@@ -240,11 +248,16 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
   if (error) throw InputError("cannot create " + built.string() + ": " + error.message());
   outcome.trace_paths.clear();
   outcome.reference_paths.clear();
-  for (const auto& bug : outcome.bugs) {
+  outcome.shrunk_paths.clear();
+  for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
+    const auto& bug = outcome.bugs[i];
     const auto name = "bug-" + std::to_string(bug.number);
     outcome.trace_paths.push_back(write_trace(built, dir, name, bug.trace));
     outcome.reference_paths.push_back(bug.reference ? write_trace(built, dir, name + "-reference", *bug.reference)
                                                     : std::string());
+    const bool shrunk = i < outcome.shrunk.size() && outcome.shrunk[i];
+    outcome.shrunk_paths.push_back(shrunk ? write_trace(built, dir, name + ".shrunk", *outcome.shrunk[i])
+                                          : std::string());
   }
   write_text_file(built / "summary.json", json_text(summary_json(settings, outcome)) + "\n");
   move_into_place(built, dir);

@@ -47,6 +47,10 @@ struct ExploreOutcome {
   std::optional<std::uint64_t> subtrees;
   std::vector<std::string> trace_paths;      ///< per bug, where its trace was saved (empty when not saved)
   std::vector<std::string> reference_paths;  ///< per bug, where its reference trace was saved (empty: none)
+  /// --shrink: per bug, the shortest schedule that fails the same way (none: not shrunk), and where
+  /// it was saved.
+  std::vector<std::optional<proto::TraceFile>> shrunk;
+  std::vector<std::string> shrunk_paths;
 };
 
 /// Nothing left to explore: no bug, or bugs with --keep-going and nothing open.

@@ -8,14 +8,13 @@
 
 #include "command_checks.hpp"
 #include "exit_status.hpp"
-#include "exocheck/agent/runner.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "exocheck/options/option_flags.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "json_text.hpp"
 #include "recorded_run.hpp"
-#include "schedule_shrinker.hpp"
 #include "trace_file_input.hpp"
+#include "trace_shrinking.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -23,33 +22,6 @@ namespace {
 std::size_t steps_of(const proto::TraceFile& trace) {
   return trace.events_size() > 0 ? static_cast<std::size_t>(trace.events_size() - 1) : 0;
 }
-
-/// Replays candidate schedules of one failing trace on one runner (its fork server kept).
-class Replays {
- public:
-  Replays(const proto::TraceFile& original, RunSettings settings)
-      : original_(original), settings_(std::move(settings)), failed_step_(failed_step(original).has_value()) {}
-
-  /// The run of `schedule`. After a failed step's schedule the run stops (step limit): the
-  /// failure, if any, is within it. A deadlock needs the run to go on to quiescence.
-  proto::TraceFile run(const Schedule& schedule) {
-    RunSettings settings = settings_;
-    settings.prefix = schedule;
-    if (failed_step_) settings.step_limit = schedule.size();
-    ++runs_;
-    return record_run(settings, runner_);
-  }
-
-  bool still_fails(const Schedule& schedule) { return fails_the_same_way(original_, run(schedule)); }
-  std::size_t runs() const { return runs_; }
-
- private:
-  const proto::TraceFile& original_;
-  RunSettings settings_;
-  bool failed_step_;
-  agent::Runner runner_;
-  std::size_t runs_ = 0;
-};
 
 }  // namespace
 
@@ -79,36 +51,29 @@ int ShrinkCommand::execute(const SubjectCommand& subject) const {
   if (original.result().status() == proto::RUN_COMPLETED) {
     throw InputError("shrink: " + trace_path_ + " completed without a bug: nothing to shrink");
   }
-  Replays replays(original, settings_to_replay(original, subject, timeout_seconds_, "shrink"));
-  Schedule schedule = schedule_of_trace(original);
-  if (!replays.still_fails(schedule)) {
-    throw InputError("shrink: replaying " + trace_path_ + " does not fail the same way (a nondeterministic subject?)");
+  ShrunkTrace shrunk;
+  try {
+    shrunk = shrink_failing_trace(original, settings_to_replay(original, subject, timeout_seconds_, "shrink"));
+  } catch (const InputError& error) {
+    throw InputError("shrink: " + trace_path_ + ": " + error.what());
   }
-  if (const auto failing = failed_step(original)) {
-    Schedule past = causal_past(original, *failing);
-    if (past.size() < schedule.size() && replays.still_fails(past)) schedule = std::move(past);
-  }
-  schedule = minimize(schedule, [&](const Schedule& candidate) { return replays.still_fails(candidate); });
-  const auto shrunk = replays.run(schedule);
-  if (!fails_the_same_way(original, shrunk)) throw std::logic_error("shrink: the shortest schedule no longer fails");
-
   const std::string output = output_path_.empty()
                                  ? std::filesystem::path(trace_path_).replace_extension(".shrunk.trace").string()
                                  : output_path_;
-  wire::write_trace_file(output, shrunk);
-  const std::size_t before = steps_of(original), after = steps_of(shrunk);
+  wire::write_trace_file(output, shrunk.trace);
+  const std::size_t before = steps_of(original), after = steps_of(shrunk.trace);
   if (json_) {
     nlohmann::ordered_json report{{"steps_before", before},
                                   {"steps_after", after},
                                   {"removed", before - after},
-                                  {"runs", replays.runs()},
-                                  {"status", proto::RunStatus_Name(shrunk.result().status())},
+                                  {"runs", shrunk.runs},
+                                  {"status", proto::RunStatus_Name(shrunk.trace.result().status())},
                                   {"output", output}};
     std::cout << json_text(report) << "\n";
   } else {
-    std::cout << agent::format_timeline(shrunk) << "\n"
+    std::cout << agent::format_timeline(shrunk.trace) << "\n"
               << fmt::format("Shrink: {} steps -> {} ({} removed, {} replays), fails the same way: {}\n", before, after,
-                             before - after, replays.runs(), agent::status_in_words(shrunk.result().status()))
+                             before - after, shrunk.runs, agent::status_in_words(shrunk.trace.result().status()))
               << "Shrunk trace: " << output << "\n";
   }
   std::cout.flush();

@@ -85,6 +85,21 @@ TEST_F(Shrink, LeErlangTwoLeadersLosesElevenStepsAndStillElectsTwo) {
   EXPECT_EQ(after, 67u);
 }
 
+TEST_F(Shrink, ExploreShrinksEveryBugItSaves) {
+  if (!built("serverreal")) GTEST_SKIP() << "serverreal not built";
+  const auto result = figures({"--workers", "2", "--keep-going", "--max-paths", "200", "--shrink"}, "serverreal");
+  ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  ASSERT_GE(result.summary.at("bugs").size(), 1u);
+  for (const auto& bug : result.summary.at("bugs")) {
+    ASSERT_TRUE(bug.contains("shrunk_trace")) << bug;
+    const auto shrunk = wire::read_trace_file(dir() / bug.at("shrunk_trace").get<std::string>());
+    const auto original = wire::read_trace_file(dir() / bug.at("trace").get<std::string>());
+    EXPECT_EQ(bug.at("shrunk_steps").get<int>(), shrunk.events_size() - 1);
+    EXPECT_LE(shrunk.events_size(), original.events_size());
+    EXPECT_EQ(shrunk.result().status(), original.result().status());
+  }
+}
+
 TEST_F(Shrink, APassingTraceIsAnInputError) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
   const auto run = exocheck({"run", "--", cli_test::subject_path("registry").string()});

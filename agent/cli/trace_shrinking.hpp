@@ -1,0 +1,22 @@
+#pragma once
+// Shrinking a failing trace by replaying shorter schedules of it (schedule_shrinker.hpp) on one
+// runner: `exocheck shrink`, and `explore --shrink` for every bug it saves.
+
+#include <cstddef>
+
+#include "proto/trace.pb.h"
+#include "recorded_run.hpp"
+
+namespace exocheck::cli {
+
+struct ShrunkTrace {
+  proto::TraceFile trace;  ///< the run of the shortest schedule found
+  std::size_t runs = 0;    ///< replays it took
+};
+
+/// The shortest schedule of `original` (a failing trace) that fails the same way, run with
+/// `settings` (subject, heuristic, ranking, timeout; the prefix and step limit are the shrinker's).
+/// Throws InputError when `original` itself does not fail the same way when replayed.
+ShrunkTrace shrink_failing_trace(const proto::TraceFile& original, const RunSettings& settings);
+
+}  // namespace exocheck::cli
