@@ -11,6 +11,8 @@ packages=(
   libcaf-dev  # the CAF adapter and subjects/caf/
   chromium  # renders `exocheck trace view` pages in the tests
   libxml2-utils  # xmllint: the JUnit test checks `explore --junit` against its schema
+  tmux  # the terminal test of `explore`'s progress line
+  openssl  # the link security tests make their certificates
   python3  # subjects/reproduce.py, the papers' tables
 )
 

@@ -1,9 +1,13 @@
 #include "explore_progress.hpp"
 
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <cstdio>
+
+#include "progress_line.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -11,12 +15,12 @@ namespace {
 constexpr std::chrono::milliseconds kTerminalPeriod{250};
 constexpr std::chrono::milliseconds kLogPeriod{5'000};
 
-std::string progress_text(const coordinator::Progress& progress, double elapsed) {
-  const auto& stats = progress.stats;
-  const double rate = elapsed > 0 ? static_cast<double>(stats.paths) / elapsed : 0.0;
-  return fmt::format("{} paths, {} transitions, {:.1f} paths/s, {} open leases, frontier {}, {} bugs, {:.1f} s",
-                     stats.paths, stats.transitions, rate, progress.outstanding, progress.frontier, progress.bugs,
-                     elapsed);
+// The terminal's width, for a line that must not wrap; 80 when it cannot be asked. The last
+// column stays free: a character written there leaves some terminals about to wrap.
+std::size_t line_width() {
+  winsize size{};
+  if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 1) return size.ws_col - 1u;
+  return 79;
 }
 
 }  // namespace
@@ -31,13 +35,13 @@ void ExploreProgress::update(const coordinator::Progress& progress) {
   const auto now = Clock::now();
   if (now - last_shown_ < (terminal_ ? kTerminalPeriod : kLogPeriod)) return;
   last_shown_ = now;
-  const auto text = progress_text(progress, elapsed_seconds());
   if (terminal_) {
+    const auto text = progress_line(progress, elapsed_seconds(), line_width());
     std::fprintf(stderr, "\r\033[K%s", text.c_str());
     std::fflush(stderr);
     line_shown_ = true;
   } else {
-    spdlog::info("exploring: {}", text);
+    spdlog::info("exploring: {}", progress_figures(progress, elapsed_seconds()));
   }
 }
 

@@ -261,6 +261,7 @@ Progress ExplorationSession::progress() const {
   progress.outstanding = leased_.size();
   progress.frontier = explorer_.frontier();
   progress.bugs = bugs_.size();
+  progress.explored_share = explorer_.explored_share();
   return progress;
 }
 

@@ -9,6 +9,7 @@
 #include "exocheck/wire/utf8.hpp"
 #include "identity.hpp"
 #include "step_execution.hpp"
+#include "type_name.hpp"
 
 namespace exocheck::detail {
 
@@ -31,6 +32,22 @@ void ControlledRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
   cell->actor = std::move(actor);
   cell->creation_seq = ++creation_seq_;
   cell->clock = step_clock_;  // an actor's first step happens after the step that created it
+  auto* type = event_->add_actor_types();
+  type->set_actor(cell->id);
+  type->set_type(type_name_of(*cell->actor));
+}
+
+void ControlledRuntime::name_type(const ActorCell* cell, std::string type) {
+  for (auto& entry : *event_->mutable_actor_types()) {
+    if (entry.actor() == cell->id) entry.set_type(std::move(type));
+  }
+}
+
+const std::string& ControlledRuntime::type_name_of(const Actor& actor) {
+  const std::type_index type(typeid(actor));
+  auto found = type_names_.find(type);
+  if (found != type_names_.end()) return found->second;
+  return type_names_.emplace(type, readable_type_name(type.name())).first->second;
 }
 
 void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {

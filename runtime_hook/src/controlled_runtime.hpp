@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <typeindex>
+#include <unordered_map>
 #include <vector>
 
 #include "control_channel.hpp"
@@ -28,6 +30,10 @@ class ControlledRuntime : public Runtime {
   void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) override;
   void send(std::unique_ptr<Envelope> envelope) override;
   void destroy(ActorCell* cell) override;
+
+  /// What `cell`, adopted in this step, is called in the trace instead of its C++ class (an
+  /// adapter's actors are all of one proxy class).
+  void name_type(const ActorCell* cell, std::string type);
 
   /// Reads the run request, performs the run, reports its result. Returns the exit code (0).
   /// With a fork server, returns only in the child that performed a run.
@@ -61,6 +67,7 @@ class ControlledRuntime : public Runtime {
   proto::RunResult quiescent_result(std::uint32_t steps) const;
   void record_clock(const VectorClock& clock);
   void add_final_state(proto::RunResult& result) const;
+  const std::string& type_name_of(const Actor& actor);
 
   ControlChannel& channel_;
   ForkServer* fork_server_;
@@ -78,6 +85,8 @@ class ControlledRuntime : public Runtime {
   std::uint64_t send_seq_ = 0;
   std::uint64_t creation_seq_ = 0;
   std::uint32_t top_level_actors_ = 0;
+  /// Demangled class names: one demangling per class, not per actor created.
+  std::unordered_map<std::type_index, std::string> type_names_;
   bool in_run_ = false;                            ///< between the run request and the result
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main
   proto::HookMessage frame_;                       ///< reused: holds the event being recorded

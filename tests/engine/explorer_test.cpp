@@ -2,6 +2,7 @@
 // handed out again, limits respected.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <random>
 
 #include "exocheck/engine/explorer.hpp"
@@ -98,10 +99,12 @@ TEST(Explorer, AloneHoldsTheConfigurationsOfOnePath) {
   EXPECT_EQ(explorer.configurations(), 1u);  // the root
 }
 
-// Simulated workers: each keeps an item out, and results come back in a seeded random order.
-// Returns the most configurations the tree held between results.
-std::size_t explore_in_random_order(const Program& program, Explorer& explorer, std::size_t workers) {
-  std::mt19937_64 random(7);
+// Simulated workers: each keeps an item out, and results come back in a seeded random order;
+// `after_each` looks at the explorer after each result. Returns the most configurations the tree
+// held between results.
+std::size_t explore_in_random_order(const Program& program, Explorer& explorer, std::size_t workers,
+                                    std::uint64_t seed = 7, const std::function<void()>& after_each = {}) {
+  std::mt19937_64 random(seed);
   std::vector<WorkItem> out;
   std::size_t peak = 0;
   for (;;) {
@@ -115,6 +118,7 @@ std::size_t explore_in_random_order(const Program& program, Explorer& explorer, 
     explorer.complete(done->id, run(program, *done));
     out.erase(done);
     peak = std::max(peak, explorer.configurations());
+    if (after_each) after_each();
   }
   return peak;
 }
@@ -159,6 +163,49 @@ TEST(Explorer, AWorkerAskingWhileAnotherItemIsOutGetsTheShallowestOpenChoice) {
   ASSERT_TRUE(shallowest);
   EXPECT_EQ(deepest->prefix.size(), 8u);
   EXPECT_EQ(shallowest->prefix.size(), 1u);
+}
+
+// Exhaustive exploration knows every choice of a configuration when it first reaches it: the
+// estimate of the share explored is exact for a tree whose subtrees are equal, and never goes down.
+TEST(Explorer, TheShareExploredStartsAtZeroGrowsAndEndsAtOne) {
+  const Program registry = registry_program(2);
+  Explorer explorer({Reduction::kExhaustive, false, Heuristic::kFifo});
+  auto first = explorer.next();
+  EXPECT_EQ(explorer.explored_share(), 0.0);
+  const Execution execution = run(registry, *first);
+  explorer.complete(first->id, execution);
+  // The first path: one of |enabled| choices at each of its configurations.
+  double expected = 1.0;
+  for (const Step& step : execution.steps) expected /= static_cast<double>(step.enabled.size());
+  EXPECT_DOUBLE_EQ(explorer.explored_share(), expected);
+  EXPECT_DOUBLE_EQ(expected, 1.0 / 24);  // 3 x 2 x 2 x 2 x 1 choices
+  double last = explorer.explored_share();
+  while (auto item = explorer.next()) {
+    EXPECT_EQ(explorer.explored_share(), last);  // an item out explores nothing yet
+    explorer.complete(item->id, run(registry, *item));
+    EXPECT_GE(explorer.explored_share(), last);
+    last = explorer.explored_share();
+  }
+  EXPECT_TRUE(explorer.explored_completely());
+  EXPECT_EQ(explorer.explored_share(), 1.0);
+}
+
+// With races adding choices, several items out and results in any order, it stays an estimate
+// between 0 and 1, and is 1 exactly when the tree is explored.
+TEST(Explorer, TheShareExploredInParallelStaysBetweenZeroAndOne) {
+  const Program registry = registry_program(4);
+  Explorer explorer({Reduction::kTransDpor, true, Heuristic::kFifo});
+  std::size_t results = 0, below_one = 0;
+  explore_in_random_order(registry, explorer, 3, 3, [&] {
+    const double share = explorer.explored_share();
+    EXPECT_GE(share, 0.0);
+    EXPECT_LE(share, 1.0);
+    ++results;
+    below_one += share < 1.0 ? 1 : 0;
+  });
+  EXPECT_TRUE(explorer.explored_completely());
+  EXPECT_EQ(explorer.explored_share(), 1.0);
+  EXPECT_EQ(below_one, results - 1);  // 1 only once the last result is in
 }
 
 TEST(Explorer, CanonicalFormsAreThePerActorDeliverySequences) {

@@ -1,6 +1,9 @@
 // CAF programs (subjects/caf/, no exocheck header) through `exocheck explore`, which attaches the
 // CAF adapter by itself: the same figures as the native subjects, bugs found, saved and replayed.
 
+#include <map>
+#include <string>
+
 #include "exocheck/wire/trace_file.hpp"
 #include "explore_fixture.hpp"
 
@@ -59,6 +62,23 @@ TEST_F(ExploreCaf, BankLosesAnUpdateOnSomeScheduleAndTheTraceReplays) {
         result, "RUN_ASSERTION_FAILED",
         {"assertion failed in actor 1 handling ", "bank/main.cpp:", "Assertion `balance == expected' failed."});
   }
+}
+
+// A CAF actor is named in the trace by the name its state gives it, else its state's type, else its
+// class (a function-based actor without state leaves no more).
+TEST_F(ExploreCaf, TheTraceNamesEachActorsType) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  const auto result = figures({"--workers", "1"}, "caf-bank");
+  ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  const auto trace = wire::read_trace_file(dir() / result.summary.at("bugs").at(0).at("trace").get<std::string>());
+  std::map<std::string, std::string> types;
+  for (const auto& event : trace.events()) {
+    for (const auto& type : event.actor_types()) types[type.actor()] = type.type();
+  }
+  EXPECT_EQ(types, (std::map<std::string, std::string>{{"0", "account_state"},
+                                                       {"1", "auditor_state"},
+                                                       {"2", "caf::event_based_actor"},
+                                                       {"3", "caf::event_based_actor"}}));
 }
 
 TEST_F(ExploreCaf, BankLosesAnUpdateIn8Of12ClassesAnd504Of540WithThreeClients) {

@@ -146,6 +146,9 @@ TEST_F(TracePictures, TheSpaceTimePageDrawsEveryLaneAndMessageAndMarksTheFailing
     if (shape.failed_steps > 0) {
       EXPECT_NE(dom.out.find("class=\"failure-label\""), std::string::npos);
     }
+    // Every actor's lane head names its type (main's has none).
+    EXPECT_EQ(occurrences(dom.out, "class=\"lane-type\">"), shape.lanes) << dom.out.substr(0, 4000);
+    EXPECT_EQ(occurrences(dom.out, "class=\"lane-type\"></text>"), 1u);
   }
 }
 
@@ -224,6 +227,8 @@ TEST_F(TracePictures, ChromeTraceEventsHaveASliceForEveryStepAndAFlowForEveryMes
   }
   EXPECT_EQ(slices, static_cast<std::size_t>(trace.events_size()));
   EXPECT_EQ(threads.size(), shape_of(trace).lanes);
+  // Each lane named by the actor's identity and its class, as the hook recorded it.
+  EXPECT_EQ(threads, (std::set<std::string>{"main", "actor 0 (Server)", "actor 1 (Client)"}));
   EXPECT_EQ(flow_ends.size(), shape_of(trace).deliveries);
   for (const auto& [id, ends] : flow_ends) EXPECT_EQ(ends, 11) << "flow " << id << " needs one start and one end";
 }

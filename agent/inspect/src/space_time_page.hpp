@@ -135,7 +135,8 @@ function render() {
       element("text", { x: center(lane), y: 24, "text-anchor": "middle" }, head, "\u25B8");
     } else {
       element("text", { x: center(lane), y: 18, "text-anchor": "middle" }, head, name);
-      element("text", { x: center(lane), y: 32, "text-anchor": "middle" }, head, type);
+      element("text", { x: center(lane), y: 32, "text-anchor": "middle", class: "lane-type" }, head,
+              type.length > 22 ? type.slice(0, 21) + "\u2026" : type);
     }
     element("title", {}, head, name + (type ? " (" + type + ")" : "") + ": click to " +
             (folded.has(lane) ? "unfold" : "fold"));

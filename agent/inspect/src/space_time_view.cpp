@@ -66,13 +66,17 @@ void replace_once(std::string& page, const std::string& placeholder, const std::
 std::string space_time_html(const proto::TraceFile& trace) {
   json events = json::array();
   for (const auto& event : trace.events()) events.push_back(event_data(event));
+  json types = json::object();
+  for (const auto& event : trace.events()) {
+    for (const auto& type : event.actor_types()) types[type.actor()] = type.type();
+  }
   const json data = {{"subject", trace.subject()},
                      {"args", trace.args()},
                      {"status", proto::RunStatus_Name(trace.result().status())},
                      {"status_words", status_in_words(trace.result().status())},
                      {"detail", trace.result().detail()},
                      {"bad", trace.result().status() != proto::RUN_COMPLETED},
-                     {"types", json::object()},
+                     {"types", types},
                      {"events", events}};
   std::string page = kSpaceTimePage;
   replace_once(page, "@TITLE@", markup_escaped("exocheck trace: " + trace.subject()));

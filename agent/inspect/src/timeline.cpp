@@ -57,12 +57,22 @@ std::string outcome_marker(const proto::Event& event) {
   }
 }
 
+/// "created 0.1 (Worker), 0.2 (Worker)": with each actor's type where the trace names it.
+std::string created_text(const proto::Event& event) {
+  return "created " + join(event.created(), ", ", [&](const std::string& actor) {
+           for (const auto& type : event.actor_types()) {
+             if (type.actor() == actor) return actor + " (" + type.type() + ")";
+           }
+           return actor;
+         });
+}
+
 /// What a step did besides receiving: sends, creations, and the markers people look for.
 std::string effects_of(const proto::Event& event) {
   std::vector<std::string> parts;
   if (!event.sent().empty())
     parts.push_back(join(event.sent(), ", ", [](const auto& s) { return "-> " + format_sent(s); }));
-  if (!event.created().empty()) parts.push_back("created " + join(event.created(), ", ", identity));
+  if (!event.created().empty()) parts.push_back(created_text(event));
   if (event.destroyed()) parts.push_back("[destroyed]");
   if (!event.dead_letters().empty())
     parts.push_back("[dead letters: " + join(event.dead_letters(), ", ", identity) + "]");
@@ -72,7 +82,7 @@ std::string effects_of(const proto::Event& event) {
 
 std::string initial_step_text(const proto::Event& event) {
   std::vector<std::string> parts;
-  if (!event.created().empty()) parts.push_back("created " + join(event.created(), ", ", identity));
+  if (!event.created().empty()) parts.push_back(created_text(event));
   if (!event.sent().empty()) parts.push_back("sent " + join(event.sent(), ", ", format_sent));
   if (const auto marker = outcome_marker(event); !marker.empty()) parts.push_back(marker);
   return "main: " + (parts.empty() ? std::string("nothing") : join(parts, "; ", identity));

@@ -73,8 +73,11 @@ std::string chrome_trace_json(const proto::TraceFile& trace) {
   events.push_back(
       {{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "exocheck: " + trace.subject()}}}});
   for (std::size_t lane = 0; lane < lanes.lanes.size(); ++lane) {
-    const std::string name = lane == 0 ? "main" : "actor " + lanes.lanes[lane];
-    events.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", lane}, {"args", {{"name", name}}}});
+    events.push_back({{"name", "thread_name"},
+                      {"ph", "M"},
+                      {"pid", 1},
+                      {"tid", lane},
+                      {"args", {{"name", lane_title(lanes, lane)}}}});
     events.push_back(
         {{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", 1}, {"tid", lane}, {"args", {{"sort_index", lane}}}});
   }
@@ -128,8 +131,7 @@ std::string graphviz_dot(const proto::TraceFile& trace) {
   for (const auto& event : trace.events()) steps_of[lane_of_event(lanes, event)].push_back(event.step());
   std::string dot = "digraph trace {\n  rankdir=TB;\n  node [shape=box, fontsize=10];\n";
   for (std::size_t lane = 0; lane < lanes.lanes.size(); ++lane) {
-    dot += fmt::format("  subgraph cluster_{} {{\n    label={};\n", lane,
-                       dot_string(lane == 0 ? "main" : "actor " + lanes.lanes[lane]));
+    dot += fmt::format("  subgraph cluster_{} {{\n    label={};\n", lane, dot_string(lane_title(lanes, lane)));
     for (std::uint32_t step : steps_of[lane]) {
       const auto& event = trace.events(static_cast<int>(step));
       const bool failed = event.outcome() != proto::STEP_OK;

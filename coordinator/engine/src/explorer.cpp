@@ -41,6 +41,7 @@ class Explorer::State {
   bool complete_exploration() const;
   std::size_t outstanding() const { return outstanding_.size(); }
   std::size_t frontier() const;
+  double explored_share() const;
   std::size_t configurations() const { return configurations_; }
   const Stats& stats() const { return stats_; }
   const ExplorerOptions& options() const { return options_; }
@@ -83,6 +84,8 @@ class Explorer::State {
   bool stored_prefix(const Execution& execution, const Issued& issued, std::vector<const ViewStep*>& prefix) const;
   void request_above_root(const TraceView& trace, const Race& race);
   std::string name_or_empty(Key key) const { return key == kNoKey ? std::string() : names_.name(key); }
+  using InFlight = std::vector<std::pair<const Node*, Key>>;
+  double share_of(const Node& node, const InFlight& in_flight) const;
 
   ExplorerOptions options_;
   std::unique_ptr<BacktrackPolicy> policy_;
@@ -98,8 +101,9 @@ class Explorer::State {
   std::uint64_t next_id_ = 1;
   std::unordered_map<std::uint64_t, Issued> outstanding_;
   std::deque<std::uint64_t> reissue_;
-  // Subtrees given away, by id: the configuration each was split off, kept until it is finished.
-  std::unordered_map<std::uint64_t, Node*> given_away_;
+  // Subtrees given away, by id: the configuration each was split off (kept until it is finished)
+  // and the message its subtree starts with.
+  std::unordered_map<std::uint64_t, std::pair<Node*, Key>> given_away_;
   std::vector<BacktrackRequest> requests_;
   OpenList open_;
   Stats stats_;
@@ -316,7 +320,7 @@ std::optional<Subtree> Explorer::State::split() {
     node->latest = m;
     node->freeze = false;
     ++node->items_out;
-    given_away_.emplace(subtree.id, node);
+    given_away_.emplace(subtree.id, std::pair{node, m});
     subtree.prefix = work_item(0, Issued{node, m, {}, {}}).prefix;
     return subtree;
   }
@@ -326,7 +330,7 @@ std::optional<Subtree> Explorer::State::split() {
 void Explorer::State::subtree_finished(std::uint64_t id) {
   const auto it = given_away_.find(id);
   if (it == given_away_.end()) return;
-  Node* node = it->second;
+  Node* node = it->second.first;
   given_away_.erase(it);
   --node->items_out;
   drop_explored(node);
@@ -459,6 +463,38 @@ std::size_t Explorer::State::frontier() const {
   return choices;
 }
 
+// The share of a configuration's subtree explored, estimated as if every choice known there led
+// to a subtree of equal size: the mean of its choices' shares, where a choice handed out whose
+// child is gone was explored (drop_explored), one out without a child yet is not, and one not
+// handed out yet is not. Choices that races add later lower the estimate again; with exhaustive
+// exploration every choice is known when its configuration is first reached, and the estimate
+// only grows.
+double Explorer::State::share_of(const Node& node, const InFlight& in_flight) const {
+  std::size_t choices = node.done.size();
+  for (Key m : node.backtrack) choices += !node.is_done(m) && !node.asleep(m) ? 1 : 0;
+  if (choices == 0) return node.items_out == 0 ? 1.0 : 0.0;
+  double explored = 0.0;
+  for (Key m : node.done) {
+    const auto child = std::find_if(node.children.begin(), node.children.end(),
+                                    [&](const auto& entry) { return entry.first == m && entry.second; });
+    if (child != node.children.end()) {
+      explored += share_of(*child->second, in_flight);
+    } else if (std::find(in_flight.begin(), in_flight.end(), std::pair{&node, m}) == in_flight.end()) {
+      explored += 1.0;
+    }
+  }
+  return explored / static_cast<double>(choices);
+}
+
+double Explorer::State::explored_share() const {
+  if (!started_) return 0.0;
+  if (complete_exploration() && outstanding_.empty()) return 1.0;
+  InFlight in_flight;
+  for (const auto& [id, issued] : outstanding_) in_flight.emplace_back(issued.node, issued.message);
+  for (const auto& [id, given] : given_away_) in_flight.emplace_back(given.first, given.second);
+  return share_of(root_, in_flight);
+}
+
 Explorer::Explorer(ExplorerOptions options) : state_(std::make_unique<State>(options)) {}
 Explorer::Explorer(ExplorerOptions options, const Subtree& subtree)
     : state_(std::make_unique<State>(options, subtree)) {}
@@ -495,6 +531,9 @@ std::size_t Explorer::outstanding() const {
 }
 std::size_t Explorer::frontier() const {
   return state_->frontier();
+}
+double Explorer::explored_share() const {
+  return state_->explored_share();
 }
 std::size_t Explorer::configurations() const {
   return state_->configurations();

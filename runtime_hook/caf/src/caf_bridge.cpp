@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <string_view>
+#include <typeinfo>
 
 #include <caf/atom.hpp>
 #include <caf/mailbox_element.hpp>
@@ -11,6 +13,7 @@
 #include "exocheck/actor.hpp"
 #include "identity.hpp"
 #include "interposed.hpp"
+#include "type_name.hpp"
 #include "wire_messages.hpp"
 
 namespace exocheck::caf_adapter {
@@ -31,6 +34,24 @@ struct ResponseWaits : caf::scheduled_actor {
   static constexpr auto awaited = &ResponseWaits::awaited_responses_;
   static constexpr auto multiplexed = &ResponseWaits::multiplexed_responses_;
 };
+
+// What a CAF actor is, for the trace: the name it gives itself (a state's `name`), else the
+// state's type of a stateful actor, else its class (caf::event_based_actor for a function-based
+// actor without state: CAF keeps no trace of the function's name).
+std::string type_of(const caf::scheduled_actor& actor) {
+  const std::string own = actor.name();
+  if (own != actor.caf::scheduled_actor::name()) return own;
+  const std::string type = detail::readable_type_name(typeid(actor).name());
+  constexpr std::string_view kStateful = "caf::stateful_actor<";
+  if (type.rfind(kStateful, 0) != 0) return type;
+  int depth = 0;
+  for (std::size_t i = kStateful.size(); i < type.size(); ++i) {
+    const bool ends_state = depth == 0 && (type[i] == ',' || type[i] == '>');
+    if (ends_state) return type.substr(kStateful.size(), i - kStateful.size());
+    depth += type[i] == '<' ? 1 : type[i] == '>' ? -1 : 0;
+  }
+  return type;
+}
 
 std::uint64_t request_number(caf::message_id id) {
   return id.request_id().integer_value();
@@ -67,6 +88,7 @@ void CafBridge::launching(caf::scheduled_actor& actor) {
   auto construct = [this] { return std::unique_ptr<Actor>(new CafActorProxy(*this)); };
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();
+  mode_->runtime().name_type(cell, type_of(actor));
   controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}});
   actor.attach_functor([this, cell](const caf::error& reason) { terminated(cell, reason); });
 }

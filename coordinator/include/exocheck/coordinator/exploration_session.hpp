@@ -57,6 +57,9 @@ struct Progress {
   std::size_t outstanding = 0;  ///< leases out
   std::size_t frontier = 0;     ///< choices known, not yet leased
   std::size_t bugs = 0;
+  /// The share of the tree explored (engine::Explorer::explored_share), when it can be estimated:
+  /// not for a job whose subtrees agents explore.
+  std::optional<double> explored_share;
 };
 
 class ExplorationSession final : public LeaseSource {

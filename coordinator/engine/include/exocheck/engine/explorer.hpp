@@ -75,6 +75,10 @@ class Explorer {
   std::size_t outstanding() const;
   /// Choices known but not yet handed out.
   std::size_t frontier() const;
+  /// An estimate, from 0 to 1, of the share of the tree explored: each configuration's choices
+  /// known so far are taken to lead to subtrees of equal size. 1 once explored completely; races
+  /// that add choices can lower it. Walks the tree held (configurations()).
+  double explored_share() const;
   /// Configurations the tree holds now, the root included. Explored subtrees are dropped, so the
   /// tree holds about the configurations of the paths still being explored, not of all paths.
   std::size_t configurations() const;
