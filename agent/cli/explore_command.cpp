@@ -98,6 +98,10 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   auto* coordinator_option =
       app_->add_option("--coordinator", coordinator_, "Submit to a running exocheck-coordinator at ADDR")
           ->excludes(workers);
+  for (auto* option :
+       link::add_link_flags(*app_, link_, "this client (for a coordinator that requires client certificates)")) {
+    option->needs(coordinator_option);
+  }
   options::add_no_fork_server_flag(*app_, no_fork_server_)->excludes(coordinator_option);
   options::add_no_in_place_flag(*app_, no_in_place_)->excludes(coordinator_option);
   app_->add_flag("--pin-workers", pin_workers_,
@@ -153,13 +157,26 @@ void ExploreCommand::shrink_bugs(const ExploreSettings& settings, ExploreOutcome
   }
 }
 
+link::LinkSettings ExploreCommand::link_settings() const {
+  try {
+    auto settings = link::read_link_settings(link_);
+    if (auto refusal = link::plaintext_refusal(settings, coordinator_, "connecting to"); !refusal.empty()) {
+      throw InputError("explore: " + refusal);
+    }
+    return settings;
+  } catch (const std::invalid_argument& error) {
+    throw InputError(std::string("explore: ") + error.what());
+  }
+}
+
 int ExploreCommand::execute(const SubjectCommand& subject) const {
   reject_extra_arguments(*app_);
   require_subject(subject, "explore");
   if (out_.empty()) throw InputError("explore: --out needs a folder name");
   const auto settings = settings_for(subject);
   const Interruption interruption;
-  auto outcome = coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_);
+  auto outcome =
+      coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_, link_settings());
   if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
   if (shrink_) shrink_bugs(settings, outcome);
   write_out_dir(settings.out_dir, settings, outcome);

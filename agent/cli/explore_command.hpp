@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "exocheck/link/link_settings.hpp"
 #include "exocheck/options/bounds.hpp"
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/heuristic.hpp"
@@ -30,6 +31,9 @@ class ExploreCommand {
 
  private:
   ExploreSettings settings_for(const SubjectCommand& subject) const;
+  /// The link to --coordinator, from the link flags; throws InputError for bad files or plaintext
+  /// beyond loopback without --insecure.
+  link::LinkSettings link_settings() const;
   /// --shrink: each bug's shortest failing schedule into `outcome` (a warning for one that cannot be).
   void shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome) const;
 
@@ -54,6 +58,7 @@ class ExploreCommand {
   bool no_in_place_ = false;
   bool pin_workers_ = false;
   std::string coordinator_;
+  link::LinkFlags link_;
 };
 
 }  // namespace exocheck::cli

@@ -10,6 +10,7 @@
 
 #include "command_line.hpp"
 #include "exit_status.hpp"
+#include "exocheck/options/daemon_flags.hpp"
 #include "explore_command.hpp"
 #include "replay_command.hpp"
 #include "run_command.hpp"
@@ -49,7 +50,7 @@ int main(int argc, char** argv) {
   log_to_stderr();
   remember_command_line(argc, argv);
   CLI::App app{"exocheck: systematic testing of actor programs, one controlled run at a time", "exocheck"};
-  app.set_version_flag("--version", EXOCHECK_VERSION);
+  exocheck::options::add_version_flag(app, "exocheck");
   app.require_subcommand(1);
   RunCommand run(app);
   ExploreCommand explore(app);

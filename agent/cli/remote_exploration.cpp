@@ -129,10 +129,11 @@ ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, co
 
 }  // namespace
 
-ExploreOutcome explore_remotely(const ExploreSettings& settings, const std::string& address) {
+ExploreOutcome explore_remotely(const ExploreSettings& settings, const std::string& address,
+                                const link::LinkSettings& link) {
   const auto request = submission_of(settings);
   try {
-    agent::CoordinatorClient client(address, kConnectTimeout);
+    agent::CoordinatorClient client(address, kConnectTimeout, link);
     const auto job_id = client.submit(request);
     spdlog::info("explore: job {} submitted to {}", job_id, address);
     return follow(client, job_id, address);

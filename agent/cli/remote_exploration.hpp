@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "exocheck/link/link_settings.hpp"
 #include "explore_report.hpp"
 
 namespace exocheck::cli {
@@ -12,6 +13,7 @@ namespace exocheck::cli {
 /// mode does, and collects the outcome with every bug's trace. Throws InputError (one line) when
 /// the subject cannot be read here, the coordinator does not answer or refuses the settings, or
 /// the job fails (no agent can run the subject, the subject is not linked with the hook).
-ExploreOutcome explore_remotely(const ExploreSettings& settings, const std::string& address);
+ExploreOutcome explore_remotely(const ExploreSettings& settings, const std::string& address,
+                                const link::LinkSettings& link);
 
 }  // namespace exocheck::cli

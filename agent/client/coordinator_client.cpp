@@ -5,14 +5,19 @@
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
+#include "exocheck/link/grpc_link.hpp"
 #include "proto/coordinator.grpc.pb.h"
 
 namespace exocheck::agent {
 
 struct CoordinatorClient::Impl {
   std::string address;
+  link::LinkSettings link;
   std::shared_ptr<grpc::Channel> channel;
   std::unique_ptr<proto::ClientService::Stub> stub;
+
+  /// A call's context, with the token.
+  void prepare(grpc::ClientContext& context) const { link::present_token(context, link); }
 
   /// Throws CoordinatorError for a failed call, naming what was asked.
   void check(const grpc::Status& status, const std::string& what) const {
@@ -21,15 +26,21 @@ struct CoordinatorClient::Impl {
   }
 };
 
-CoordinatorClient::CoordinatorClient(const std::string& address, std::chrono::milliseconds timeout)
+CoordinatorClient::CoordinatorClient(const std::string& address, std::chrono::milliseconds timeout,
+                                     const link::LinkSettings& link)
     : impl_(std::make_unique<Impl>()) {
   impl_->address = address;
+  impl_->link = link;
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(256 << 20);
-  impl_->channel = grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), arguments);
+  impl_->channel = grpc::CreateCustomChannel(address, link::channel_credentials(link), arguments);
   if (!impl_->channel->WaitForConnected(std::chrono::system_clock::now() + timeout)) {
+    // A failed TLS handshake looks the same from here as a coordinator that is not there.
     throw CoordinatorError("coordinator at " + address + " does not answer (waited " + std::to_string(timeout.count()) +
-                           " ms)");
+                           " ms)" +
+                           (link.tls() ? "; or the TLS handshake failed: does --tls-ca name the CA that signed the "
+                                         "coordinator's certificate, and does the coordinator accept this one?"
+                                       : ""));
   }
   impl_->stub = proto::ClientService::NewStub(impl_->channel);
 }
@@ -38,6 +49,7 @@ CoordinatorClient::~CoordinatorClient() = default;
 
 std::uint64_t CoordinatorClient::submit(const proto::SubmitRequest& request) {
   grpc::ClientContext context;
+  impl_->prepare(context);
   proto::SubmitReply reply;
   impl_->check(impl_->stub->Submit(&context, request, &reply), "submit refused");
   return reply.job_id();
@@ -52,6 +64,8 @@ proto::JobProgress CoordinatorClient::watch(std::uint64_t job_id,
   auto backoff = std::chrono::milliseconds(100);
   while (true) {
     grpc::ClientContext context;
+    impl_->prepare(context);
+    impl_->prepare(context);
     proto::JobRef job;
     job.set_job_id(job_id);
     auto reader = impl_->stub->Watch(&context, job);
@@ -91,6 +105,7 @@ proto::JobProgress CoordinatorClient::watch(std::uint64_t job_id,
 
 std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {
   grpc::ClientContext context;
+  impl_->prepare(context);
   proto::JobRef job;
   job.set_job_id(job_id);
   proto::BugList list;
@@ -100,6 +115,7 @@ std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {
 
 proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bug_number, bool reference) {
   grpc::ClientContext context;
+  impl_->prepare(context);
   proto::BugRef ref;
   ref.set_job_id(job_id);
   ref.set_number(bug_number);
@@ -111,6 +127,7 @@ proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bu
 
 bool CoordinatorClient::cancel(std::uint64_t job_id) {
   grpc::ClientContext context;
+  impl_->prepare(context);
   proto::JobRef job;
   job.set_job_id(job_id);
   proto::CancelReply reply;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/link/link_settings.hpp"
 #include "proto/coordinator.pb.h"
 
 namespace exocheck::agent {
@@ -23,8 +24,9 @@ class CoordinatorError : public std::runtime_error {
 
 class CoordinatorClient {
  public:
-  /// Connects to `address`; throws CoordinatorError when it does not answer within `timeout`.
-  CoordinatorClient(const std::string& address, std::chrono::milliseconds timeout);
+  /// Connects to `address` over the link `link` secures; throws CoordinatorError when it does not
+  /// answer within `timeout`.
+  CoordinatorClient(const std::string& address, std::chrono::milliseconds timeout, const link::LinkSettings& link = {});
   ~CoordinatorClient();
   CoordinatorClient(const CoordinatorClient&) = delete;
   CoordinatorClient& operator=(const CoordinatorClient&) = delete;

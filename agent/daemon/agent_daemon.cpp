@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "exocheck/coordinator/exploration_settings.hpp"
+#include "exocheck/link/grpc_link.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "local_agent.hpp"
 #include "proto/coordinator.grpc.pb.h"
@@ -300,7 +301,8 @@ struct AgentDaemon::Impl {
         instance(random_instance()),
         local({.workers = this->options.slots,
                .fork_server = this->options.fork_server,
-               .in_place = this->options.in_place}) {}
+               .in_place = this->options.in_place}),
+        check(this->options.subjects) {}
 
   /// One stream's life. True when the coordinator answered (so the back-off starts over).
   bool connect_once(proto::AgentService::Stub& stub) {
@@ -310,6 +312,7 @@ struct AgentDaemon::Impl {
       if (stopping) return false;
       current = &context;
     }
+    link::present_token(context, options.link);
     auto stream = stub.Connect(&context);
     proto::AgentMessage hello;
     hello.mutable_hello()->set_name(options.name);
@@ -324,7 +327,13 @@ struct AgentDaemon::Impl {
       std::lock_guard lock(mutex);
       current = nullptr;
     }
-    if (!status.ok() && !stopping) spdlog::warn("coordinator {}: {}", options.coordinator, status.error_message());
+    if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+      // Trying again with the same token cannot help: the one who started the agent must know.
+      spdlog::error("coordinator {} refused this agent: {}", options.coordinator, status.error_message());
+      refused = true;
+    } else if (!status.ok() && !stopping) {
+      spdlog::warn("coordinator {}: {}", options.coordinator, status.error_message());
+    }
     return answered;
   }
 
@@ -344,30 +353,34 @@ struct AgentDaemon::Impl {
   std::condition_variable stopped;
   bool stopping = false;
   grpc::ClientContext* current = nullptr;
+  bool refused = false;  ///< the coordinator refused this agent's token
 };
 
 AgentDaemon::AgentDaemon(AgentDaemonOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 
 AgentDaemon::~AgentDaemon() = default;
 
-void AgentDaemon::run() {
+int AgentDaemon::run() {
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(256 << 20);
-  auto channel = grpc::CreateCustomChannel(impl_->options.coordinator, grpc::InsecureChannelCredentials(), arguments);
+  auto channel =
+      grpc::CreateCustomChannel(impl_->options.coordinator, link::channel_credentials(impl_->options.link), arguments);
   auto stub = proto::AgentService::NewStub(channel);
   auto backoff = impl_->options.first_backoff;
-  spdlog::info("agent {} ({} slots) serving coordinator {}", impl_->options.name, impl_->options.slots,
-               impl_->options.coordinator);
+  spdlog::info("agent {} ({} slots) serving coordinator {}; runs {}", impl_->options.name, impl_->options.slots,
+               impl_->options.coordinator, impl_->options.subjects.description());
   while (true) {
     {
       std::lock_guard lock(impl_->mutex);
       if (impl_->stopping) break;
     }
     if (impl_->connect_once(*stub)) backoff = impl_->options.first_backoff;
+    if (impl_->refused) break;
     impl_->pause(backoff);
     backoff = std::min(backoff * 2, impl_->options.max_backoff);
   }
   close_sessions(impl_->held.hold({}, 0, nullptr), impl_->local);
+  return impl_->refused ? 2 : 0;
 }
 
 void AgentDaemon::stop() {

@@ -9,6 +9,9 @@
 #include <memory>
 #include <string>
 
+#include "exocheck/link/link_settings.hpp"
+#include "subject_policy.hpp"
+
 namespace exocheck::agent {
 
 struct AgentDaemonOptions {
@@ -17,6 +20,8 @@ struct AgentDaemonOptions {
   std::string name;         ///< shown in the coordinator's logs and refusals
   bool fork_server = true;  ///< runs fork from a server of the subject (Runner); false: exec per run
   bool in_place = true;     ///< the server performs its runs in place where it can (RunnerOptions)
+  SubjectPolicy subjects;   ///< which binaries it runs
+  link::LinkSettings link;  ///< TLS and token of its link to the coordinator
   std::chrono::milliseconds first_backoff{200};
   std::chrono::milliseconds max_backoff{5'000};
 };
@@ -28,8 +33,9 @@ class AgentDaemon {
   AgentDaemon(const AgentDaemon&) = delete;
   AgentDaemon& operator=(const AgentDaemon&) = delete;
 
-  /// Serves the coordinator until stop(); never returns because of a subject or the network.
-  void run();
+  /// Serves the coordinator until stop(), then returns 0; never returns because of a subject or
+  /// the network. Returns 2 when the coordinator refuses this agent (its token).
+  int run();
   /// Ends run(): closes the stream; runs in progress finish first. Safe from any thread.
   void stop();
 

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include "hook_attachment.hpp"
 #include "sha256.hpp"
 
 namespace exocheck::agent {
@@ -16,15 +17,22 @@ std::optional<std::string> SubjectCheck::refusal_reason(const proto::JobOffer& o
   if (!std::filesystem::is_regular_file(subject, error))
     return "subject " + subject.string() + " is not a regular file";
   if (access(subject.c_str(), X_OK) != 0) return "subject " + subject.string() + " is not executable on this agent";
+  const auto canonical = std::filesystem::canonical(subject, error);
+  if (error) return "subject " + subject.string() + ": " + error.message();
+  std::string digest;
   try {
-    const auto digest = digest_of(subject.string());
-    if (digest != offer.sha256()) {
-      return "subject " + subject.string() + " is a different build here: sha256 " + digest + ", the job's is " +
-             offer.sha256();
-    }
+    digest = digest_of(canonical.string());
   } catch (const std::runtime_error& failure) {
     return failure.what();
   }
+  if (auto refused = policy_.refusal(canonical, digest)) return refused;
+  if (digest != offer.sha256()) {
+    return "subject " + subject.string() + " is a different build here: sha256 " + digest + ", the job's is " +
+           offer.sha256();
+  }
+  // A script, or a program without the hook: refused before it runs, never found out after.
+  const auto attachment = hook_attachment(canonical.string());
+  if (const auto* failure = std::get_if<LaunchFailure>(&attachment)) return failure->detail;
   return std::nullopt;
 }
 

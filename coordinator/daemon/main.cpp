@@ -10,6 +10,9 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include "exocheck/link/link_settings.hpp"
+#include "exocheck/options/daemon_flags.hpp"
+
 #include "coordinator_server.hpp"
 #include "journal.hpp"
 
@@ -43,11 +46,39 @@ int main(int argc, char** argv) {
                  "explore them anew")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  exocheck::link::LinkFlags link_flags;
+  exocheck::link::add_link_flags(app, link_flags, "the coordinator");
+  exocheck::options::add_version_flag(app, "exocheck-coordinator");
+  exocheck::options::LogSettings log_settings;
+  exocheck::options::add_log_options(app, log_settings);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     // DESIGN.md: usage errors exit 2 (CLI11's own codes are not ours); --help exits 0.
     return app.exit(error) == 0 ? 0 : 2;
+  }
+  exocheck::options::apply_log_settings(log_settings, "exocheck-coordinator");
+  exocheck::link::LinkSettings link;
+  try {
+    link = exocheck::link::read_link_settings(link_flags);
+  } catch (const std::invalid_argument& error) {
+    spdlog::error("exocheck-coordinator: {}", error.what());
+    return 2;
+  }
+  if (link.tls() && link.cert_pem.empty()) {
+    spdlog::error("exocheck-coordinator: --tls-ca needs --tls-cert and --tls-key: the coordinator's own certificate");
+    return 2;
+  }
+  if (const auto refusal = exocheck::link::plaintext_refusal(link, listen, "listening on"); !refusal.empty()) {
+    spdlog::error("exocheck-coordinator: {}", refusal);
+    return 2;
+  }
+  if (!link.tls() && !exocheck::link::is_loopback(listen)) {
+    spdlog::warn("--insecure: listening on {} in plaintext; anyone on the network can read and forge the traffic",
+                 listen);
+  }
+  if (link.token.empty() && !exocheck::link::is_loopback(listen)) {
+    spdlog::warn("no --token-file: any client that reaches {} can submit jobs", listen);
   }
 
   sigset_t signals;
@@ -70,8 +101,12 @@ int main(int argc, char** argv) {
     }
     exocheck::coordinator::JobDispatcher dispatcher(options);
     if (journal) dispatcher.restore(journal->read());
-    exocheck::coordinator::CoordinatorServer server(listen, dispatcher);
-    spdlog::info("exocheck-coordinator listening on {} (port {})", listen, server.port());
+    exocheck::coordinator::CoordinatorServer server(listen, dispatcher, link);
+    spdlog::info("exocheck-coordinator listening on {} (port {}; {}{})", listen, server.port(),
+                 link.cert_pem.empty() ? "plaintext"
+                 : link.ca_pem.empty() ? "TLS"
+                                       : "TLS, client certificates required",
+                 link.token.empty() ? "" : ", token required");
     if (!port_file.empty()) std::ofstream(port_file) << server.port() << '\n';
     auto watcher = shut_down_on_signal(server, signals);
     server.wait();

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -9,6 +10,7 @@
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
+#include "exocheck/link/grpc_link.hpp"
 #include "proto/coordinator.grpc.pb.h"
 
 namespace exocheck::coordinator {
@@ -118,15 +120,20 @@ class AgentStream {
 
 class AgentServiceImpl final : public proto::AgentService::Service {
  public:
-  explicit AgentServiceImpl(JobDispatcher& dispatcher) : dispatcher_(dispatcher) {}
+  AgentServiceImpl(JobDispatcher& dispatcher, std::string token) : dispatcher_(dispatcher), token_(std::move(token)) {}
 
   grpc::Status Connect(grpc::ServerContext* context,
                        grpc::ServerReaderWriter<proto::CoordinatorMessage, proto::AgentMessage>* stream) override {
+    if (auto refused = link::token_refusal(*context, token_)) {
+      spdlog::warn("refused an agent from {}: {}", context->peer(), refused->error_message());
+      return *refused;
+    }
     return AgentStream(dispatcher_, *context, *stream).serve();
   }
 
  private:
   JobDispatcher& dispatcher_;
+  const std::string token_;
 };
 
 grpc::Status job_not_found(std::uint64_t job_id) {
@@ -135,9 +142,11 @@ grpc::Status job_not_found(std::uint64_t job_id) {
 
 class ClientServiceImpl final : public proto::ClientService::Service {
  public:
-  explicit ClientServiceImpl(JobDispatcher& dispatcher) : dispatcher_(dispatcher) {}
+  ClientServiceImpl(JobDispatcher& dispatcher, std::string token) : dispatcher_(dispatcher), token_(std::move(token)) {}
 
-  grpc::Status Submit(grpc::ServerContext*, const proto::SubmitRequest* request, proto::SubmitReply* reply) override {
+  grpc::Status Submit(grpc::ServerContext* context, const proto::SubmitRequest* request,
+                      proto::SubmitReply* reply) override {
+    if (auto refused = refusal(*context)) return *refused;
     try {
       reply->set_job_id(dispatcher_.submit(*request));
       return grpc::Status::OK;
@@ -148,6 +157,7 @@ class ClientServiceImpl final : public proto::ClientService::Service {
 
   grpc::Status Watch(grpc::ServerContext* context, const proto::JobRef* job,
                      grpc::ServerWriter<proto::JobProgress>* writer) override {
+    if (auto refused = refusal(*context)) return *refused;
     while (!context->IsCancelled()) {
       const auto seen = dispatcher_.generation();
       const auto progress = dispatcher_.progress(job->job_id());
@@ -160,7 +170,8 @@ class ClientServiceImpl final : public proto::ClientService::Service {
     return grpc::Status::CANCELLED;
   }
 
-  grpc::Status ListBugs(grpc::ServerContext*, const proto::JobRef* job, proto::BugList* list) override {
+  grpc::Status ListBugs(grpc::ServerContext* context, const proto::JobRef* job, proto::BugList* list) override {
+    if (auto refused = refusal(*context)) return *refused;
     if (!dispatcher_.progress(job->job_id())) return job_not_found(job->job_id());
     for (const auto& bug : dispatcher_.bugs(job->job_id())) {
       auto& summary = *list->add_bugs();
@@ -172,7 +183,8 @@ class ClientServiceImpl final : public proto::ClientService::Service {
     return grpc::Status::OK;
   }
 
-  grpc::Status GetBugTrace(grpc::ServerContext*, const proto::BugRef* ref, proto::TraceFile* trace) override {
+  grpc::Status GetBugTrace(grpc::ServerContext* context, const proto::BugRef* ref, proto::TraceFile* trace) override {
+    if (auto refused = refusal(*context)) return *refused;
     for (const auto& bug : dispatcher_.bugs(ref->job_id())) {
       if (bug.number != ref->number() || (ref->reference() && !bug.reference)) continue;
       *trace = ref->reference() ? *bug.reference : bug.trace;
@@ -183,19 +195,28 @@ class ClientServiceImpl final : public proto::ClientService::Service {
                                              std::to_string(ref->job_id())};
   }
 
-  grpc::Status Cancel(grpc::ServerContext*, const proto::JobRef* job, proto::CancelReply* reply) override {
+  grpc::Status Cancel(grpc::ServerContext* context, const proto::JobRef* job, proto::CancelReply* reply) override {
+    if (auto refused = refusal(*context)) return *refused;
     reply->set_found(dispatcher_.cancel(job->job_id()));
     return grpc::Status::OK;
   }
 
  private:
+  std::optional<grpc::Status> refusal(const grpc::ServerContext& context) const {
+    auto refused = link::token_refusal(context, token_);
+    if (refused) spdlog::warn("refused a client from {}: {}", context.peer(), refused->error_message());
+    return refused;
+  }
+
   JobDispatcher& dispatcher_;
+  const std::string token_;
 };
 
 }  // namespace
 
 struct CoordinatorServer::Impl {
-  explicit Impl(JobDispatcher& dispatcher) : dispatcher(dispatcher), agents(dispatcher), clients(dispatcher) {}
+  Impl(JobDispatcher& dispatcher, const std::string& token)
+      : dispatcher(dispatcher), agents(dispatcher, token), clients(dispatcher, token) {}
 
   void tick_until_stopped(const std::stop_token& stop) {
     while (!stop.stop_requested()) {
@@ -213,10 +234,11 @@ struct CoordinatorServer::Impl {
   std::once_flag shut_down;
 };
 
-CoordinatorServer::CoordinatorServer(const std::string& address, JobDispatcher& dispatcher)
-    : impl_(std::make_unique<Impl>(dispatcher)) {
+CoordinatorServer::CoordinatorServer(const std::string& address, JobDispatcher& dispatcher,
+                                     const link::LinkSettings& link)
+    : impl_(std::make_unique<Impl>(dispatcher, link.token)) {
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(address, grpc::InsecureServerCredentials(), &impl_->port);
+  builder.AddListeningPort(address, link::server_credentials(link), &impl_->port);
   builder.RegisterService(&impl_->agents);
   builder.RegisterService(&impl_->clients);
   builder.SetMaxReceiveMessageSize(256 << 20);

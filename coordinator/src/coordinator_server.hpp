@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "exocheck/link/link_settings.hpp"
 #include "job_dispatcher.hpp"
 
 namespace exocheck::coordinator {
@@ -14,8 +15,9 @@ namespace exocheck::coordinator {
 class CoordinatorServer {
  public:
   /// Listens on `address` ("host:port"; port 0 picks a free one) and serves `dispatcher`, which
-  /// must outlive the server. Throws std::runtime_error when the address cannot be bound.
-  CoordinatorServer(const std::string& address, JobDispatcher& dispatcher);
+  /// must outlive the server, over the link `link` secures (TLS, and a token every call must
+  /// carry). Throws std::runtime_error when the address cannot be bound.
+  CoordinatorServer(const std::string& address, JobDispatcher& dispatcher, const link::LinkSettings& link = {});
   ~CoordinatorServer();
   CoordinatorServer(const CoordinatorServer&) = delete;
   CoordinatorServer& operator=(const CoordinatorServer&) = delete;

@@ -10,7 +10,7 @@ start_loopback_daemons() {
   "$build/bin/exocheck-coordinator" --listen "127.0.0.1:$port" >"$work/coordinator.log" 2>&1 &
   coordinator=$!
   sleep 0.5
-  "$build/bin/exocheck-agent" --coordinator "127.0.0.1:$port" --slots "$slots" >"$work/agent.log" 2>&1 &
+  "$build/bin/exocheck-agent" --coordinator "127.0.0.1:$port" --slots "$slots" --subjects-dir "$build/bin" >"$work/agent.log" 2>&1 &
   agent=$!
   sleep 0.5
 }

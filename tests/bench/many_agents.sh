@@ -19,7 +19,7 @@ coordinator=$!
 pids+=("$coordinator")
 sleep 0.5
 for i in $(seq 1 "$agents"); do
-  "$build/bin/exocheck-agent" --coordinator "127.0.0.1:$port" --slots 1 --name "agent-$i" >"$work/agent-$i.log" 2>&1 &
+  "$build/bin/exocheck-agent" --coordinator "127.0.0.1:$port" --slots 1 --name "agent-$i" --subjects-dir "$build/bin" >"$work/agent-$i.log" 2>&1 &
   pids+=("$!")
 done
 for _ in $(seq 1 100); do

@@ -160,7 +160,7 @@ TEST_F(TraceShow, HelpDescribesEveryCommand) {
 TEST_F(TraceShow, VersionIsTheProjectVersion) {
   const auto output = exocheck({"--version"});
   EXPECT_EQ(output.exit_code, 0);
-  EXPECT_EQ(output.out, std::string(EXOCHECK_TEST_TOOL_VERSION) + "\n");
+  EXPECT_EQ(output.out, "exocheck " + std::string(EXOCHECK_TEST_TOOL_VERSION) + "\n");
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "daemon_processes.hpp"
 
@@ -59,6 +61,55 @@ TEST(RemoteExplore, DeterminismFindingComesWithBothTraces) {
   EXPECT_TRUE(std::filesystem::exists(bug["trace"].get<std::string>()));
   EXPECT_TRUE(std::filesystem::exists(bug["reference_trace"].get<std::string>()));
   std::filesystem::remove_all(out);
+}
+
+// Whoever reaches a coordinator cannot make its agents run what they like: a job naming a program
+// outside the agents' subjects folder, a script, or a program without the hook fails at the
+// client (exit 2) with the agent's reason, and nothing of it ran (its canary file is not there).
+TEST(RemoteExplore, AJobNamingAnythingButAnAllowedHookedSubjectIsRefusedAndNothingRuns) {
+  const auto dir = std::filesystem::temp_directory_path() / ("exocheck-canary-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto canary = dir / "canary";
+  {
+    std::ofstream script(dir / "script.sh");
+    script << "#!/bin/sh\ntouch " << canary.string() << "\n";
+  }
+  std::filesystem::permissions(dir / "script.sh", std::filesystem::perms::owner_all,
+                               std::filesystem::perm_options::add);
+  std::filesystem::copy_file(bin_dir() / "fault_not_linked", dir / "not_linked");
+  std::filesystem::copy_file(bin_dir() / "registry", dir / "registry");
+  LoopbackCluster cluster;
+  cluster.start_agent("a1", 1, dir);
+  cluster.wait_for_agents(1);
+  const auto explore = [&](const std::string& subject_and_args) {
+    return run_command((bin_dir() / "exocheck").string() + " explore --coordinator " + cluster.address() + " --out " +
+                       (dir / "out").string() + " -- " + subject_and_args + " 2>&1");
+  };
+  const std::pair<std::string, std::string> refused[] = {
+      {"/usr/bin/touch " + canary.string(), "is not one this agent runs: subjects under "},
+      {(dir / "script.sh").string(), "is not an ELF executable (a script?)"},
+      {(dir / "not_linked").string() + " " + canary.string(), "is not linked with the exocheck hook"},
+  };
+  for (const auto& [command, reason] : refused) {
+    const auto result = explore(command);
+    EXPECT_EQ(result.exit_code, 2) << command << ": " << result.out;
+    EXPECT_NE(result.out.find("no agent can run the subject: agent a1: "), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find(reason), std::string::npos) << command << ": " << result.out;
+    EXPECT_FALSE(std::filesystem::exists(canary)) << command << " ran";
+  }
+  // What the agent may run is explored as ever.
+  const auto allowed = explore((dir / "registry").string());
+  EXPECT_EQ(allowed.exit_code, 0) << allowed.out;
+  EXPECT_NE(allowed.out.find(" 6 classes, 0 bugs"), std::string::npos) << allowed.out;
+  std::filesystem::remove_all(dir);
+}
+
+TEST(RemoteExplore, AnAgentMustBeToldWhatItMayRun) {
+  const auto result = run_command((bin_dir() / "exocheck-agent").string() + " --coordinator 127.0.0.1:1 2>&1");
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_EQ(result.out,
+            "exocheck-agent: give --subjects-dir DIR or --allow-sha256 FILE: an agent runs only the subjects it is "
+            "told it may, whatever a client of its coordinator asks\n");
 }
 
 }  // namespace

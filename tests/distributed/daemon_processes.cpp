@@ -57,7 +57,8 @@ int DaemonProcess::stop(int signal) {
   return WIFSIGNALED(native) ? 128 + WTERMSIG(native) : WEXITSTATUS(native);
 }
 
-LoopbackCluster::LoopbackCluster(bool journaled) : journaled_(journaled) {
+LoopbackCluster::LoopbackCluster(bool journaled, std::vector<std::string> coordinator_args)
+    : journaled_(journaled), coordinator_args_(std::move(coordinator_args)) {
   dir_ = std::filesystem::temp_directory_path() /
          ("exocheck-cluster-" + std::to_string(getpid()) + "-" +
           std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
@@ -73,6 +74,7 @@ void LoopbackCluster::start_coordinator(const std::string& listen) {
     args.push_back("--state-dir");
     args.push_back((dir_ / "state").string());
   }
+  args.insert(args.end(), coordinator_args_.begin(), coordinator_args_.end());
   coordinator_ = std::make_unique<DaemonProcess>(bin_dir() / "exocheck-coordinator", args,
                                                  dir_ / ("coordinator-" + std::to_string(starts_++) + ".log"));
   for (int attempt = 0; attempt < 200; ++attempt) {
@@ -112,13 +114,24 @@ LoopbackCluster::~LoopbackCluster() {
   std::filesystem::remove_all(dir_, ignored);
 }
 
-std::size_t LoopbackCluster::start_agent(const std::string& name, int slots) {
+std::size_t LoopbackCluster::start_agent(const std::string& name, int slots, const std::filesystem::path& subjects_dir,
+                                         const std::vector<std::string>& extra_args) {
   const auto index = agents_.size();
-  agents_.push_back(std::make_unique<DaemonProcess>(
-      bin_dir() / "exocheck-agent",
-      std::vector<std::string>{"--coordinator", address_, "--slots", std::to_string(slots), "--name", name},
-      dir_ / ("agent-" + std::to_string(index) + ".log")));
+  std::vector<std::string> args{
+      "--coordinator", address_, "--slots",        std::to_string(slots),
+      "--name",        name,     "--subjects-dir", (subjects_dir.empty() ? bin_dir() : subjects_dir).string()};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  agents_.push_back(std::make_unique<DaemonProcess>(bin_dir() / "exocheck-agent", args,
+                                                    dir_ / ("agent-" + std::to_string(index) + ".log")));
   return index;
+}
+
+int LoopbackCluster::agent_exit_status(std::size_t index, int seconds) {
+  for (int attempt = 0; attempt < seconds * 20; ++attempt) {
+    if (!agents_.at(index)->running()) return agents_[index]->stop(SIGKILL);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return -1;
 }
 
 void LoopbackCluster::wait_for_agents(std::size_t count) const {

@@ -43,13 +43,19 @@ class LoopbackCluster {
  public:
   /// `journaled`: the coordinator keeps a state dir (--state-dir), so that restart_coordinator()
   /// resumes its jobs.
-  explicit LoopbackCluster(bool journaled = false);
+  /// `coordinator_args` go to the coordinator besides its address (link security, say).
+  explicit LoopbackCluster(bool journaled = false, std::vector<std::string> coordinator_args = {});
   ~LoopbackCluster();
 
   /// "127.0.0.1:PORT" of the coordinator.
   const std::string& address() const { return address_; }
   /// Starts an agent with `slots` slots named `name`; returns its index for kill_agent().
-  std::size_t start_agent(const std::string& name, int slots = 1);
+  /// It runs the subjects under `subjects_dir` (the build's bin folder when empty); `extra_args`
+  /// go to it as well.
+  std::size_t start_agent(const std::string& name, int slots = 1, const std::filesystem::path& subjects_dir = {},
+                          const std::vector<std::string>& extra_args = {});
+  /// Agent `index`'s exit status, once it has exited by itself (waits up to `seconds`); -1 if not.
+  int agent_exit_status(std::size_t index, int seconds);
   /// Waits (up to 5 s) until the coordinator has seen `count` agents attach since it started.
   void wait_for_agents(std::size_t count) const;
   /// Kills agent `index` with SIGKILL (no goodbye on its stream).
@@ -65,6 +71,7 @@ class LoopbackCluster {
   void start_coordinator(const std::string& listen);
 
   bool journaled_ = false;
+  std::vector<std::string> coordinator_args_;
   int starts_ = 0;
   std::filesystem::path dir_;
   std::unique_ptr<DaemonProcess> coordinator_;
