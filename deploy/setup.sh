@@ -14,6 +14,8 @@ packages=(
   tmux  # the terminal test of `explore`'s progress line
   openssl  # the link security tests make their certificates
   python3  # subjects/reproduce.py, the papers' tables
+  python3-yaml  # tests/deploy/check_manifests.py reads the Kubernetes manifests
+  clang  # libFuzzer: tests/fuzz/run_fuzzers.sh
 )
 
 missing=()

@@ -15,6 +15,7 @@
 #include "replay_command.hpp"
 #include "run_command.hpp"
 #include "shrink_command.hpp"
+#include "status_command.hpp"
 #include "subject_command.hpp"
 #include "trace_command.hpp"
 
@@ -57,6 +58,7 @@ int main(int argc, char** argv) {
   ReplayCommand replay(app);
   ShrinkCommand shrink(app);
   TraceCommand trace(app);
+  StatusCommand status(app);
 
   SubjectCommand subject;
   const auto words = SubjectCommand::split(argc, argv, subject);
@@ -74,6 +76,7 @@ int main(int argc, char** argv) {
     if (explore.chosen()) return explore.execute(subject);
     if (replay.chosen()) return replay.execute(subject);
     if (shrink.chosen()) return shrink.execute(subject);
+    if (status.chosen()) return status.execute();
     return trace.execute(subject);
   } catch (const InputError& error) {
     spdlog::error("{}", error.what());

@@ -135,4 +135,12 @@ bool CoordinatorClient::cancel(std::uint64_t job_id) {
   return reply.found();
 }
 
+proto::CoordinatorStatus CoordinatorClient::status() {
+  grpc::ClientContext context;
+  impl_->prepare(context);
+  proto::CoordinatorStatus status;
+  impl_->check(impl_->stub->Status(&context, proto::StatusRequest{}, &status), "status");
+  return status;
+}
+
 }  // namespace exocheck::agent

@@ -46,6 +46,8 @@ class CoordinatorClient {
   proto::TraceFile trace(std::uint64_t job_id, std::uint64_t bug_number, bool reference = false);
   /// Stops the job; false when it was unknown or already over.
   bool cancel(std::uint64_t job_id);
+  /// Every job's progress and the agents attached.
+  proto::CoordinatorStatus status();
 
  private:
   struct Impl;

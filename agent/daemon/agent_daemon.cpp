@@ -12,6 +12,7 @@
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
 
+#include "agent_metrics.hpp"
 #include "exocheck/coordinator/exploration_settings.hpp"
 #include "exocheck/link/grpc_link.hpp"
 #include "exocheck/wire/frame.hpp"
@@ -381,6 +382,15 @@ int AgentDaemon::run() {
   }
   close_sessions(impl_->held.hold({}, 0, nullptr), impl_->local);
   return impl_->refused ? 2 : 0;
+}
+
+std::string AgentDaemon::metrics() const {
+  bool connected = false;
+  {
+    std::lock_guard lock(impl_->mutex);
+    connected = impl_->current != nullptr;
+  }
+  return agent_metrics(impl_->local.tally(), impl_->options.slots, connected);
 }
 
 void AgentDaemon::stop() {

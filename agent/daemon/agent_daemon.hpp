@@ -38,6 +38,8 @@ class AgentDaemon {
   int run();
   /// Ends run(): closes the stream; runs in progress finish first. Safe from any thread.
   void stop();
+  /// This agent's metrics (agent_metrics.hpp), now. Safe from any thread.
+  std::string metrics() const;
 
  private:
   struct Impl;

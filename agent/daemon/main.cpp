@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdio>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -14,6 +16,7 @@
 #include <CLI/CLI.hpp>
 
 #include "exocheck/link/link_settings.hpp"
+#include "exocheck/metrics/metrics_endpoint.hpp"
 #include "exocheck/options/daemon_flags.hpp"
 
 #include "agent_daemon.hpp"
@@ -49,6 +52,10 @@ int main(int argc, char** argv) {
   bool no_in_place = false;
   exocheck::options::add_no_in_place_flag(app, no_in_place);
   options.slots = std::max(1u, std::thread::hardware_concurrency());
+  std::string metrics_address;
+  app.add_option("--metrics", metrics_address,
+                 "serve Prometheus metrics at http://ADDR/metrics (host:port; plain HTTP, so beyond loopback only "
+                 "with --insecure)");
   exocheck::link::LinkFlags link_flags;
   exocheck::link::add_link_flags(app, link_flags, "this agent (for a coordinator that requires client certificates)");
   exocheck::options::add_version_flag(app, "exocheck-agent");
@@ -79,6 +86,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "exocheck-agent: %s\n", refusal.c_str());
     return 2;
   }
+  if (!metrics_address.empty() && !options.link.insecure && !exocheck::link::is_loopback(metrics_address)) {
+    std::fprintf(stderr,
+                 "exocheck-agent: metrics are plain HTTP: serving them on %s beyond loopback needs --insecure\n",
+                 metrics_address.c_str());
+    return 2;
+  }
   if (!options.link.tls() && !exocheck::link::is_loopback(options.coordinator)) {
     spdlog::warn("--insecure: connecting to {} in plaintext; anyone on the network can read and forge the traffic",
                  options.coordinator);
@@ -94,6 +107,16 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   exocheck::agent::AgentDaemon daemon(options);
+  std::optional<exocheck::metrics::MetricsEndpoint> metrics;
+  if (!metrics_address.empty()) {
+    try {
+      metrics.emplace(metrics_address, [&daemon] { return daemon.metrics(); });
+    } catch (const std::runtime_error& error) {
+      std::fprintf(stderr, "exocheck-agent: %s\n", error.what());
+      return 2;
+    }
+    spdlog::info("metrics at http://{}/metrics (port {})", metrics_address, metrics->port());
+  }
   std::jthread watcher([&daemon, signals] {
     int signal = 0;
     sigwait(&signals, &signal);

@@ -164,7 +164,9 @@ LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedEx
   const double cpu_at_start = thread_cpu_seconds();
   try {
     const auto joining = Clock::now();
+    const auto starts_before = runner.counters().server_starts;
     join(index, runner);  // a server started here is the agent's work, as in a first run
+    tally_.server_starts.fetch_add(runner.counters().server_starts - starts_before, std::memory_order_relaxed);
     stats.lease_wait_seconds += seconds_since(joining);
     std::optional<CpuHold> hold;  // a worker pinned by the options stays where it is
     if (!options_.pin_workers) hold.emplace(allowed_cpus());
@@ -261,7 +263,10 @@ RunnerOptions LocalAgent::runner_options() const {
 bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, const DecodedExecution& decoded,
                            std::optional<coordinator::Lease>& lease, LocalAgentStats& stats) {
   spec.request = std::move(lease->request);
+  const auto starts_before = runner.counters().server_starts;
   runner.run(spec, report);
+  tally_.count(report.result.status());
+  tally_.server_starts.fetch_add(runner.counters().server_starts - starts_before, std::memory_order_relaxed);
   const auto handing_over = Clock::now();
   bool finished = false;
   if (report.result.status() == proto::RUN_LAUNCH_FAILED) {

@@ -2,6 +2,7 @@
 // Embedded mode's agent: worker threads in this process, each with its own Runner, that take
 // leases from an exploration session and hand back results until the session is finished.
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -58,6 +59,17 @@ struct LocalAgentStats {
   }
 };
 
+/// Counted as runs happen (for an agent's metrics): runs by their status, fork servers started.
+struct RunTally {
+  static constexpr std::size_t kStatuses = 16;  ///< above proto::RunStatus's largest value
+  std::array<std::atomic<std::uint64_t>, kStatuses> runs_by_status{};
+  std::atomic<std::uint64_t> server_starts{0};  ///< fork servers started or restarted
+
+  void count(proto::RunStatus status) {
+    runs_by_status[static_cast<std::size_t>(status) % kStatuses].fetch_add(1, std::memory_order_relaxed);
+  }
+};
+
 /// Worker threads that serve exploration sessions, one at a time, until the agent is destroyed.
 /// Each worker keeps its thread, its CPU and its runner (with the runner's fork server) from one
 /// session to the next, as exocheck-agent keeps its slots from job to job: a worker whose runner
@@ -89,6 +101,8 @@ class LocalAgent {
   /// The figures of the workers that have ended the session served last (all of them once
   /// wait_for() returned true).
   LocalAgentStats stats() const;
+  /// Every run since the agent started, counted as it ends.
+  const RunTally& tally() const { return tally_; }
 
  private:
   void work(std::size_t index);
@@ -118,6 +132,7 @@ class LocalAgent {
   bool closing_ = false;                    ///< the destructor runs: workers return, not wait for a session
   std::size_t running_workers_ = 0;         ///< workers not yet ended in the session served last
   std::optional<std::string> launch_error_;
+  RunTally tally_;
   LocalAgentStats stats_;
   std::chrono::steady_clock::time_point started_;  ///< when the session served last was handed over
   /// Results handed to the session served last so far (new leases may follow each); changed under

@@ -13,7 +13,9 @@
 #include "exocheck/link/link_settings.hpp"
 #include "exocheck/options/daemon_flags.hpp"
 
+#include "coordinator_metrics.hpp"
 #include "coordinator_server.hpp"
+#include "exocheck/metrics/metrics_endpoint.hpp"
 #include "journal.hpp"
 
 namespace {
@@ -46,6 +48,10 @@ int main(int argc, char** argv) {
                  "explore them anew")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  std::string metrics_address;
+  app.add_option("--metrics", metrics_address,
+                 "serve Prometheus metrics at http://ADDR/metrics (host:port; plain HTTP, so beyond loopback only "
+                 "with --insecure)");
   exocheck::link::LinkFlags link_flags;
   exocheck::link::add_link_flags(app, link_flags, "the coordinator");
   exocheck::options::add_version_flag(app, "exocheck-coordinator");
@@ -71,6 +77,11 @@ int main(int argc, char** argv) {
   }
   if (const auto refusal = exocheck::link::plaintext_refusal(link, listen, "listening on"); !refusal.empty()) {
     spdlog::error("exocheck-coordinator: {}", refusal);
+    return 2;
+  }
+  if (!metrics_address.empty() && !link.insecure && !exocheck::link::is_loopback(metrics_address)) {
+    spdlog::error("exocheck-coordinator: metrics are plain HTTP: serving them on {} beyond loopback needs --insecure",
+                  metrics_address);
     return 2;
   }
   if (!link.tls() && !exocheck::link::is_loopback(listen)) {
@@ -107,6 +118,13 @@ int main(int argc, char** argv) {
                  : link.ca_pem.empty() ? "TLS"
                                        : "TLS, client certificates required",
                  link.token.empty() ? "" : ", token required");
+    std::optional<exocheck::metrics::MetricsEndpoint> metrics;
+    if (!metrics_address.empty()) {
+      metrics.emplace(metrics_address, [&dispatcher, &server] {
+        return exocheck::coordinator::coordinator_metrics(dispatcher.figures(), server.counters());
+      });
+      spdlog::info("metrics at http://{}/metrics (port {})", metrics_address, metrics->port());
+    }
     if (!port_file.empty()) std::ofstream(port_file) << server.port() << '\n';
     auto watcher = shut_down_on_signal(server, signals);
     server.wait();

@@ -36,8 +36,8 @@ class AgentStream {
  public:
   using Stream = grpc::ServerReaderWriter<proto::CoordinatorMessage, proto::AgentMessage>;
 
-  AgentStream(JobDispatcher& dispatcher, grpc::ServerContext& context, Stream& stream)
-      : dispatcher_(dispatcher), context_(context), stream_(stream) {}
+  AgentStream(JobDispatcher& dispatcher, LinkCounters& counters, grpc::ServerContext& context, Stream& stream)
+      : dispatcher_(dispatcher), counters_(counters), context_(context), stream_(stream) {}
 
   grpc::Status serve() {
     proto::AgentMessage message;
@@ -57,6 +57,8 @@ class AgentStream {
     while (true) {
       auto* batch = google::protobuf::Arena::CreateMessage<proto::AgentMessage>(&arena);
       if (!stream_.Read(batch)) break;
+      counters_.agent_messages.fetch_add(1, std::memory_order_relaxed);
+      counters_.agent_bytes.fetch_add(batch->ByteSizeLong(), std::memory_order_relaxed);
       read_one(*batch);
       arena.Reset();
     }
@@ -111,6 +113,7 @@ class AgentStream {
   }
 
   JobDispatcher& dispatcher_;
+  LinkCounters& counters_;
   grpc::ServerContext& context_;
   Stream& stream_;
   std::uint64_t agent_id_ = 0;
@@ -120,19 +123,22 @@ class AgentStream {
 
 class AgentServiceImpl final : public proto::AgentService::Service {
  public:
-  AgentServiceImpl(JobDispatcher& dispatcher, std::string token) : dispatcher_(dispatcher), token_(std::move(token)) {}
+  AgentServiceImpl(JobDispatcher& dispatcher, LinkCounters& counters, std::string token)
+      : dispatcher_(dispatcher), counters_(counters), token_(std::move(token)) {}
 
   grpc::Status Connect(grpc::ServerContext* context,
                        grpc::ServerReaderWriter<proto::CoordinatorMessage, proto::AgentMessage>* stream) override {
     if (auto refused = link::token_refusal(*context, token_)) {
+      counters_.refused_calls.fetch_add(1, std::memory_order_relaxed);
       spdlog::warn("refused an agent from {}: {}", context->peer(), refused->error_message());
       return *refused;
     }
-    return AgentStream(dispatcher_, *context, *stream).serve();
+    return AgentStream(dispatcher_, counters_, *context, *stream).serve();
   }
 
  private:
   JobDispatcher& dispatcher_;
+  LinkCounters& counters_;
   const std::string token_;
 };
 
@@ -142,7 +148,8 @@ grpc::Status job_not_found(std::uint64_t job_id) {
 
 class ClientServiceImpl final : public proto::ClientService::Service {
  public:
-  ClientServiceImpl(JobDispatcher& dispatcher, std::string token) : dispatcher_(dispatcher), token_(std::move(token)) {}
+  ClientServiceImpl(JobDispatcher& dispatcher, LinkCounters& counters, std::string token)
+      : dispatcher_(dispatcher), counters_(counters), token_(std::move(token)) {}
 
   grpc::Status Submit(grpc::ServerContext* context, const proto::SubmitRequest* request,
                       proto::SubmitReply* reply) override {
@@ -195,6 +202,16 @@ class ClientServiceImpl final : public proto::ClientService::Service {
                                              std::to_string(ref->job_id())};
   }
 
+  grpc::Status Status(grpc::ServerContext* context, const proto::StatusRequest*,
+                      proto::CoordinatorStatus* status) override {
+    if (auto refused = refusal(*context)) return *refused;
+    auto figures = dispatcher_.figures();
+    status->set_version(EXOCHECK_VERSION);
+    for (auto& job : figures.jobs) *status->add_jobs() = std::move(job);
+    for (auto& agent : figures.agent_list) *status->add_agents() = std::move(agent);
+    return grpc::Status::OK;
+  }
+
   grpc::Status Cancel(grpc::ServerContext* context, const proto::JobRef* job, proto::CancelReply* reply) override {
     if (auto refused = refusal(*context)) return *refused;
     reply->set_found(dispatcher_.cancel(job->job_id()));
@@ -203,12 +220,17 @@ class ClientServiceImpl final : public proto::ClientService::Service {
 
  private:
   std::optional<grpc::Status> refusal(const grpc::ServerContext& context) const {
+    counters_.client_calls.fetch_add(1, std::memory_order_relaxed);
     auto refused = link::token_refusal(context, token_);
-    if (refused) spdlog::warn("refused a client from {}: {}", context.peer(), refused->error_message());
+    if (refused) {
+      counters_.refused_calls.fetch_add(1, std::memory_order_relaxed);
+      spdlog::warn("refused a client from {}: {}", context.peer(), refused->error_message());
+    }
     return refused;
   }
 
   JobDispatcher& dispatcher_;
+  LinkCounters& counters_;
   const std::string token_;
 };
 
@@ -216,7 +238,7 @@ class ClientServiceImpl final : public proto::ClientService::Service {
 
 struct CoordinatorServer::Impl {
   Impl(JobDispatcher& dispatcher, const std::string& token)
-      : dispatcher(dispatcher), agents(dispatcher, token), clients(dispatcher, token) {}
+      : dispatcher(dispatcher), agents(dispatcher, counters, token), clients(dispatcher, counters, token) {}
 
   void tick_until_stopped(const std::stop_token& stop) {
     while (!stop.stop_requested()) {
@@ -226,6 +248,7 @@ struct CoordinatorServer::Impl {
   }
 
   JobDispatcher& dispatcher;
+  LinkCounters counters;  // before the services, which count into it
   AgentServiceImpl agents;
   ClientServiceImpl clients;
   std::unique_ptr<grpc::Server> server;
@@ -253,6 +276,10 @@ CoordinatorServer::~CoordinatorServer() {
 
 int CoordinatorServer::port() const {
   return impl_->port;
+}
+
+const LinkCounters& CoordinatorServer::counters() const {
+  return impl_->counters;
 }
 
 void CoordinatorServer::wait() {

@@ -3,7 +3,9 @@
 // JobDispatcher, plus the clock that expires leases. gRPC stays out of this header on purpose:
 // its headers are slow to compile.
 
+#include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -11,6 +13,14 @@
 #include "job_dispatcher.hpp"
 
 namespace exocheck::coordinator {
+
+/// What came over the links, for the metrics.
+struct LinkCounters {
+  std::atomic<std::uint64_t> agent_messages{0};  ///< messages read from agent streams
+  std::atomic<std::uint64_t> agent_bytes{0};     ///< their serialized size
+  std::atomic<std::uint64_t> client_calls{0};    ///< calls of the client service
+  std::atomic<std::uint64_t> refused_calls{0};   ///< calls and streams refused for their token
+};
 
 class CoordinatorServer {
  public:
@@ -24,6 +34,7 @@ class CoordinatorServer {
 
   /// The port actually bound.
   int port() const;
+  const LinkCounters& counters() const;
   /// Blocks until shutdown() is called (from another thread or a signal watcher).
   void wait();
   /// Stops accepting calls, ends open streams (agents reconnect elsewhere) and returns.

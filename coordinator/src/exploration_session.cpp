@@ -140,7 +140,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
                                                   proto::RunRequest& spent) const {
   std::optional<Lease> lease;
   if (!item) return lease;
-  lease.emplace(item->id, std::move(spent));
+  lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
   to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking, lease->request);
   lease->request.set_whole_result(options_.check_determinism || item->whole);
   return lease;

@@ -248,6 +248,7 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
   std::lock_guard lock(mutex_);
   auto found = agents_.find(agent_id);
   if (found == agents_.end()) return;
+  ++reports_accepted_;
   Agent& agent = found->second;
   const auto& instance = instances_.at(agent.worker);
   auto& applied = applied_reports_[instance];

@@ -89,6 +89,16 @@ class JobDispatcher {
   /// The job's bugs (empty for an unknown job).
   std::vector<Bug> bugs(std::uint64_t job_id) const;
 
+  /// What the coordinator's metrics show (dispatcher_figures.cpp).
+  struct Figures {
+    std::vector<proto::JobProgress> jobs;        ///< every job's progress, by id
+    std::vector<proto::AgentStatus> agent_list;  ///< the agents attached, by name
+    std::size_t agents = 0;                      ///< agent streams attached
+    std::uint64_t slots = 0;                     ///< their slots
+    std::uint64_t reports = 0;                   ///< agent reports accepted since the start
+  };
+  Figures figures() const;
+
   /// A counter of the agent's that moves whenever there is something new to send it.
   std::uint64_t work_generation(std::uint64_t agent_id) const;
   /// Blocks until work_generation(agent_id) differs from `seen`, the agent is gone, or `timeout`
@@ -144,8 +154,8 @@ class JobDispatcher {
     std::uint64_t leases_seen = 0;  ///< as the agent's last report said
     bool hungry = false;
     std::optional<proto::Work> outbox;
-    bool poked = false;                  ///< something new to send: its writer is woken at notify()
-    std::uint64_t work_generation = 0;   ///< moves at each such wake-up
+    bool poked = false;                 ///< something new to send: its writer is woken at notify()
+    std::uint64_t work_generation = 0;  ///< moves at each such wake-up
     std::shared_ptr<std::condition_variable> woken = std::make_shared<std::condition_variable>();
   };
 
@@ -180,6 +190,7 @@ class JobDispatcher {
   void fail_when_nobody_can_run(Job& job);
   void notify();
 
+  std::uint64_t reports_accepted_ = 0;
   const DispatcherOptions options_;
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
@@ -194,10 +205,11 @@ class JobDispatcher {
   std::map<std::uint64_t, std::string> instances_;           ///< worker number -> agent instance
   std::map<std::uint64_t, Clock::time_point> absent_since_;  ///< workers without a stream
   std::map<std::uint64_t, std::uint64_t> stream_of_worker_;
-  std::set<std::uint64_t> hungry_;         ///< agent streams whose slots found nothing to run
-  std::vector<std::uint64_t> poked_;       ///< agent streams to wake at the next notify()  ///< worker number -> its newest agent stream
-  std::map<std::string, std::uint64_t> applied_reports_;     ///< agent instance -> last report seq
-  proto::JournalEntry pending_;                              ///< this operation's records, journaled at its end
+  std::set<std::uint64_t> hungry_;  ///< agent streams whose slots found nothing to run
+  std::vector<std::uint64_t>
+      poked_;  ///< agent streams to wake at the next notify()  ///< worker number -> its newest agent stream
+  std::map<std::string, std::uint64_t> applied_reports_;  ///< agent instance -> last report seq
+  proto::JournalEntry pending_;                           ///< this operation's records, journaled at its end
   bool replaying_ = false;
 };
 

@@ -170,6 +170,13 @@ proto::TraceFile parse_trace_file(std::string_view bytes, const std::string& ori
   if (!trace.has_result() || trace.result().status() == proto::RUN_UNKNOWN) {
     throw TraceFileError("trace file " + origin + " is truncated or incomplete: it has no run result");
   }
+  // Every reader indexes events by step: event i must be step i.
+  for (int i = 0; i < trace.events_size(); ++i) {
+    if (trace.events(i).step() != static_cast<std::uint32_t>(i)) {
+      throw TraceFileError("trace file " + origin + " is corrupt: its event " + std::to_string(i) + " is step " +
+                           std::to_string(trace.events(i).step()) + " (a trace's events are steps 0, 1, 2, ...)");
+    }
+  }
   return trace;
 }
 

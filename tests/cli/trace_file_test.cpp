@@ -107,6 +107,19 @@ TEST(TraceFile, OtherFormatVersionNamesBothVersions) {
                                                   "' has format version 7; this exocheck reads format version 1");
 }
 
+// Found by fuzzing (tests/fuzz/fuzz_trace_file): the tools index events by step, and read out of
+// bounds for a trace whose event i is not step i.
+TEST(TraceFile, EventsOutOfStepOrderAreRefused) {
+  ScratchDir dir;
+  auto trace = sample_trace();
+  ASSERT_GE(trace.events_size(), 2);
+  trace.mutable_events(1)->set_step(9);
+  put_bytes(dir / "odd.trace", "EXOTRACE" + trace.SerializeAsString());
+  EXPECT_EQ(read_error(dir / "odd.trace"), "trace file '" + (dir / "odd.trace").string() +
+                                               "' is corrupt: its event 1 is step 9 (a trace's events are steps 0, "
+                                               "1, 2, ...)");
+}
+
 TEST(TraceFile, EveryTruncationIsDetected) {
   ScratchDir dir;
   wire::write_trace_file(dir / "full.trace", sample_trace());

@@ -104,6 +104,36 @@ TEST(RemoteExplore, AJobNamingAnythingButAnAllowedHookedSubjectIsRefusedAndNothi
   std::filesystem::remove_all(dir);
 }
 
+TEST(RemoteExplore, StatusShowsTheJobsAndTheAgents) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto explored = run_command(explore_command(cluster.address(), "--json"));
+  ASSERT_EQ(explored.exit_code, 0) << explored.out;
+  const auto status = (bin_dir() / "exocheck").string() + " status --coordinator " + cluster.address();
+  const auto text = run_command(status + " 2>&1");
+  ASSERT_EQ(text.exit_code, 0) << text.out;
+  EXPECT_NE(text.out.find("Coordinator " + cluster.address() + " (exocheck "), std::string::npos) << text.out;
+  // Which agents took part depends on how fast each answered the offer of so small a job.
+  EXPECT_NE(text.out.find("Agents: 2 (2 slots)\n  a1  1 slot"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("\n  a2  1 slot"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Jobs: 1\n  job 1  complete no bug  6 paths, 6 classes, 0 bugs; 0 subtrees out, 0 waiting; "),
+            std::string::npos)
+      << text.out;
+  const auto json = run_command(status + " --json");
+  ASSERT_EQ(json.exit_code, 0) << json.out;
+  const auto parsed = nlohmann::json::parse(json.out);
+  ASSERT_EQ(parsed["jobs"].size(), 1u);
+  EXPECT_EQ(parsed["jobs"][0]["state"], "JOB_COMPLETE_NO_BUG");
+  EXPECT_EQ(parsed["jobs"][0]["classes"], "6");  // 64-bit integers are strings in protobuf's JSON
+  EXPECT_EQ(parsed["agents"].size(), 2u);
+  // No coordinator there: a clear error, exit 2.
+  const auto nobody = run_command((bin_dir() / "exocheck").string() + " status --coordinator 127.0.0.1:1 2>&1");
+  EXPECT_EQ(nobody.exit_code, 2);
+  EXPECT_NE(nobody.out.find("status: coordinator at 127.0.0.1:1 does not answer"), std::string::npos) << nobody.out;
+}
+
 TEST(RemoteExplore, AnAgentMustBeToldWhatItMayRun) {
   const auto result = run_command((bin_dir() / "exocheck-agent").string() + " --coordinator 127.0.0.1:1 2>&1");
   EXPECT_EQ(result.exit_code, 2);

@@ -33,6 +33,8 @@ explore_on_terminal() {  # WIDTH: runs, samples the pane; leaves $work/samples-W
     local pane
     pane=$(tmux -L "$socket" capture-pane -p -t "w$width")
     [ -s "$work/exit" ] && break  # the report may be in this capture: not a sample of the live line
+    # The report is printed before the exit status is written: once it shows, the live line is over.
+    grep -q '^Exploring: ' <<<"$pane" && break
     local lines
     lines=$(printf '%s\n' "$pane" | grep -c . || true)
     [ "$lines" -le 1 ] || fail "width $width: $lines lines on the terminal while exploring, one expected:
