@@ -42,7 +42,11 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
     agent::LocalAgent agent(session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds),
                                       settings.fork_server, settings.pin_workers, settings.in_place});
     while (!agent.wait_for(kPollPeriod)) {
-      progress.update(session.progress());
+      if (progress.due()) {
+        auto now = session.progress();
+        now.explored_share = session.explored_share();  // a walk of the tree: only when shown
+        progress.update(now);
+      }
       if (Interruption::requested()) session.stop();
       if (settings.time_limit_seconds > 0 && progress.elapsed_seconds() >= settings.time_limit_seconds) {
         session.stop();

@@ -31,10 +31,13 @@ double ExploreProgress::elapsed_seconds() const {
   return std::chrono::duration<double>(Clock::now() - start_).count();
 }
 
+bool ExploreProgress::due() const {
+  return Clock::now() - last_shown_ >= (terminal_ ? kTerminalPeriod : kLogPeriod);
+}
+
 void ExploreProgress::update(const coordinator::Progress& progress) {
-  const auto now = Clock::now();
-  if (now - last_shown_ < (terminal_ ? kTerminalPeriod : kLogPeriod)) return;
-  last_shown_ = now;
+  if (!due()) return;
+  last_shown_ = Clock::now();
   if (terminal_) {
     const auto text = progress_line(progress, elapsed_seconds(), line_width());
     std::fprintf(stderr, "\r\033[K%s", text.c_str());

@@ -13,6 +13,8 @@ class ExploreProgress {
   /// `terminal`: stderr is a terminal, so the line can be rewritten in place.
   explicit ExploreProgress(bool terminal);
 
+  /// True when update() would show something now.
+  bool due() const;
   /// Shows `progress` if enough time passed since the last update.
   void update(const coordinator::Progress& progress);
   /// Clears the live line before the report is printed.

@@ -53,9 +53,7 @@ int main(int argc, char** argv) {
   exocheck::options::add_no_in_place_flag(app, no_in_place);
   options.slots = std::max(1u, std::thread::hardware_concurrency());
   std::string metrics_address;
-  app.add_option("--metrics", metrics_address,
-                 "serve Prometheus metrics at http://ADDR/metrics (host:port; plain HTTP, so beyond loopback only "
-                 "with --insecure)");
+  exocheck::link::add_metrics_option(app, metrics_address);
   exocheck::link::LinkFlags link_flags;
   exocheck::link::add_link_flags(app, link_flags, "this agent (for a coordinator that requires client certificates)");
   exocheck::options::add_version_flag(app, "exocheck-agent");
@@ -86,15 +84,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "exocheck-agent: %s\n", refusal.c_str());
     return 2;
   }
-  if (!metrics_address.empty() && !options.link.insecure && !exocheck::link::is_loopback(metrics_address)) {
-    std::fprintf(stderr,
-                 "exocheck-agent: metrics are plain HTTP: serving them on %s beyond loopback needs --insecure\n",
-                 metrics_address.c_str());
+  if (const auto refusal = exocheck::link::metrics_refusal(options.link, metrics_address); !refusal.empty()) {
+    std::fprintf(stderr, "exocheck-agent: %s\n", refusal.c_str());
     return 2;
   }
-  if (!options.link.tls() && !exocheck::link::is_loopback(options.coordinator)) {
-    spdlog::warn("--insecure: connecting to {} in plaintext; anyone on the network can read and forge the traffic",
-                 options.coordinator);
+  if (const auto warning = exocheck::link::plaintext_warning(options.link, options.coordinator, "connecting to");
+      !warning.empty()) {
+    spdlog::warn("{}", warning);
   }
   options.fork_server = !no_fork_server;
   options.in_place = !no_in_place;

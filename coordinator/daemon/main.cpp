@@ -49,9 +49,7 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   std::string metrics_address;
-  app.add_option("--metrics", metrics_address,
-                 "serve Prometheus metrics at http://ADDR/metrics (host:port; plain HTTP, so beyond loopback only "
-                 "with --insecure)");
+  exocheck::link::add_metrics_option(app, metrics_address);
   exocheck::link::LinkFlags link_flags;
   exocheck::link::add_link_flags(app, link_flags, "the coordinator");
   exocheck::options::add_version_flag(app, "exocheck-coordinator");
@@ -79,14 +77,12 @@ int main(int argc, char** argv) {
     spdlog::error("exocheck-coordinator: {}", refusal);
     return 2;
   }
-  if (!metrics_address.empty() && !link.insecure && !exocheck::link::is_loopback(metrics_address)) {
-    spdlog::error("exocheck-coordinator: metrics are plain HTTP: serving them on {} beyond loopback needs --insecure",
-                  metrics_address);
+  if (const auto refusal = exocheck::link::metrics_refusal(link, metrics_address); !refusal.empty()) {
+    spdlog::error("exocheck-coordinator: {}", refusal);
     return 2;
   }
-  if (!link.tls() && !exocheck::link::is_loopback(listen)) {
-    spdlog::warn("--insecure: listening on {} in plaintext; anyone on the network can read and forge the traffic",
-                 listen);
+  if (const auto warning = exocheck::link::plaintext_warning(link, listen, "listening on"); !warning.empty()) {
+    spdlog::warn("{}", warning);
   }
   if (link.token.empty() && !exocheck::link::is_loopback(listen)) {
     spdlog::warn("no --token-file: any client that reaches {} can submit jobs", listen);

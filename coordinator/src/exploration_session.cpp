@@ -261,8 +261,12 @@ Progress ExplorationSession::progress() const {
   progress.outstanding = leased_.size();
   progress.frontier = explorer_.frontier();
   progress.bugs = bugs_.size();
-  progress.explored_share = explorer_.explored_share();
   return progress;
+}
+
+double ExplorationSession::explored_share() const {
+  std::lock_guard lock(mutex_);
+  return explorer_.explored_share();
 }
 
 }  // namespace exocheck::coordinator

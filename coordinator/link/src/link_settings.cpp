@@ -80,6 +80,22 @@ bool is_loopback(const std::string& address) {
   return host == "localhost" || host == "::1" || host.starts_with("127.");
 }
 
+CLI::Option* add_metrics_option(CLI::App& app, std::string& address) {
+  return app.add_option("--metrics", address,
+                        "serve Prometheus metrics at http://ADDR/metrics (host:port; plain HTTP, so beyond loopback "
+                        "only with --insecure)");
+}
+
+std::string metrics_refusal(const LinkSettings& settings, const std::string& address) {
+  if (address.empty() || settings.insecure || is_loopback(address)) return "";
+  return "metrics are plain HTTP: serving them on " + address + " beyond loopback needs --insecure";
+}
+
+std::string plaintext_warning(const LinkSettings& settings, const std::string& address, const std::string& what) {
+  if (settings.tls() || is_loopback(address)) return "";
+  return "--insecure: " + what + " " + address + " in plaintext; anyone on the network can read and forge the traffic";
+}
+
 std::string plaintext_refusal(const LinkSettings& settings, const std::string& address, const std::string& what) {
   if (settings.tls() || settings.insecure || is_loopback(address)) return "";
   return what + " " + address +

@@ -57,8 +57,8 @@ struct Progress {
   std::size_t outstanding = 0;  ///< leases out
   std::size_t frontier = 0;     ///< choices known, not yet leased
   std::size_t bugs = 0;
-  /// The share of the tree explored (engine::Explorer::explored_share), when it can be estimated:
-  /// not for a job whose subtrees agents explore.
+  /// The share of the tree explored (ExplorationSession::explored_share), when it is estimated:
+  /// by `explore` on a terminal, not for a job whose subtrees agents explore.
   std::optional<double> explored_share;
 };
 
@@ -113,7 +113,10 @@ class ExplorationSession final : public LeaseSource {
   std::vector<Bug> bugs() const;
   /// "dead letter 0#3 (Set to 0) in run ..." lines, each distinct message once.
   std::vector<std::string> warnings() const;
+  /// Leaves Progress::explored_share unset: walking the tree is left to whoever shows it.
   Progress progress() const;
+  /// engine::Explorer::explored_share(): walks the tree held, under the session's lock.
+  double explored_share() const;
   const ExplorationOptions& options() const override { return options_; }
   /// --check determinism: the first completed path's trace, the others' final states' reference.
   std::optional<proto::TraceFile> reference() const;

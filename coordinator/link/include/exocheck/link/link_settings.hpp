@@ -42,6 +42,16 @@ LinkSettings read_link_settings(const LinkFlags& flags);
 /// True when `address` (host:port, [v6]:port, localhost:port, unix:path) stays on this host.
 bool is_loopback(const std::string& address);
 
+/// --metrics ADDR, for a daemon's Prometheus endpoint.
+CLI::Option* add_metrics_option(CLI::App& app, std::string& address);
+
+/// Why metrics (plain HTTP) may not be served on `address`: beyond loopback without --insecure;
+/// "" when they may.
+std::string metrics_refusal(const LinkSettings& settings, const std::string& address);
+
+/// The warning a daemon logs for plaintext beyond loopback (allowed by --insecure); "" if none.
+std::string plaintext_warning(const LinkSettings& settings, const std::string& address, const std::string& what);
+
 /// Whether `settings` may be used on `address`: nothing when they may; else why not (plaintext
 /// beyond loopback without --insecure), as one line for people.
 std::string plaintext_refusal(const LinkSettings& settings, const std::string& address, const std::string& what);
