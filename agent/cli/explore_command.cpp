@@ -16,6 +16,7 @@
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/option_flags.hpp"
 #include "exocheck/options/reduction.hpp"
+#include "exocheck/options/strategy.hpp"
 #include "explore_progress.hpp"
 #include "interruption.hpp"
 #include "json_text.hpp"
@@ -85,6 +86,18 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   options::add_bound_option(*app_, options::kTimeLimit, time_limit_seconds_)->check(CLI::PositiveNumber);
+  options::add_strategy_option(*app_, strategy_);
+  app_->add_option("--seed", seed_,
+                   "random and pct: the seed of run 0's schedule, run i's from it (default: from the clock, printed "
+                   "in the report)");
+  auto* runs = app_->add_option("--runs", runs_,
+                                "random and pct: how many runs (default " +
+                                    std::to_string(options::kDefaultSampledRuns) + ", none with --time-limit)")
+                   ->check(CLI::PositiveNumber);
+  runs->excludes(app_->get_option(std::string(options::kMaxPaths.flag)));
+  app_->add_option("--depth", pct_depth_, "pct: the bug depth d to aim for (d - 1 priority change points per run)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
   app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
   options::add_check_option(*app_, check_);
   options::add_bound_option(*app_, options::kRunTimeout, run_timeout_seconds_)
@@ -118,7 +131,8 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       "Exit status: 0 explored completely, no bug; 1 a bug was found; 2 bad arguments or the subject cannot be\n"
       "launched; 3 stopped by " +
       std::string(options::kMaxPaths.flag) + " or " + std::string(options::kTimeLimit.flag) +
-      " before the exploration was complete.");
+      " before the exploration was complete, or random and pct runs ended without a bug (samples never show\n"
+      "that every class was explored).");
 }
 
 ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) const {
@@ -129,6 +143,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.explorer.sleep_sets = !no_sleep_sets_;
   session.explorer.heuristic = options::parse_heuristic(heuristic_).value();
   session.explorer.max_paths = max_paths_;
+  apply_strategy(session.explorer);
   session.step_limit = step_limit_;
   session.keep_going = keep_going_;
   session.check_determinism = options::parse(options::kChecks, check_).value();
@@ -145,6 +160,28 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   settings.command_line = command_line();
   settings.started_at = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr)));
   return settings;
+}
+
+void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
+  explorer.strategy = options::parse_strategy(strategy_).value();  // the option's check accepted only these
+  const bool sampled = explorer.strategy != engine::Strategy::kSystematic;
+  const auto given = [&](const char* flag) { return app_->count(flag) > 0; };
+  for (const char* flag : {"--seed", "--runs", "--depth"}) {
+    if (!sampled && given(flag)) throw InputError(std::string("explore: ") + flag + " needs --strategy random or pct");
+  }
+  if (given("--depth") && explorer.strategy != engine::Strategy::kPct) {
+    throw InputError("explore: --depth needs --strategy pct");
+  }
+  if (!sampled) return;
+  if (given(std::string(options::kMaxPaths.flag).c_str())) {
+    throw InputError("explore: with --strategy " + strategy_ + " the number of runs is --runs, not " +
+                     std::string(options::kMaxPaths.flag));
+  }
+  explorer.max_paths = runs_ != 0 ? runs_ : (time_limit_seconds_ > 0 ? 0 : options::kDefaultSampledRuns);
+  // A seed from the clock when none is given: the report prints it, so a run can be repeated.
+  explorer.seed =
+      seed_.value_or(static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
+  explorer.pct_depth = pct_depth_;
 }
 
 void ExploreCommand::shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome) const {
@@ -181,6 +218,7 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
   const Interruption interruption;
   auto outcome =
       coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_, link_settings());
+  outcome.sampled = settings.session.explorer.strategy != engine::Strategy::kSystematic;
   if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
   if (shrink_) shrink_bugs(settings, outcome);
   write_out_dir(settings.out_dir, settings, outcome);

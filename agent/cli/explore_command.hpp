@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,7 @@
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
+#include "exocheck/options/strategy.hpp"
 #include "explore_report.hpp"
 #include "subject_command.hpp"
 
@@ -31,6 +33,8 @@ class ExploreCommand {
 
  private:
   ExploreSettings settings_for(const SubjectCommand& subject) const;
+  /// --strategy and its flags into `explorer`; throws InputError for flags that do not go together.
+  void apply_strategy(engine::ExplorerOptions& explorer) const;
   /// The link to --coordinator, from the link flags; throws InputError for bad files or plaintext
   /// beyond loopback without --insecure.
   link::LinkSettings link_settings() const;
@@ -45,6 +49,10 @@ class ExploreCommand {
   std::string heuristic_{options::name_of(engine::ExplorerOptions{}.heuristic)};
   std::size_t workers_;
   std::uint64_t max_paths_ = 0;
+  std::string strategy_{options::name_of(engine::ExplorerOptions{}.strategy)};
+  std::optional<std::uint64_t> seed_;
+  std::uint64_t runs_ = 0;
+  std::uint32_t pct_depth_ = options::kDefaultPctDepth;
   double time_limit_seconds_ = 0;
   bool keep_going_ = false;
   std::string check_{options::check_name(false)};

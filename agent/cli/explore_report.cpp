@@ -13,6 +13,7 @@
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
+#include "exocheck/options/strategy.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "json_text.hpp"
 #include "junit_report.hpp"
@@ -28,6 +29,10 @@ bool explored_completely(const ExploreOutcome& outcome) {
 
 namespace {
 
+bool sampled(const engine::ExplorerOptions& explorer) {
+  return explorer.strategy != engine::Strategy::kSystematic;
+}
+
 double paths_per_second(const ExploreOutcome& outcome) {
   return outcome.wall_seconds > 0 ? static_cast<double>(outcome.progress.stats.paths) / outcome.wall_seconds : 0.0;
 }
@@ -42,6 +47,12 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["heuristic"] = options::name_of(explorer.heuristic);
   options["workers"] = settings.workers;
   options["max_paths"] = explorer.max_paths;
+  options["strategy"] = options::name_of(explorer.strategy);
+  if (sampled(explorer)) {
+    options["seed"] = explorer.seed;
+    options["pct_depth"] = explorer.strategy == engine::Strategy::kPct ? nlohmann::ordered_json(explorer.pct_depth)
+                                                                       : nlohmann::ordered_json(nullptr);
+  }
   options["time_limit"] = settings.time_limit_seconds;
   options["keep_going"] = settings.session.keep_going;
   options["check"] = settings.session.check_determinism ? nlohmann::ordered_json(options::check_name(true))
@@ -84,10 +95,28 @@ nlohmann::ordered_json path_or_null(const std::string& path) {
   return path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(path);
 }
 
+// "strategy pct (seed 7, depth 3, 1000 runs), " for a sampled strategy; "" for the systematic one.
+std::string strategy_text(const engine::ExplorerOptions& explorer) {
+  if (!sampled(explorer)) return {};
+  return fmt::format(
+      "strategy {} (seed {}{}, {}), ", options::name_of(explorer.strategy), explorer.seed,
+      explorer.strategy == engine::Strategy::kPct ? fmt::format(", depth {}", explorer.pct_depth) : "",
+      explorer.max_paths == 0 ? std::string("runs until the time limit") : fmt::format("{} runs", explorer.max_paths));
+}
+
 std::string options_text(const ExploreSettings& settings) {
   const auto& explorer = settings.session.explorer;
   std::string subject = settings.session.subject;
   for (const auto& arg : settings.session.args) subject += " " + arg;
+  if (sampled(explorer)) {
+    // Reduction, sleep sets, heuristic and max paths do not apply to sampled runs.
+    return fmt::format(
+        "Exploring: {}\nOptions: {}workers {}, time limit {}, {}, run timeout {} s, step limit {}\n", subject,
+        strategy_text(explorer), settings.workers,
+        settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
+        settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
+        settings.session.step_limit);
+  }
   return fmt::format(
       "Exploring: {}\n"
       "Options: reduction {}, sleep sets {}, heuristic {}, workers {}, max paths {}, time limit {}, {}, "
@@ -216,6 +245,8 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
     bugs.push_back({{"number", bug.number},
                     {"status", proto::RunStatus_Name(bug.status)},
                     {"detail", bug.detail},
+                    {"found_at_run", bug.found_at_run == 0 ? nlohmann::ordered_json(nullptr)
+                                                           : nlohmann::ordered_json(bug.found_at_run)},
                     {"trace", path_or_null(path_at(outcome.trace_paths, i))},
                     {"reference_trace", path_or_null(path_at(outcome.reference_paths, i))}});
     if (i < outcome.shrunk.size() && outcome.shrunk[i]) {
@@ -230,6 +261,10 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
 
 std::string summary_line(const ExploreOutcome& outcome) {
   const auto& stats = outcome.progress.stats;
+  if (outcome.sampled) {
+    return fmt::format("Summary: sampled, {} runs hit {} distinct classes, {} bugs", stats.paths, stats.classes,
+                       outcome.bugs.size());
+  }
   return fmt::format("Summary: {}, {} paths, {} transitions, {} classes, {} bugs",
                      explored_completely(outcome) ? "complete" : "incomplete", stats.paths, stats.transitions,
                      stats.classes, outcome.bugs.size());

@@ -33,6 +33,7 @@ struct ExploreSettings {
 /// How the exploration ended, collected from the session once it is finished.
 struct ExploreOutcome {
   coordinator::Verdict verdict = coordinator::Verdict::kRunning;
+  bool sampled = false;  ///< --strategy random or pct: paths are runs, and never complete
   coordinator::Progress progress;
   std::vector<coordinator::Bug> bugs;
   std::vector<std::string> warnings;

@@ -12,6 +12,7 @@
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
+#include "exocheck/options/strategy.hpp"
 #include "explore_progress.hpp"
 #include "interruption.hpp"
 #include "sha256.hpp"
@@ -44,6 +45,9 @@ proto::SubmitRequest submission_of(const ExploreSettings& settings) {
   wire.set_sleep_sets(options::row_of(options::kSleepSets, session.explorer.sleep_sets).wire);
   wire.set_heuristic(options::row_of(options::kHeuristics, session.explorer.heuristic).wire);
   wire.set_max_paths(session.explorer.max_paths);
+  wire.set_strategy(options::row_of(options::kStrategies, session.explorer.strategy).wire);
+  wire.set_seed(session.explorer.seed);
+  wire.set_pct_depth(session.explorer.pct_depth);
   wire.set_time_limit_ms(to_milliseconds(settings.time_limit_seconds));
   wire.set_keep_going(session.keep_going);
   wire.set_check(options::row_of(options::kChecks, session.check_determinism).wire);

@@ -2,6 +2,7 @@
 
 #include "exocheck/endings/run_ending.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/strategy.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::coordinator {
@@ -83,6 +84,12 @@ void to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::
   request.set_heuristic(options::to_hook(heuristic));
   request.set_step_limit(step_limit);
   for (const auto& actor : ranking) request.add_ranking(actor);
+  if (item.sample) {
+    request.set_heuristic(options::to_hook(item.sample->strategy));
+    request.set_seed(item.sample->seed);
+    request.set_pct_depth(item.sample->pct_depth);
+    request.set_pct_steps(item.sample->pct_steps);
+  }
 }
 
 }  // namespace exocheck::coordinator

@@ -169,7 +169,8 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
                      result.detail(),
                      std::move(*converted_result.bug_trace),
                      {},
-                     engine::class_key_of(engine::canonical_form(execution))});
+                     engine::class_key_of(engine::canonical_form(execution)),
+                     runs_});
   } else if (options_.check_determinism && result.status() == proto::RUN_COMPLETED && recording) {
     check_final_state(events, result, ranking, execution);
   }
@@ -192,7 +193,7 @@ void ExplorationSession::check_final_state(EventSpan events, const proto::RunRes
   if (!difference) return;
   bugs_.push_back({bugs_.size() + 1, proto::RUN_NONDETERMINISTIC, "against the first completed path: " + *difference,
                    trace_of(events, result, ranking), reference_,
-                   engine::class_key_of(engine::canonical_form(execution))});
+                   engine::class_key_of(engine::canonical_form(execution)), runs_});
 }
 
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,

@@ -8,6 +8,7 @@
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
+#include "exocheck/options/strategy.hpp"
 
 namespace exocheck::coordinator {
 namespace {
@@ -31,6 +32,9 @@ engine::ExplorerOptions to_explorer_options(const proto::ExplorationSettings& se
   explorer.heuristic = row_on_wire(options::kHeuristics, settings.heuristic(), "heuristic").engine;
   explorer.sleep_sets = row_on_wire(options::kSleepSets, settings.sleep_sets(), "sleep sets").engine;
   explorer.max_paths = settings.max_paths();
+  explorer.strategy = row_on_wire(options::kStrategies, settings.strategy(), "strategy").engine;
+  explorer.seed = settings.seed();
+  explorer.pct_depth = settings.pct_depth() == 0 ? options::kDefaultPctDepth : settings.pct_depth();
   return explorer;
 }
 

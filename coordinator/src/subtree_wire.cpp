@@ -13,6 +13,8 @@ void to_wire(const engine::Subtree& subtree, proto::Subtree& out) {
     sleeping.set_message(message);
     sleeping.set_receiver(receiver);
   }
+  out.set_first_run(subtree.first_run);
+  out.set_run_count(subtree.run_count);
 }
 
 engine::Subtree from_wire(const proto::Subtree& subtree) {
@@ -20,6 +22,8 @@ engine::Subtree from_wire(const proto::Subtree& subtree) {
   out.id = subtree.id();
   out.prefix.assign(subtree.prefix().begin(), subtree.prefix().end());
   for (const auto& sleeping : subtree.sleep()) out.sleep.emplace_back(sleeping.message(), sleeping.receiver());
+  out.first_run = subtree.first_run();
+  out.run_count = subtree.run_count();
   return out;
 }
 

@@ -178,7 +178,7 @@ proto::RunResult ControlledRuntime::divergence(const proto::RunRequest& request,
 }
 
 ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& request, std::uint32_t step,
-                                                    const SchedulingOrder& order) {
+                                                    SchedulingOrder& order) {
   const std::size_t index = step - 1;
   if (index < static_cast<std::size_t>(request.prefix_size())) {
     const std::string& expected = request.prefix(static_cast<int>(index));
@@ -187,7 +187,7 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
     }
     return {0, true, false};
   }
-  if (sleep_.empty()) return {enabled_[order.choose(candidates_)], false, false};
+  if (sleep_.empty()) return {enabled_[order.choose(candidates_, step)], false, false};
   std::vector<Candidate> awake;
   std::vector<std::size_t> awake_pending;
   for (std::size_t i = 0; i < enabled_.size(); ++i) {
@@ -197,7 +197,7 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
     awake_pending.push_back(enabled_[i]);
   }
   if (awake.empty()) return {0, false, true};
-  return {awake_pending[order.choose(awake)], false, false};
+  return {awake_pending[order.choose(awake, step)], false, false};
 }
 
 proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const {
@@ -285,7 +285,7 @@ void ControlledRuntime::wake_sleepers_of(const std::string& actor) {
   });
 }
 
-proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, const SchedulingOrder& order) {
+proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, SchedulingOrder& order) {
   for (std::uint32_t step = 1;; ++step) {
     collect_enabled();
     const std::uint32_t done = step - 1;
@@ -333,8 +333,7 @@ int ControlledRuntime::run() {
       return 3;
     }
   }
-  std::vector<std::string> ranking(request.ranking().begin(), request.ranking().end());
-  const SchedulingOrder order(request.heuristic(), ranking);
+  SchedulingOrder order(request);
   sleep_.assign(request.sleep());
 
   finish_requested_destroys();

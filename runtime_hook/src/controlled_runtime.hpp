@@ -51,14 +51,14 @@ class ControlledRuntime : public Runtime {
     bool sleep_blocked = false;
   };
 
-  proto::RunResult run_steps(const proto::RunRequest& request, const SchedulingOrder& order);
+  proto::RunResult run_steps(const proto::RunRequest& request, SchedulingOrder& order);
   proto::RunResult with_first_failure(proto::RunResult result) const;
   void note_failure(proto::StepOutcome outcome, std::uint32_t step);
   void wake_sleepers_of(const std::string& actor);
   void begin_step(std::uint32_t step);
   void finish_requested_destroys();
   proto::RunResult divergence(const proto::RunRequest& request, std::uint32_t step) const;
-  Choice choose(const proto::RunRequest& request, std::uint32_t step, const SchedulingOrder& order);
+  Choice choose(const proto::RunRequest& request, std::uint32_t step, SchedulingOrder& order);
   proto::StepOutcome execute(std::size_t pending_index, std::uint32_t step);
   void finish_destroy(ActorCell& cell);
   void collect_enabled();

@@ -5,9 +5,15 @@
 
 namespace exocheck::detail {
 
-SchedulingOrder::SchedulingOrder(proto::Heuristic heuristic, const std::vector<std::string>& ranking)
-    : comparison_(heuristics::comparison_for(heuristic)), ranked_(heuristic == proto::RANKED) {
-  for (std::size_t i = 0; i < ranking.size(); ++i) rank_.emplace(ranking[i], i);
+SchedulingOrder::SchedulingOrder(const proto::RunRequest& request) : ranked_(request.heuristic() == proto::RANKED) {
+  if (request.heuristic() == proto::RANDOM_WALK) {
+    randomized_ = heuristics::make_random_walk(request.seed());
+  } else if (request.heuristic() == proto::PCT) {
+    randomized_ = heuristics::make_pct(request.seed(), request.pct_depth(), request.pct_steps());
+  } else {
+    comparison_ = heuristics::comparison_for(request.heuristic());
+  }
+  for (int i = 0; i < request.ranking_size(); ++i) rank_.emplace(request.ranking(i), static_cast<std::size_t>(i));
 }
 
 bool SchedulingOrder::before(const ActorSummary& a, const ActorSummary& b) const {
@@ -15,7 +21,8 @@ bool SchedulingOrder::before(const ActorSummary& a, const ActorSummary& b) const
   return order != 0 ? order < 0 : a.creation_seq < b.creation_seq;
 }
 
-std::size_t SchedulingOrder::choose(const std::vector<Candidate>& enabled) const {
+std::size_t SchedulingOrder::choose(const std::vector<Candidate>& enabled, std::uint32_t step) {
+  if (randomized_) return randomized_->choose(enabled, step);
   // Enabled sets are small (tens of messages): a linear pass with a few summaries is cheapest.
   auto& actors = actors_;
   actors.clear();

@@ -13,6 +13,7 @@
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
+#include "exocheck/options/strategy.hpp"
 
 namespace exocheck::options {
 namespace {
@@ -42,6 +43,18 @@ TEST(OptionTables, EveryReductionHasOneRowAndRoundTrips) {
   EXPECT_EQ(row_on_wire(kReductions, proto::REDUCTION_UNSET), nullptr);
 }
 
+TEST(OptionTables, EveryStrategyHasOneRowAndSampledOnesReachTheHookAsTheirOwnChoice) {
+  expect_unique_names_and_wire_values(kStrategies);
+  for (auto strategy : {engine::Strategy::kSystematic, engine::Strategy::kRandomWalk, engine::Strategy::kPct}) {
+    EXPECT_EQ(parse_strategy(name_of(strategy)), strategy);
+  }
+  // The default of a submission that names none is the systematic exploration it always was.
+  EXPECT_EQ(row_on_wire(kStrategies, proto::STRATEGY_SYSTEMATIC)->engine, engine::Strategy::kSystematic);
+  EXPECT_EQ(to_hook(engine::Strategy::kRandomWalk), proto::RANDOM_WALK);
+  EXPECT_EQ(to_hook(engine::Strategy::kPct), proto::PCT);
+  EXPECT_EQ(name_of(engine::Strategy::kPct), "pct");
+}
+
 TEST(OptionTables, EveryHeuristicHasOneRowAndLearntOnesReachTheHookRanked) {
   expect_unique_names_and_wire_values(kHeuristics);
   for (auto heuristic :
@@ -57,9 +70,10 @@ TEST(OptionTables, EveryHeuristicHasOneRowAndLearntOnesReachTheHookRanked) {
     if (applied_by_hook(row)) applied.insert(std::string(row.name));
   }
   EXPECT_EQ(applied, (std::set<std::string>{"fifo", "lifo", "eca", "lca", "ldm", "hdm"}));
-  // Every value of the wire's enum but RANKED, which only the coordinator sends, is a row's.
+  // Every value of the wire's enum is a row's but RANKED, which only the coordinator sends, and
+  // the sampled strategies' choices (kStrategies), which a submission names as its strategy.
   for (int value = proto::Heuristic_MIN; value <= proto::Heuristic_MAX; ++value) {
-    if (value == proto::RANKED) continue;
+    if (value == proto::RANKED || value == proto::RANDOM_WALK || value == proto::PCT) continue;
     EXPECT_NE(row_on_wire(kHeuristics, static_cast<proto::Heuristic>(value)), nullptr) << value;
   }
   EXPECT_FALSE(parse_heuristic("random"));

@@ -35,6 +35,27 @@ TEST(RemoteExplore, RegistryThroughTwoAgentsGivesThePapersFigures) {
   EXPECT_EQ(summary["complete"], true);
 }
 
+TEST(RemoteExplore, SampledRunsAreSplitAmongAgentsAndASeedFixesThem) {
+  // The coordinator hands out ranges of run numbers; each agent's PCT learns k from run 0's
+  // schedule, so the runs, and the classes they hit, are the embedded explorer's.
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto result = run_command(
+      explore_command(cluster.address(), "--strategy pct --seed 9 --runs 200 --json", "registry --workers=3"));
+  ASSERT_EQ(result.exit_code, 3) << result.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(result.out);
+  EXPECT_EQ(summary["stats"]["paths"], 200);
+  EXPECT_EQ(summary["stats"]["classes"], 24);
+  EXPECT_GE(summary["stats"]["subtrees"], 2);
+  const auto embedded =
+      run_command((bin_dir() / "exocheck").string() + " explore --strategy pct --seed 9 --runs 200 --json --out " +
+                  (std::filesystem::temp_directory_path() / "exocheck-sampled-embedded").string() + " -- " +
+                  (bin_dir() / "registry").string() + " --workers=3 2>/dev/null");
+  EXPECT_EQ(nlohmann::json::parse(embedded.out)["stats"]["classes"], summary["stats"]["classes"]);
+}
+
 TEST(RemoteExplore, TextReportEndsWithTheStableSummaryLine) {
   LoopbackCluster cluster;
   cluster.start_agent("a1", 2);

@@ -9,6 +9,7 @@
 
 #include "exocheck/coordinator/subtree_ledger.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/strategy.hpp"
 #include "interpreter.hpp"
 
 namespace exocheck::engine::testing {
@@ -73,6 +74,12 @@ Execution run_item(const Program& program, const WorkItem& item, Heuristic heuri
   spec.sleep = item.sleep;
   spec.ranking = item.ranking;
   spec.heuristic = options::to_hook(heuristic);
+  if (item.sample) {
+    spec.heuristic = options::to_hook(item.sample->strategy);
+    spec.seed = item.sample->seed;
+    spec.pct_depth = item.sample->pct_depth;
+    spec.pct_steps = item.sample->pct_steps;
+  }
   return run_program(program, spec);
 }
 

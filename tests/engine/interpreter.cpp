@@ -44,7 +44,7 @@ constexpr int kReplyType = -1;
 
 class Interpreter {
  public:
-  Interpreter(const Program& program, const RunSpec& spec) : program_(program), spec_(spec) {}
+  Interpreter(const Program& program, const RunSpec& spec) : program_(program), spec_(spec), order_(request_of(spec)) {}
 
   Execution run() {
     current_ = &execution_.initial;
@@ -74,7 +74,7 @@ class Interpreter {
       } else {
         auto awake = awake_messages(enabled, sleep);
         if (awake.empty()) return finish(Ending::kSleepBlocked, "every enabled message is asleep");
-        chosen = choose(awake);
+        chosen = choose(awake, step);
       }
       const int receiver = pending_[chosen].receiver;
       execution_.steps.emplace_back();
@@ -104,15 +104,24 @@ class Interpreter {
     return awake;
   }
 
-  std::size_t choose(const std::vector<std::size_t>& candidates) const {
+  // The hook's messages are the same proto messages, compiled in their own package (wire_messages.hpp).
+  static exocheck::detail::proto::RunRequest request_of(const RunSpec& spec) {
+    exocheck::detail::proto::RunRequest request;
+    request.set_heuristic(static_cast<exocheck::detail::proto::Heuristic>(spec.heuristic));
+    for (const auto& actor : spec.ranking) request.add_ranking(actor);
+    request.set_seed(spec.seed);
+    request.set_pct_depth(spec.pct_depth);
+    request.set_pct_steps(spec.pct_steps);
+    return request;
+  }
+
+  std::size_t choose(const std::vector<std::size_t>& candidates, std::size_t step) {
     std::vector<exocheck::detail::Candidate> view;
     for (std::size_t i : candidates) {
       const Actor& a = actors_[pending_[i].receiver];
       view.push_back({pending_[i].send_seq, static_cast<std::uint32_t>(pending_[i].receiver), a.creation_seq, &a.id});
     }
-    // The hook's enum is the same proto enum, compiled in its own package (wire_messages.hpp).
-    const auto heuristic = static_cast<exocheck::detail::proto::Heuristic>(spec_.heuristic);
-    return candidates[exocheck::detail::SchedulingOrder(heuristic, spec_.ranking).choose(view)];
+    return candidates[order_.choose(view, static_cast<std::uint32_t>(step))];
   }
 
   bool is_enabled(const Message& m) const {
@@ -310,6 +319,7 @@ class Interpreter {
 
   const Program& program_;
   const RunSpec& spec_;
+  exocheck::detail::SchedulingOrder order_;
   Execution execution_;
   Step* current_ = nullptr;
   std::vector<Actor> actors_;

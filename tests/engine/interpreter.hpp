@@ -18,6 +18,9 @@ struct RunSpec {
   std::vector<std::string> ranking;  ///< for RANKED
   proto::Heuristic heuristic = proto::FIFO;
   std::uint64_t step_limit = 10'000;
+  std::uint64_t seed = 0;  ///< RANDOM_WALK and PCT
+  std::uint32_t pct_depth = 0;
+  std::uint32_t pct_steps = 0;
 };
 
 Execution run_program(const Program& program, const RunSpec& spec);

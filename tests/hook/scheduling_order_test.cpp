@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace exocheck::detail {
 namespace {
 
@@ -16,8 +18,14 @@ class SchedulingOrderTest : public ::testing::Test {
   Candidate to_c(std::uint64_t seq) const { return {seq, 2, 2, &c}; }
   std::vector<Candidate> enabled() const { return {to_b(1), to_c(2), to_a(3), to_b(4), to_c(5), to_c(6)}; }
 
-  std::size_t choose(proto::Heuristic heuristic, std::vector<std::string> ranking = {}) const {
-    return SchedulingOrder(heuristic, ranking).choose(enabled());
+  static proto::RunRequest request(proto::Heuristic heuristic, const std::vector<std::string>& ranking = {}) {
+    proto::RunRequest request;
+    request.set_heuristic(heuristic);
+    for (const auto& actor : ranking) request.add_ranking(actor);
+    return request;
+  }
+  std::size_t choose(proto::Heuristic heuristic, const std::vector<std::string>& ranking = {}) const {
+    return SchedulingOrder(request(heuristic, ranking)).choose(enabled(), 1);
   }
 };
 
@@ -53,18 +61,86 @@ TEST_F(SchedulingOrderTest, RankedFollowsTheRankingThenCreationOrder) {
 TEST_F(SchedulingOrderTest, TiesAreBrokenByCreationOrder) {
   // B and C both have two messages: LDM and HDM tie, and the earlier created C wins.
   const std::vector<Candidate> tied = {to_b(1), to_c(2), to_b(3), to_c(4)};
-  EXPECT_EQ(SchedulingOrder(proto::LDM, {}).choose(tied), 1u);
-  EXPECT_EQ(SchedulingOrder(proto::HDM, {}).choose(tied), 1u);
+  EXPECT_EQ(SchedulingOrder(request(proto::LDM)).choose(tied, 1), 1u);
+  EXPECT_EQ(SchedulingOrder(request(proto::HDM)).choose(tied, 1), 1u);
 }
 
 TEST_F(SchedulingOrderTest, ASingleEnabledMessageIsAlwaysChosen) {
-  for (auto heuristic : {proto::FIFO, proto::LIFO, proto::ECA, proto::LCA, proto::LDM, proto::HDM, proto::RANKED}) {
-    EXPECT_EQ(SchedulingOrder(heuristic, {}).choose({to_a(9)}), 0u);
+  for (auto heuristic : {proto::FIFO, proto::LIFO, proto::ECA, proto::LCA, proto::LDM, proto::HDM, proto::RANKED,
+                         proto::RANDOM_WALK, proto::PCT}) {
+    EXPECT_EQ(SchedulingOrder(request(heuristic)).choose({to_a(9)}, 1), 0u);
   }
 }
 
+proto::RunRequest seeded(proto::Heuristic heuristic, std::uint64_t seed, std::uint32_t depth = 0,
+                         std::uint32_t steps = 0) {
+  proto::RunRequest request;
+  request.set_heuristic(heuristic);
+  request.set_seed(seed);
+  request.set_pct_depth(depth);
+  request.set_pct_steps(steps);
+  return request;
+}
+
+// The choices of one run over `steps` steps, each from the six messages of enabled().
+std::vector<std::size_t> choices(const proto::RunRequest& request, const std::vector<Candidate>& enabled,
+                                 std::uint32_t steps) {
+  SchedulingOrder order(request);
+  std::vector<std::size_t> chosen;
+  for (std::uint32_t step = 1; step <= steps; ++step) chosen.push_back(order.choose(enabled, step));
+  return chosen;
+}
+
+TEST_F(SchedulingOrderTest, ARandomWalkIsItsSeedsAndChoosesEveryMessageAlike) {
+  const auto walk = choices(seeded(proto::RANDOM_WALK, 42), enabled(), 6000);
+  EXPECT_EQ(walk, choices(seeded(proto::RANDOM_WALK, 42), enabled(), 6000));
+  EXPECT_NE(walk, choices(seeded(proto::RANDOM_WALK, 43), enabled(), 6000));
+  // Each of the six about 1,000 times (a binomial's standard deviation is about 29): messages, not
+  // actors, are what it draws from.
+  std::vector<int> counts(6, 0);
+  for (std::size_t i : walk) ++counts.at(i);
+  for (int count : counts) EXPECT_NEAR(count, 1000, 150);
+}
+
+TEST_F(SchedulingOrderTest, PctWithoutChangePointsKeepsOneRandomPriorityOrder) {
+  // Depth 1: no change point. The same messages enabled at every step get the same choice.
+  const auto run = choices(seeded(proto::PCT, 7, 1, 100), enabled(), 50);
+  EXPECT_EQ(std::count(run.begin(), run.end(), run.front()), 50);
+  // Over seeds, the highest priority falls on each message about equally often.
+  std::vector<int> counts(6, 0);
+  for (std::uint64_t seed = 0; seed < 6000; ++seed)
+    ++counts.at(choices(seeded(proto::PCT, seed, 1, 0), enabled(), 1)[0]);
+  for (int count : counts) EXPECT_NEAR(count, 1000, 150);
+}
+
+TEST_F(SchedulingOrderTest, PctHoldsBackTheHighestMessageAtEachChangePoint) {
+  // Depth 3 over 10 steps: two change points. At each, the message that would have gone is
+  // lowered below every drawn priority, so the choice moves, and a lowered message is never chosen
+  // again while others are enabled. A change point at step 1 lowers a message before any choice.
+  int moved_twice = 0;
+  for (std::uint64_t seed = 0; seed < 200; ++seed) {
+    const auto run = choices(seeded(proto::PCT, seed, 3, 10), enabled(), 10);
+    std::vector<std::size_t> distinct;
+    for (std::size_t i : run) {
+      if (distinct.empty() || distinct.back() != i) distinct.push_back(i);
+    }
+    ASSERT_GE(distinct.size(), 2u) << "seed " << seed;
+    ASSERT_LE(distinct.size(), 3u) << "seed " << seed;
+    auto sorted = distinct;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end())
+        << "seed " << seed << ": a lowered message came back";
+    moved_twice += distinct.size() == 3 ? 1 : 0;
+    EXPECT_EQ(run, choices(seeded(proto::PCT, seed, 3, 10), enabled(), 10));
+  }
+  // Without a change point at step 1 (probability 8/10 for two of ten steps) the choice moves twice.
+  EXPECT_NEAR(moved_twice, 160, 25);
+}
+
 TEST(SchedulingOrder, RejectsAnUnknownHeuristic) {
-  EXPECT_THROW(SchedulingOrder(static_cast<proto::Heuristic>(42), {}), std::invalid_argument);
+  proto::RunRequest request;
+  request.set_heuristic(static_cast<proto::Heuristic>(42));
+  EXPECT_THROW(SchedulingOrder{request}, std::invalid_argument);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "backtrack_policy.hpp"
+#include "class_set.hpp"
+#include "exploration.hpp"
 #include "history.hpp"
 #include "node.hpp"
 #include "open_list.hpp"
@@ -25,38 +27,29 @@ constexpr std::size_t kListedPerItemOutWhileScarce = 16;
 
 /// The tree, the items out for execution, and the figures. Depth-first for one worker, exactly in
 /// the order of Fig. 2's recursion; see open_to_hand_out() for several.
-class Explorer::State {
+class TreeExploration final : public Exploration {
  public:
-  explicit State(ExplorerOptions options) : options_(options), policy_(make_policy(options.reduction)) {}
-  State(ExplorerOptions options, const Subtree& subtree);
+  explicit TreeExploration(ExplorerOptions options) : options_(options), policy_(make_policy(options.reduction)) {}
+  TreeExploration(ExplorerOptions options, const Subtree& subtree);
 
-  std::optional<WorkItem> next();
-  bool complete(std::uint64_t id, const Execution& execution);
-  void abandon(std::uint64_t id);
-  std::optional<Subtree> split();
-  void subtree_finished(std::uint64_t id);
-  bool request_backtrack(const BacktrackRequest& request);
-  std::vector<BacktrackRequest> take_backtrack_requests() { return std::exchange(requests_, {}); }
-  bool finished() const;
+  std::optional<WorkItem> next() override;
+  bool complete(std::uint64_t id, const Execution& execution) override;
+  void abandon(std::uint64_t id) override;
+  std::optional<Subtree> split() override;
+  void subtree_finished(std::uint64_t id) override;
+  bool request_backtrack(const BacktrackRequest& request) override;
+  std::vector<BacktrackRequest> take_backtrack_requests() override { return std::exchange(requests_, {}); }
+  bool finished() const override;
   bool complete_exploration() const;
-  std::size_t outstanding() const { return outstanding_.size(); }
-  std::size_t frontier() const;
-  double explored_share() const;
-  std::size_t configurations() const { return configurations_; }
-  const Stats& stats() const { return stats_; }
-  const ExplorerOptions& options() const { return options_; }
-  std::set<std::string> classes() const {
-    std::set<std::string> forms;
-    for (const auto& key : classes_) forms.insert(TraceView::canonical_form_of(key, names_));
-    return forms;
-  }
-  std::vector<ClassKey> class_keys() const {
-    std::vector<ClassKey> keys;
-    keys.reserve(classes_.size());
-    for (const auto& key : classes_) keys.push_back(class_key_of(TraceView::canonical_form_of(key, names_)));
-    std::sort(keys.begin(), keys.end());
-    return keys;
-  }
+  bool explored_completely() const override { return outstanding_.empty() && complete_exploration(); }
+  std::size_t outstanding() const override { return outstanding_.size(); }
+  std::size_t frontier() const override;
+  double explored_share() const override;
+  std::size_t configurations() const override { return configurations_; }
+  const Stats& stats() const override { return stats_; }
+  const ExplorerOptions& options() const override { return options_; }
+  std::set<std::string> classes() const override { return classes_.forms(names_); }
+  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(names_); }
 
  private:
   /// An item out for execution: from `node`, deliver `message` (kNoKey: the very first run).
@@ -107,8 +100,7 @@ class Explorer::State {
   std::vector<BacktrackRequest> requests_;
   OpenList open_;
   Stats stats_;
-  // One insertion per path: hashed, not sorted, and by class key (canonical forms only when asked).
-  std::unordered_set<std::string> classes_;
+  ClassSet classes_;
   History history_;
   // complete()'s working memory, kept from one result to the next so that a result does not
   // allocate it again (complete() runs under the session's lock, once per execution).
@@ -118,7 +110,7 @@ class Explorer::State {
   std::vector<Race> races_;
 };
 
-Explorer::State::State(ExplorerOptions options, const Subtree& subtree) : State(options) {
+TreeExploration::TreeExploration(ExplorerOptions options, const Subtree& subtree) : TreeExploration(options) {
   root_prefix_.reserve(subtree.prefix.size());
   for (const auto& message : subtree.prefix) root_prefix_.push_back(names_.intern(message));
   root_.depth = static_cast<std::uint32_t>(root_prefix_.size());
@@ -127,7 +119,7 @@ Explorer::State::State(ExplorerOptions options, const Subtree& subtree) : State(
   }
 }
 
-std::optional<WorkItem> Explorer::State::next() {
+std::optional<WorkItem> TreeExploration::next() {
   if (!started_) {
     started_ = true;
     return issue(root_, kNoKey);
@@ -157,14 +149,14 @@ std::optional<WorkItem> Explorer::State::next() {
 // the tree to about the paths being explored (Explorer.InParallelGoesDepthFirstOnceWorkIsPlentiful
 // bounds it). Which configuration goes first changes no class reached (the differential tests run
 // simulated agents in random orders). Figures: tests/bench/results-2026-11-25.md.
-Node* Explorer::State::open_to_hand_out() {
+Node* TreeExploration::open_to_hand_out() {
   const auto dropped_once_unlisted = [this](Node* node) { drop_explored(node); };  // kept for the list only
   const bool scarce = open_.size() < kListedPerItemOutWhileScarce * (outstanding_.size() + 1);
   if (!outstanding_.empty() && scarce) return open_.shallowest(dropped_once_unlisted);
   return open_.deepest(dropped_once_unlisted);
 }
 
-SleepSet Explorer::State::sleep_after(const Node& node, Key message) const {
+SleepSet TreeExploration::sleep_after(const Node& node, Key message) const {
   if (!options_.sleep_sets) return {};
   if (message == kNoKey) return node.sleep;  // a subtree's first run: what sleeps at its root
   return node.sleep.after(message, node.receiver_of(message), node.done, [&](Key m) { return node.receiver_of(m); });
@@ -172,7 +164,7 @@ SleepSet Explorer::State::sleep_after(const Node& node, Key message) const {
 
 // Made from what the item keeps (the tree above its node does not change), each time it is
 // handed out: the same item when it is handed out again.
-WorkItem Explorer::State::work_item(std::uint64_t id, const Issued& issued) const {
+WorkItem TreeExploration::work_item(std::uint64_t id, const Issued& issued) const {
   WorkItem item;
   item.id = id;
   const Node& node = *issued.node;
@@ -187,7 +179,7 @@ WorkItem Explorer::State::work_item(std::uint64_t id, const Issued& issued) cons
   return item;
 }
 
-WorkItem Explorer::State::issue(Node& node, Key message) {
+WorkItem TreeExploration::issue(Node& node, Key message) {
   Issued issued{&node, message, sleep_after(node, message), history_.ranking(options_.heuristic)};
   if (message != kNoKey) {
     node.done.push_back(message);
@@ -200,11 +192,11 @@ WorkItem Explorer::State::issue(Node& node, Key message) {
   return work_item(id, stored->second);
 }
 
-void Explorer::State::abandon(std::uint64_t id) {
+void TreeExploration::abandon(std::uint64_t id) {
   if (outstanding_.count(id)) reissue_.push_back(id);
 }
 
-bool Explorer::State::follows_schedule(const TraceView& trace, const Issued& issued) const {
+bool TreeExploration::follows_schedule(const TraceView& trace, const Issued& issued) const {
   const std::size_t depth = issued.node->depth;
   if (issued.message != kNoKey) {
     if (trace.size() < depth + 1 || trace.step(depth + 1).message != issued.message) return false;
@@ -222,7 +214,7 @@ bool Explorer::State::follows_schedule(const TraceView& trace, const Issued& iss
 }
 
 // `path` gets the nodes the execution went through, from the root on.
-void Explorer::State::extend_tree(TraceView& trace, const Issued& issued, std::vector<Node*>& path) {
+void TreeExploration::extend_tree(TraceView& trace, const Issued& issued, std::vector<Node*>& path) {
   path.clear();
   path.reserve(std::max<std::size_t>(issued.node->depth, trace.size()) + 1);  // one allocation, not one per doubling
   path.resize(issued.node->depth + 1);
@@ -256,7 +248,7 @@ void Explorer::State::extend_tree(TraceView& trace, const Issued& issued, std::v
   }
 }
 
-void Explorer::State::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
+void TreeExploration::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
   find_races(trace, m, trace.receiver(m), point, races_);
   for (const Race& race : races_) {
     Node* pre = path[race.step - 1];
@@ -269,7 +261,7 @@ void Explorer::State::analyse(const TraceView& trace, const std::vector<Node*>& 
   }
 }
 
-void Explorer::State::request_above_root(const TraceView& trace, const Race& race) {
+void TreeExploration::request_above_root(const TraceView& trace, const Race& race) {
   BacktrackRequest request;
   request.prefix.reserve(race.step - 1);
   for (std::size_t k = 1; k < race.step; ++k) request.prefix.push_back(names_.name(trace.step(k).message));
@@ -280,7 +272,7 @@ void Explorer::State::request_above_root(const TraceView& trace, const Race& rac
   requests_.push_back(std::move(request));
 }
 
-bool Explorer::State::request_backtrack(const BacktrackRequest& request) {
+bool TreeExploration::request_backtrack(const BacktrackRequest& request) {
   if (request.prefix.size() < root_prefix_.size()) return false;
   for (std::size_t k = 0; k < root_prefix_.size(); ++k) {
     if (request.prefix[k] != names_.name(root_prefix_[k])) return false;
@@ -304,7 +296,7 @@ bool Explorer::State::request_backtrack(const BacktrackRequest& request) {
   return true;
 }
 
-std::optional<Subtree> Explorer::State::split() {
+std::optional<Subtree> TreeExploration::split() {
   if (!started_ || limit_reached()) return std::nullopt;
   Node* node = open_.shallowest([this](Node* unlisted) { drop_explored(unlisted); });
   if (node == nullptr) return std::nullopt;
@@ -327,7 +319,7 @@ std::optional<Subtree> Explorer::State::split() {
   return std::nullopt;
 }
 
-void Explorer::State::subtree_finished(std::uint64_t id) {
+void TreeExploration::subtree_finished(std::uint64_t id) {
   const auto it = given_away_.find(id);
   if (it == given_away_.end()) return;
   Node* node = it->second.first;
@@ -336,7 +328,7 @@ void Explorer::State::subtree_finished(std::uint64_t id) {
   drop_explored(node);
 }
 
-void Explorer::State::analyse_races(const TraceView& trace, const std::vector<Node*>& path,
+void TreeExploration::analyse_races(const TraceView& trace, const std::vector<Node*>& path,
                                     std::size_t first_new_step) {
   // At each event, as in the paper's Fig. 1 walk-through: the message just delivered, then the
   // messages just sent or lost; and at the end, whatever is still pending.
@@ -351,7 +343,7 @@ void Explorer::State::analyse_races(const TraceView& trace, const std::vector<No
   for (Key m : trace.pending_at_end()) analyse(trace, path, m, trace.size());
 }
 
-void Explorer::State::list_if_open(Node& node) {
+void TreeExploration::list_if_open(Node& node) {
   open_.add(node);
 }
 
@@ -361,7 +353,7 @@ void Explorer::State::list_if_open(Node& node) {
 // node, then through configurations it reaches first; and a message delivered from a
 // configuration stays in its done set, so that its child is never made again. Without this, the
 // tree would hold every path explored, and free them all at the end, in one go.
-void Explorer::State::drop_explored(Node* node) {
+void TreeExploration::drop_explored(Node* node) {
   while (node->parent != nullptr && node->items_out == 0 && node->children.empty() && !node->listed &&
          !node->has_open_choice()) {
     Node* parent = node->parent;
@@ -375,7 +367,7 @@ void Explorer::State::drop_explored(Node* node) {
 
 // `prefix` gets the tree's steps before the execution's first one; false when the tree does not
 // hold them.
-bool Explorer::State::stored_prefix(const Execution& execution, const Issued& issued,
+bool TreeExploration::stored_prefix(const Execution& execution, const Issued& issued,
                                     std::vector<const ViewStep*>& prefix) const {
   prefix.clear();
   if (execution.first_step == 0) return true;
@@ -390,7 +382,7 @@ bool Explorer::State::stored_prefix(const Execution& execution, const Issued& is
   return true;
 }
 
-void Explorer::State::count_ending(const Execution& execution, const TraceView& trace) {
+void TreeExploration::count_ending(const Execution& execution, const TraceView& trace) {
   if (execution.ending == Ending::kSleepBlocked) {
     ++stats_.sleep_blocked;
     return;
@@ -401,7 +393,7 @@ void Explorer::State::count_ending(const Execution& execution, const TraceView& 
   stats_.classes = classes_.size();
 }
 
-bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
+bool TreeExploration::complete(std::uint64_t id, const Execution& execution) {
   auto it = outstanding_.find(id);
   if (it == outstanding_.end()) return false;
   const Issued issued = std::move(it->second);
@@ -444,16 +436,16 @@ bool Explorer::State::complete(std::uint64_t id, const Execution& execution) {
   return true;
 }
 
-bool Explorer::State::finished() const {
+bool TreeExploration::finished() const {
   if (!started_ || !outstanding_.empty() || !given_away_.empty()) return false;
   return limit_reached() || complete_exploration();
 }
 
-bool Explorer::State::complete_exploration() const {
+bool TreeExploration::complete_exploration() const {
   return started_ && given_away_.empty() && !open_.any_open();
 }
 
-std::size_t Explorer::State::frontier() const {
+std::size_t TreeExploration::frontier() const {
   std::size_t choices = 0;
   open_.for_each([&](const Node& node) {
     for (Key m : node.backtrack) {
@@ -469,7 +461,7 @@ std::size_t Explorer::State::frontier() const {
 // handed out yet is not. Choices that races add later lower the estimate again; with exhaustive
 // exploration every choice is known when its configuration is first reached, and the estimate
 // only grows.
-double Explorer::State::share_of(const Node& node, const InFlight& in_flight) const {
+double TreeExploration::share_of(const Node& node, const InFlight& in_flight) const {
   std::size_t choices = node.done.size();
   for (Key m : node.backtrack) choices += !node.is_done(m) && !node.asleep(m) ? 1 : 0;
   if (choices == 0) return node.items_out == 0 ? 1.0 : 0.0;
@@ -486,7 +478,7 @@ double Explorer::State::share_of(const Node& node, const InFlight& in_flight) co
   return explored / static_cast<double>(choices);
 }
 
-double Explorer::State::explored_share() const {
+double TreeExploration::explored_share() const {
   if (!started_) return 0.0;
   if (complete_exploration() && outstanding_.empty()) return 1.0;
   InFlight in_flight;
@@ -495,9 +487,22 @@ double Explorer::State::explored_share() const {
   return share_of(root_, in_flight);
 }
 
-Explorer::Explorer(ExplorerOptions options) : state_(std::make_unique<State>(options)) {}
-Explorer::Explorer(ExplorerOptions options, const Subtree& subtree)
-    : state_(std::make_unique<State>(options, subtree)) {}
+std::unique_ptr<Exploration> make_tree_exploration(const ExplorerOptions& options, const Subtree* subtree) {
+  if (subtree == nullptr) return std::make_unique<TreeExploration>(options);
+  return std::make_unique<TreeExploration>(options, *subtree);
+}
+
+namespace {
+
+std::unique_ptr<Exploration> make_exploration(const ExplorerOptions& options, const Subtree* subtree) {
+  if (options.strategy == Strategy::kSystematic) return make_tree_exploration(options, subtree);
+  return make_sampled_runs(options, subtree);
+}
+
+}  // namespace
+
+Explorer::Explorer(ExplorerOptions options) : state_(make_exploration(options, nullptr)) {}
+Explorer::Explorer(ExplorerOptions options, const Subtree& subtree) : state_(make_exploration(options, &subtree)) {}
 Explorer::~Explorer() = default;
 std::optional<WorkItem> Explorer::next() {
   return state_->next();
@@ -524,7 +529,7 @@ bool Explorer::finished() const {
   return state_->finished();
 }
 bool Explorer::explored_completely() const {
-  return state_->outstanding() == 0 && state_->complete_exploration();
+  return state_->explored_completely();
 }
 std::size_t Explorer::outstanding() const {
   return state_->outstanding();

@@ -4,6 +4,7 @@
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
+#include "exocheck/options/strategy.hpp"
 
 namespace exocheck::options {
 namespace {
@@ -19,6 +20,10 @@ CLI::Option* add_choice_option(CLI::App& app, std::string_view flag, std::string
 
 CLI::Option* add_reduction_option(CLI::App& app, std::string& name) {
   return add_choice_option(app, kReductionFlag, name, kReductionHelp, kReductions)->capture_default_str();
+}
+
+CLI::Option* add_strategy_option(CLI::App& app, std::string& name) {
+  return add_choice_option(app, kStrategyFlag, name, kStrategyHelp, kStrategies)->capture_default_str();
 }
 
 CLI::Option* add_heuristic_option(CLI::App& app, std::string& name, HeuristicChoices choices, std::string_view lead) {

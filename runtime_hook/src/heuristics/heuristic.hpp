@@ -8,10 +8,19 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "wire_messages.hpp"
 
 namespace exocheck::detail {
+
+/// What a heuristic may look at for one enabled message.
+struct Candidate {
+  std::uint64_t send_seq;       ///< global send order of the message
+  std::uint32_t actor;          ///< receiver's dense index (ActorCell::index)
+  std::uint64_t creation_seq;   ///< receiver's creation time (end of its construction)
+  const std::string* actor_id;  ///< receiver's id, for RANKED
+};
 
 /// What a heuristic may look at for one actor with enabled messages.
 struct ActorSummary {

@@ -47,6 +47,9 @@ struct Bug {
   std::optional<proto::TraceFile> reference;
   /// The class of the path (engine/class_key.hpp): across agents, a bug is one per kind and class.
   engine::ClassKey key;
+  /// The result it came with, counting from 1 in the order results arrived (with one worker, the
+  /// path or sampled run that found it); 0 when not known (bugs an agent reported).
+  std::uint64_t found_at_run = 0;
 };
 
 /// Why the exploration ended (or that it has not): endings/verdict.hpp's table.

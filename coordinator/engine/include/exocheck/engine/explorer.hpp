@@ -4,6 +4,7 @@
 //
 // Algorithms: TransDPOR paper (Tasharofi et al., FORTE 2012), Fig. 2, with and without its
 // underlined lines, optionally with sleep sets; and exhaustive exploration as the yardstick.
+// Or, with a sampled strategy (ExplorerOptions::strategy), seeded random runs and no tree.
 // Work items may be handed out several at a time and completed in any order (parallel agents).
 
 #include <cstdint>
@@ -30,7 +31,19 @@ struct WorkItem {
   /// The run must come back whole, not without its prefix's steps: a subtree's first run (its
   /// explorer holds no step above its root yet).
   bool whole = false;
+  /// Sampled strategies: the run's own schedule, drawn by the hook from its seed. PCT also needs
+  /// the depth and an estimate of a run's steps (0: no change points).
+  struct Sample {
+    Strategy strategy = Strategy::kRandomWalk;
+    std::uint64_t run = 0;  ///< the run's number: 0, 1, ...
+    std::uint64_t seed = 0;
+    std::uint32_t pct_depth = 0;
+    std::uint32_t pct_steps = 0;
+  };
+  std::optional<Sample> sample;
 };
+
+class Exploration;
 
 class Explorer {
  public:
@@ -92,8 +105,7 @@ class Explorer {
   std::vector<ClassKey> class_keys() const;
 
  private:
-  class State;
-  std::unique_ptr<State> state_;
+  std::unique_ptr<Exploration> state_;
 };
 
 /// The canonical form of an execution's Mazurkiewicz class. Two executions of a deterministic

@@ -17,11 +17,22 @@ enum class Reduction {
 /// itself, and those two arrive at the hook as a ranking computed from history.
 enum class Heuristic { kFifo, kLifo, kEca, kLca, kLdm, kHdm, kHms, kSgr };
 
+/// Whether to explore the classes systematically or to sample schedules at random, for programs
+/// whose classes are too many to explore (sampled_runs.hpp).
+enum class Strategy {
+  kSystematic,  ///< the reduction's tree: every class
+  kRandomWalk,  ///< seeded runs, each a uniformly chosen enabled message at every step
+  kPct,         ///< seeded PCT runs (Burckhardt et al., ASPLOS 2010) over messages
+};
+
 struct ExplorerOptions {
   Reduction reduction = Reduction::kTransDpor;
   bool sleep_sets = true;
   Heuristic heuristic = Heuristic::kFifo;
-  std::uint64_t max_paths = 0;  ///< stop handing out work after this many paths (0: no limit)
+  std::uint64_t max_paths = 0;  ///< stop handing out work after this many paths (0: no limit); sampled: runs
+  Strategy strategy = Strategy::kSystematic;
+  std::uint64_t seed = 0;       ///< sampled: run i's seed derives from this and i
+  std::uint32_t pct_depth = 3;  ///< PCT's d: d - 1 priority change points per run
 };
 
 }  // namespace exocheck::engine

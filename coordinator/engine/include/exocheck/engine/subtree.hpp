@@ -22,6 +22,10 @@ struct Subtree {
   std::vector<std::string> prefix;  ///< message ids: the path to the subtree's root configuration
   /// (message, receiver): asleep at the subtree's root (sleep sets).
   std::vector<std::pair<std::string, std::string>> sleep;
+  /// Sampled strategies have no tree: their "subtree" is the runs numbered first_run .. +run_count
+  /// (run_count 0: to the exploration's last run).
+  std::uint64_t first_run = 0;
+  std::uint64_t run_count = 0;
 };
 
 /// A race (race.hpp) whose backtrack point pre(S, i) lies above the subtree that found it.

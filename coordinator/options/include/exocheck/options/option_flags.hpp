@@ -15,6 +15,9 @@ namespace exocheck::options {
 /// --reduction NAME, one of kReductions.
 CLI::Option* add_reduction_option(CLI::App& app, std::string& name);
 
+/// --strategy NAME, one of kStrategies.
+CLI::Option* add_strategy_option(CLI::App& app, std::string& name);
+
 /// Which heuristics an option offers.
 enum class HeuristicChoices {
   kAll,            ///< every row: an exploration learns HMS's and SGR's rankings as it goes

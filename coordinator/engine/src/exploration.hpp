@@ -1,0 +1,42 @@
+#pragma once
+// What an Explorer does, behind Explorer's interface: the tree of a reduction (explorer.cpp) or
+// seeded sampled runs (sampled_runs.cpp). Explorer's comments say what each member means.
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "exocheck/engine/explorer.hpp"
+
+namespace exocheck::engine {
+
+class Exploration {
+ public:
+  virtual ~Exploration() = default;
+  virtual std::optional<WorkItem> next() = 0;
+  virtual bool complete(std::uint64_t id, const Execution& execution) = 0;
+  virtual void abandon(std::uint64_t id) = 0;
+  virtual std::optional<Subtree> split() = 0;
+  virtual void subtree_finished(std::uint64_t id) = 0;
+  virtual bool request_backtrack(const BacktrackRequest& request) = 0;
+  virtual std::vector<BacktrackRequest> take_backtrack_requests() = 0;
+  virtual bool finished() const = 0;
+  virtual bool explored_completely() const = 0;
+  virtual std::size_t outstanding() const = 0;
+  virtual std::size_t frontier() const = 0;
+  virtual double explored_share() const = 0;
+  virtual std::size_t configurations() const = 0;
+  virtual const Stats& stats() const = 0;
+  virtual const ExplorerOptions& options() const = 0;
+  virtual std::set<std::string> classes() const = 0;
+  virtual std::vector<ClassKey> class_keys() const = 0;
+};
+
+/// The reduction's tree; `subtree` null: the whole tree.
+std::unique_ptr<Exploration> make_tree_exploration(const ExplorerOptions& options, const Subtree* subtree);
+/// Sampled runs; `subtree` null: runs 0 .. options.max_paths - 1 (no end when it is 0).
+std::unique_ptr<Exploration> make_sampled_runs(const ExplorerOptions& options, const Subtree* subtree);
+
+}  // namespace exocheck::engine

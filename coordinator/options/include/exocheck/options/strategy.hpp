@@ -1,0 +1,54 @@
+#pragma once
+// The strategy axis: explore every class (the reduction's tree), or sample seeded schedules for
+// programs whose classes are too many to explore.
+
+#include <array>
+#include <string_view>
+
+#include "exocheck/engine/options.hpp"
+#include "exocheck/options/option_table.hpp"
+#include "proto/control.pb.h"
+#include "proto/options.pb.h"
+
+namespace exocheck::options {
+
+struct StrategyRow {
+  std::string_view name;
+  std::string_view help;
+  engine::Strategy engine;
+  proto::Strategy wire;
+  proto::Heuristic hook;  ///< what the hook applies after the prefix (sampled strategies only)
+};
+
+inline constexpr std::string_view kStrategyFlag = "--strategy";
+inline constexpr std::string_view kStrategyHelp = "How to choose the schedules to run";
+
+inline constexpr std::array<StrategyRow, 3> kStrategies{{
+    {"systematic", "every class, as the reduction prunes them", engine::Strategy::kSystematic,
+     proto::STRATEGY_SYSTEMATIC, proto::FIFO},
+    {"random", "seeded random walks: at each step a uniformly chosen enabled message (--runs or --time-limit)",
+     engine::Strategy::kRandomWalk, proto::STRATEGY_RANDOM, proto::RANDOM_WALK},
+    {"pct", "seeded PCT runs over messages: random priorities, --depth - 1 change points (--runs or --time-limit)",
+     engine::Strategy::kPct, proto::STRATEGY_PCT, proto::PCT},
+}};
+
+/// PCT's depth d when none is given: d - 1 = 2 change points find bugs of up to three ordering
+/// constraints with the guaranteed probability.
+inline constexpr std::uint32_t kDefaultPctDepth = 3;
+/// Runs of a sampled strategy when neither --runs nor --time-limit is given.
+inline constexpr std::uint64_t kDefaultSampledRuns = 1000;
+
+inline std::string_view name_of(engine::Strategy strategy) {
+  return row_of(kStrategies, strategy).name;
+}
+
+inline std::optional<engine::Strategy> parse_strategy(std::string_view name) {
+  return parse(kStrategies, name);
+}
+
+/// What the hook is asked to apply for a sampled `strategy`.
+inline proto::Heuristic to_hook(engine::Strategy strategy) {
+  return row_of(kStrategies, strategy).hook;
+}
+
+}  // namespace exocheck::options
