@@ -141,6 +141,9 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   // The option's check accepted only the tables' names.
   session.explorer.reduction = options::parse_reduction(reduction_).value();
   session.explorer.sleep_sets = !no_sleep_sets_;
+  if (session.explorer.reduction == engine::Reduction::kOptimal && no_sleep_sets_) {
+    throw InputError("explore: --reduction optimal always uses sleep sets (its wakeup trees need them)");
+  }
   session.explorer.heuristic = options::parse_heuristic(heuristic_).value();
   session.explorer.max_paths = max_paths_;
   apply_strategy(session.explorer);

@@ -84,6 +84,7 @@ void to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::
   request.set_heuristic(options::to_hook(heuristic));
   request.set_step_limit(step_limit);
   for (const auto& actor : ranking) request.add_ranking(actor);
+  request.set_wakeup_entries(static_cast<std::uint32_t>(item.wakeup_entries));
   if (item.sample) {
     request.set_heuristic(options::to_hook(item.sample->strategy));
     request.set_seed(item.sample->seed);

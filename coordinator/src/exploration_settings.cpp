@@ -32,6 +32,9 @@ engine::ExplorerOptions to_explorer_options(const proto::ExplorationSettings& se
   explorer.heuristic = row_on_wire(options::kHeuristics, settings.heuristic(), "heuristic").engine;
   explorer.sleep_sets = row_on_wire(options::kSleepSets, settings.sleep_sets(), "sleep sets").engine;
   explorer.max_paths = settings.max_paths();
+  if (explorer.reduction == engine::Reduction::kOptimal && !explorer.sleep_sets) {
+    throw std::invalid_argument("reduction optimal always uses sleep sets (its wakeup trees need them)");
+  }
   explorer.strategy = row_on_wire(options::kStrategies, settings.strategy(), "strategy").engine;
   explorer.seed = settings.seed();
   explorer.pct_depth = settings.pct_depth() == 0 ? options::kDefaultPctDepth : settings.pct_depth();

@@ -177,6 +177,16 @@ proto::RunResult ControlledRuntime::divergence(const proto::RunRequest& request,
   return result;
 }
 
+namespace {
+
+// Prefix entries followed as they are: all of them, but for an optimal DPOR item's last one,
+// which is delivered as a step after the prefix (it wakes its receiver's sleeping messages).
+std::uint32_t firm_prefix(const proto::RunRequest& request) {
+  return static_cast<std::uint32_t>(request.prefix_size()) - (request.wakeup_entries() != 0 ? 1 : 0);
+}
+
+}  // namespace
+
 ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& request, std::uint32_t step,
                                                     SchedulingOrder& order) {
   const std::size_t index = step - 1;
@@ -185,7 +195,12 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
     for (std::size_t i : enabled_) {
       if (pending_[i]->id == expected) return {i, false, false};
     }
-    return {0, true, false};
+    // Optimal DPOR: a guard may hold the wakeup sequence's last entry back; the run then goes on
+    // as after its prefix. An earlier wakeup entry held back ends the run as a redundant one.
+    const auto wakeup_from = static_cast<std::size_t>(request.prefix_size()) - request.wakeup_entries();
+    const bool last = index + 1 == static_cast<std::size_t>(request.prefix_size());
+    if (request.wakeup_entries() == 0 || index < wakeup_from) return {0, true, false};
+    if (!last) return {0, false, true};
   }
   if (sleep_.empty()) return {enabled_[order.choose(candidates_, step)], false, false};
   std::vector<Candidate> awake;
@@ -308,13 +323,18 @@ proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, 
       proto::RunResult result;
       result.set_status(proto::RUN_SLEEP_BLOCKED);
       result.set_steps(done);
-      result.set_detail("every enabled message is asleep after step " + std::to_string(done));
+      const bool held_back = done < static_cast<std::uint32_t>(request.prefix_size());
+      result.set_detail(held_back ? "wakeup entry " + request.prefix(static_cast<int>(done)) +
+                                        " is held back by its receiver and every other enabled message is "
+                                        "asleep after step " +
+                                        std::to_string(done)
+                                  : "every enabled message is asleep after step " + std::to_string(done));
       return result;
     }
     begin_step(step);
     for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
     const proto::StepOutcome outcome = execute(choice.pending_index, step);
-    if (step > static_cast<std::uint32_t>(request.prefix_size())) wake_sleepers_of(event_->actor());
+    if (step > firm_prefix(request)) wake_sleepers_of(event_->actor());
     note_failure(outcome, step);
     write_event();
   }

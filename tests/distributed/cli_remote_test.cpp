@@ -56,6 +56,22 @@ TEST(RemoteExplore, SampledRunsAreSplitAmongAgentsAndASeedFixesThem) {
   EXPECT_EQ(nlohmann::json::parse(embedded.out)["stats"]["classes"], summary["stats"]["classes"]);
 }
 
+TEST(RemoteExplore, OptimalExploresTheWholeTreeOnOneAgent) {
+  // Optimal DPOR runs one run at a time: the coordinator leases the whole tree, split no further.
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto result =
+      run_command(explore_command(cluster.address(), "--reduction optimal --json", "registry --workers=3"));
+  ASSERT_EQ(result.exit_code, 0) << result.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(result.out);
+  EXPECT_EQ(summary["stats"]["paths"], 24);
+  EXPECT_EQ(summary["stats"]["classes"], 24);
+  EXPECT_EQ(summary["stats"]["sleep_blocked"], 0);
+  EXPECT_EQ(summary["complete"], true);
+}
+
 TEST(RemoteExplore, TextReportEndsWithTheStableSummaryLine) {
   LoopbackCluster cluster;
   cluster.start_agent("a1", 2);

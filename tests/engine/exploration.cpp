@@ -74,6 +74,7 @@ Execution run_item(const Program& program, const WorkItem& item, Heuristic heuri
   spec.sleep = item.sleep;
   spec.ranking = item.ranking;
   spec.heuristic = options::to_hook(heuristic);
+  spec.wakeup_entries = item.wakeup_entries;
   if (item.sample) {
     spec.heuristic = options::to_hook(item.sample->strategy);
     spec.seed = item.sample->seed;

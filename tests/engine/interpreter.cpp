@@ -66,11 +66,21 @@ class Interpreter {
       if (enabled.empty()) return finish_quiescent();
       if (step > spec_.step_limit) return finish(Ending::kStepLimit, "step limit");
       std::size_t chosen = 0;
+      // As the hook does (controlled_runtime.cpp): a wakeup sequence's last entry held back by a
+      // guard lets the run go on as after the prefix; an earlier one ends it.
+      auto it = enabled.end();
       if (step <= spec_.prefix.size()) {
-        auto it = std::find_if(enabled.begin(), enabled.end(),
-                               [&](std::size_t i) { return pending_[i].id == spec_.prefix[step - 1]; });
-        if (it == enabled.end()) return finish(Ending::kDivergence, "prefix names " + spec_.prefix[step - 1]);
+        it = std::find_if(enabled.begin(), enabled.end(),
+                          [&](std::size_t i) { return pending_[i].id == spec_.prefix[step - 1]; });
+      }
+      const bool soft_last = spec_.wakeup_entries != 0 && step == spec_.prefix.size();
+      if (it != enabled.end()) {
         chosen = *it;
+      } else if (step <= spec_.prefix.size() && !soft_last) {
+        if (step > spec_.prefix.size() - spec_.wakeup_entries) {
+          return finish(Ending::kSleepBlocked, "a wakeup entry is held back");
+        }
+        return finish(Ending::kDivergence, "prefix names " + spec_.prefix[step - 1]);
       } else {
         auto awake = awake_messages(enabled, sleep);
         if (awake.empty()) return finish(Ending::kSleepBlocked, "every enabled message is asleep");
@@ -80,7 +90,7 @@ class Interpreter {
       execution_.steps.emplace_back();
       current_ = &execution_.steps.back();
       for (std::size_t i : enabled) current_->enabled.push_back(pending_[i].id);
-      if (step > spec_.prefix.size()) {
+      if (step > spec_.prefix.size() - (spec_.wakeup_entries != 0 ? 1 : 0)) {
         std::erase_if(sleep, [&](const std::string& s) { return receiver_of(s) == receiver; });
       }
       if (!deliver(chosen) && failure_.empty()) failure_ = "check failed at " + current_->message;

@@ -21,6 +21,7 @@ struct RunSpec {
   std::uint64_t seed = 0;  ///< RANDOM_WALK and PCT
   std::uint32_t pct_depth = 0;
   std::uint32_t pct_steps = 0;
+  std::size_t wakeup_entries = 0;  ///< optimal DPOR: the prefix's last entries that may be held back
 };
 
 Execution run_program(const Program& program, const RunSpec& spec);

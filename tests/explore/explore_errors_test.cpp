@@ -39,7 +39,11 @@ TEST_F(ExploreErrors, SubjectNotLinkedWithTheHook) {
 }
 
 TEST_F(ExploreErrors, UnknownReduction) {
-  expect_input_error(explore_registry({"--reduction", "optimal"}), "--reduction");
+  expect_input_error(explore_registry({"--reduction", "odpor"}), "--reduction");
+}
+
+TEST_F(ExploreErrors, OptimalWithoutSleepSets) {
+  expect_input_error(explore_registry({"--reduction", "optimal", "--no-sleep-sets"}), "always uses sleep sets");
 }
 
 TEST_F(ExploreErrors, SleepSetsAndNoSleepSetsTogether) {

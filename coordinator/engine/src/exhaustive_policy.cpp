@@ -31,6 +31,8 @@ std::unique_ptr<BacktrackPolicy> make_policy(Reduction reduction) {
       return make_dpor_policy();
     case Reduction::kTransDpor:
       return make_transdpor_policy();
+    case Reduction::kOptimal:  // not a backtracking rule: optimal_exploration.cpp
+      break;
   }
   return make_transdpor_policy();
 }

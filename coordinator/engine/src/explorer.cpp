@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -495,8 +496,15 @@ std::unique_ptr<Exploration> make_tree_exploration(const ExplorerOptions& option
 namespace {
 
 std::unique_ptr<Exploration> make_exploration(const ExplorerOptions& options, const Subtree* subtree) {
-  if (options.strategy == Strategy::kSystematic) return make_tree_exploration(options, subtree);
-  return make_sampled_runs(options, subtree);
+  if (options.strategy != Strategy::kSystematic) return make_sampled_runs(options, subtree);
+  if (options.reduction == Reduction::kOptimal) {
+    // One run at a time, on the whole tree: a coordinator leases it whole (split() gives nothing).
+    if (subtree != nullptr && !subtree->prefix.empty()) {
+      throw std::invalid_argument("optimal DPOR explores the whole tree in one explorer");
+    }
+    return make_optimal_exploration(options);
+  }
+  return make_tree_exploration(options, subtree);
 }
 
 }  // namespace

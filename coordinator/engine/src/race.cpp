@@ -10,6 +10,12 @@ bool enabled_before(const TraceView& trace, std::size_t step, Key m) {
   return std::find(enabled.begin(), enabled.end(), m) != enabled.end();
 }
 
+/// m was sent before step i (so pending at pre(S, i): it is delivered after i) and not enabled there.
+bool held_back_at(const TraceView& trace, std::size_t i, Key m) {
+  const std::size_t sent = trace.send_step(m);
+  return sent < i && !enabled_before(trace, i, m);
+}
+
 /// The race of m with step i of its receiver (i does not happen before m).
 Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) {
   Race race;
@@ -38,26 +44,22 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
 
 }  // namespace
 
+// Guards (the soundness argument is in coordinator/README.md, "Guards and races"): a message m
+// that was pending at pre(S, i) but not enabled there (its receiver's guard, a reply awaited, an
+// earlier message of its FIFO channel) is not co-enabled with step i, so the two do not race, and
+// the race is with the receiver's latest earlier step at which m was enabled, or whose pre(S, .)
+// m had not reached yet. Taking the race at i regardless gave DPOR an empty E there, and Fig. 2's
+// line 7 then added every enabled message: the blow-up guards caused.
 void find_races(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races) {
   races.clear();
   // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Steps of one actor are
-  // totally ordered: if the latest one happens before m, all earlier ones do too.
-  const std::size_t i = trace.latest_coenabled_step_of(receiver, point);
-  if (i == 0 || trace.happens_before_message(i, m)) return;
-  races.push_back(race_with(trace, m, i, point));
-  if (races.front().minimal != kNoKey) return;
-
-  // Guards: without them, m or the first step leading to it is always enabled at pre(S, i) (a
-  // pending message is an enabled one). A guard that closed again (a lock while it is held) can
-  // leave m disabled there although it was enabled before an earlier step of its receiver: that
-  // reversal is the one that reaches the other classes, so the latest such step races too.
-  for (std::size_t e = trace.latest_coenabled_step_of(receiver, i - 1); e != 0;
-       e = trace.latest_coenabled_step_of(receiver, e - 1)) {
-    if (trace.happens_before_message(e, m)) break;  // and so do all earlier steps of the receiver
-    if (enabled_before(trace, e, m)) {
-      races.push_back(race_with(trace, m, e, point));
-      break;
-    }
+  // totally ordered: if one happens before m, all earlier ones do too.
+  for (std::size_t i = trace.latest_coenabled_step_of(receiver, point); i != 0;
+       i = trace.latest_coenabled_step_of(receiver, i - 1)) {
+    if (trace.happens_before_message(i, m)) return;
+    if (held_back_at(trace, i, m)) continue;
+    races.push_back(race_with(trace, m, i, point));
+    return;
   }
 }
 

@@ -22,10 +22,9 @@ struct Race {
 };
 
 /// The races of message `m` (received by `receiver`) in the configuration after step `point`:
-/// none, the race with the receiver's last step before it, and, when a guard left m disabled
-/// there, also the race with the receiver's latest earlier step at which m was enabled. Written
-/// over `races` (the caller's, reused from one message to the next: it is asked once per message
-/// of every result).
+/// none, or the race with the receiver's last step co-enabled with m (steps at whose
+/// configuration m was pending but held back by a guard are not). Written over `races` (the
+/// caller's, reused from one message to the next: it is asked once per message of every result).
 void find_races(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races);
 
 }  // namespace exocheck::engine

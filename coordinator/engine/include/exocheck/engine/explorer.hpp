@@ -4,7 +4,8 @@
 //
 // Algorithms: TransDPOR paper (Tasharofi et al., FORTE 2012), Fig. 2, with and without its
 // underlined lines, optionally with sleep sets; and exhaustive exploration as the yardstick.
-// Or, with a sampled strategy (ExplorerOptions::strategy), seeded random runs and no tree.
+// Optimal DPOR (source sets and wakeup trees), one run at a time. Or, with a sampled strategy
+// (ExplorerOptions::strategy), seeded random runs and no tree.
 // Work items may be handed out several at a time and completed in any order (parallel agents).
 
 #include <cstdint>
@@ -41,6 +42,9 @@ struct WorkItem {
     std::uint32_t pct_steps = 0;
   };
   std::optional<Sample> sample;
+  /// Optimal DPOR: the prefix's last entries come from a wakeup tree, and the last of those may
+  /// be held back by a guard; the hook then ends the run sleep-blocked instead of diverging.
+  std::size_t wakeup_entries = 0;
 };
 
 class Exploration;

@@ -11,6 +11,7 @@ enum class Reduction {
   kExhaustive,  ///< every enabled message at every configuration: the yardstick
   kDpor,        ///< persistent-set DPOR for actors: TransDPOR paper Fig. 2 without the underlined lines
   kTransDpor,   ///< TransDPOR paper Fig. 2: freeze flags and the minimal-j set E
+  kOptimal,     ///< optimal DPOR: source sets and wakeup trees (optimal_exploration.cpp)
 };
 
 /// Ordering heuristics (heuristics paper, Section 5); the hook applies all but HMS and SGR

@@ -20,12 +20,16 @@ struct ReductionRow {
 inline constexpr std::string_view kReductionFlag = "--reduction";
 inline constexpr std::string_view kReductionHelp = "How to prune equivalent schedules";
 
-inline constexpr std::array<ReductionRow, 3> kReductions{{
+inline constexpr std::array<ReductionRow, 4> kReductions{{
     {"exhaustive", "every interleaving (the yardstick)", engine::Reduction::kExhaustive, proto::REDUCTION_EXHAUSTIVE},
     {"dpor", "persistent-set DPOR for actors (TransDPOR paper, Fig. 2 without the underlined lines)",
      engine::Reduction::kDpor, proto::REDUCTION_DPOR},
     {"transdpor", "TransDPOR (Fig. 2: freeze flags and the minimal-j set E)", engine::Reduction::kTransDpor,
      proto::REDUCTION_TRANSDPOR},
+    {"optimal",
+     "optimal DPOR (source sets and wakeup trees): one execution per class; always with sleep sets, one run at a "
+     "time",
+     engine::Reduction::kOptimal, proto::REDUCTION_OPTIMAL},
 }};
 
 inline std::string_view name_of(engine::Reduction reduction) {

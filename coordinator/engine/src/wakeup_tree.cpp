@@ -1,0 +1,73 @@
+#include "wakeup_tree.hpp"
+
+#include <algorithm>
+
+namespace exocheck::engine {
+
+std::optional<std::size_t> initial_position(const WakeupSequence& w, const WakeupEvent& p) {
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    if (w[k].same_delivery(p)) {
+      for (std::size_t j = 0; j < k; ++j) {
+        if (w[j].receiver == p.receiver || w[j].message == w[k].sender) return std::nullopt;
+      }
+      return k;
+    }
+  }
+  return std::nullopt;
+}
+
+bool weak_initial(const WakeupSequence& w, const WakeupEvent& p) {
+  if (initial_position(w, p)) return true;
+  return std::none_of(w.begin(), w.end(), [&](const WakeupEvent& e) { return e.receiver == p.receiver; });
+}
+
+std::pair<WakeupEvent, WakeupTree> WakeupTree::take_first() {
+  Branch first = std::move(branches_.front());
+  branches_.erase(branches_.begin());
+  return {first.event, std::move(*first.subtree)};
+}
+
+std::optional<WakeupTree> WakeupTree::take(Key message) {
+  const auto it =
+      std::find_if(branches_.begin(), branches_.end(), [&](const Branch& b) { return b.event.message == message; });
+  if (it == branches_.end()) return std::nullopt;
+  WakeupTree subtree = std::move(*it->subtree);
+  branches_.erase(it);
+  return subtree;
+}
+
+WakeupSequence WakeupTree::leftmost() const {
+  WakeupSequence events;
+  for (const WakeupTree* tree = this; !tree->empty(); tree = tree->branches_.front().subtree.get()) {
+    events.push_back(tree->branches_.front().event);
+  }
+  return events;
+}
+
+void WakeupTree::insert(WakeupSequence v) {
+  WakeupTree* node = this;
+  for (bool root = true;; root = false) {
+    if (!root && node->empty()) return;  // a leaf: exploring it covers v
+    if (v.empty()) return;               // v leads here: the subtree explores it
+    WakeupTree* next = nullptr;
+    for (auto& branch : node->branches_) {
+      if (const auto k = initial_position(v, branch.event)) {
+        v.erase(v.begin() + static_cast<std::ptrdiff_t>(*k));
+        next = branch.subtree.get();
+        break;
+      }
+      if (!branch.event.tentative && weak_initial(v, branch.event)) {
+        next = branch.subtree.get();
+        break;
+      }
+    }
+    if (next == nullptr) break;
+    node = next;
+  }
+  for (const WakeupEvent& event : v) {
+    node->branches_.push_back({event, std::make_unique<WakeupTree>()});
+    node = node->branches_.back().subtree.get();
+  }
+}
+
+}  // namespace exocheck::engine

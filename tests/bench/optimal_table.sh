@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Optimal DPOR beside TransDPOR with sleep sets (the default) on the subjects that explore
+# completely: executions (paths + sleep-blocked), sleep-blocked ones, classes and wall time, both
+# with --keep-going so that subjects with bugs are explored to the end. TransDPOR runs with
+# WORKERS workers (default 2); optimal runs one run at a time whatever the workers.
+#   tests/bench/optimal_table.sh [BUILD_DIR] [WORKERS]
+set -euo pipefail
+build=${1:-build}
+workers=${2:-2}
+bin="$build/bin"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+row() {  # name, subject and its arguments
+  local name=$1
+  shift
+  local cells=""
+  for reduction in transdpor optimal; do
+    local json
+    json=$("$bin/exocheck" explore --json --keep-going --workers "$workers" --reduction "$reduction" --out "$out/o" \
+      -- "$bin/$1" "${@:2}" 2>/dev/null || true)
+    cells+=$(python3 -c '
+import json, sys
+s = json.loads(sys.argv[1])["stats"]
+paths, blocked, classes, wall = s["paths"], s["sleep_blocked"], s["classes"], s["wall_seconds"]
+print(f"{paths + blocked:,} | {blocked:,} | {classes:,} | {wall:.2f} | ", end="")
+' "$json")
+  done
+  echo "| $name | $cells"
+}
+
+echo "| subject | transdpor: executions | blocked | classes | s | optimal: executions | blocked | classes | s |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for k in 2 3 4 5 6 7; do row "registry K=$k" registry --workers=$k; done
+row "pi 5" pi --workers=5
+row "fib 5" fib --n=5
+for n in 3 4 5 6; do row "leader $n" leader --n=$n; done
+row "diningphil" diningphil
+row "diningphil --fixed" diningphil --fixed
+row "shortpath 4" shortpath --nodes=4
+row "shortpath 5" shortpath --nodes=5
+row "chameneos" chameneos
+row "serverreal" serverreal
