@@ -37,7 +37,8 @@ TEST(RemoteExplore, RegistryThroughTwoAgentsGivesThePapersFigures) {
 
 TEST(RemoteExplore, SampledRunsAreSplitAmongAgentsAndASeedFixesThem) {
   // The coordinator hands out ranges of run numbers; each agent's PCT learns k from run 0's
-  // schedule, so the runs, and the classes they hit, are the embedded explorer's.
+  // schedule, so the runs, and the classes they hit, are the embedded explorer's however they
+  // were split.
   LoopbackCluster cluster;
   cluster.start_agent("a1");
   cluster.start_agent("a2");
@@ -48,7 +49,9 @@ TEST(RemoteExplore, SampledRunsAreSplitAmongAgentsAndASeedFixesThem) {
   const auto summary = nlohmann::json::parse(result.out);
   EXPECT_EQ(summary["stats"]["paths"], 200);
   EXPECT_EQ(summary["stats"]["classes"], 24);
-  EXPECT_GE(summary["stats"]["subtrees"], 2);
+  // How many ranges were leased depends on when the second agent asks (one agent can run all 200
+  // before it does): the split itself is the engine's tests' (SampledRuns.SplitGivesAwayHalf...).
+  EXPECT_GE(summary["stats"]["subtrees"], 1);
   const auto embedded =
       run_command((bin_dir() / "exocheck").string() + " explore --strategy pct --seed 9 --runs 200 --json --out " +
                   (std::filesystem::temp_directory_path() / "exocheck-sampled-embedded").string() + " -- " +
