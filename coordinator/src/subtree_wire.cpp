@@ -4,6 +4,29 @@
 #include <string>
 
 namespace exocheck::coordinator {
+namespace {
+
+void add_steps(const std::vector<engine::WakeupStep>& steps,
+               google::protobuf::RepeatedPtrField<proto::WakeupStep>& out) {
+  for (const auto& step : steps) {
+    auto& wire = *out.Add();
+    wire.set_message(step.message);
+    wire.set_receiver(step.receiver);
+    wire.set_sender(step.sender);
+    wire.set_tentative(step.tentative);
+    wire.set_depth(step.depth);
+  }
+}
+
+std::vector<engine::WakeupStep> steps_from_wire(const google::protobuf::RepeatedPtrField<proto::WakeupStep>& steps) {
+  std::vector<engine::WakeupStep> out;
+  out.reserve(static_cast<std::size_t>(steps.size()));
+  for (const auto& step : steps)
+    out.push_back({step.message(), step.receiver(), step.sender(), step.tentative(), step.depth()});
+  return out;
+}
+
+}  // namespace
 
 void to_wire(const engine::Subtree& subtree, proto::Subtree& out) {
   out.set_id(subtree.id);
@@ -15,6 +38,7 @@ void to_wire(const engine::Subtree& subtree, proto::Subtree& out) {
   }
   out.set_first_run(subtree.first_run);
   out.set_run_count(subtree.run_count);
+  add_steps(subtree.wakeup, *out.mutable_wakeup());
 }
 
 engine::Subtree from_wire(const proto::Subtree& subtree) {
@@ -24,6 +48,7 @@ engine::Subtree from_wire(const proto::Subtree& subtree) {
   for (const auto& sleeping : subtree.sleep()) out.sleep.emplace_back(sleeping.message(), sleeping.receiver());
   out.first_run = subtree.first_run();
   out.run_count = subtree.run_count();
+  out.wakeup = steps_from_wire(subtree.wakeup());
   return out;
 }
 
@@ -33,6 +58,7 @@ void to_wire(const engine::BacktrackRequest& request, proto::BacktrackRequest& o
   out.set_taken(request.taken);
   for (const auto& id : request.dpor_set) out.add_dpor_set(id);
   out.set_minimal(request.minimal);
+  add_steps(request.wakeup, *out.mutable_wakeup());
 }
 
 engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
@@ -42,6 +68,7 @@ engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
   out.taken = request.taken();
   out.dpor_set.assign(request.dpor_set().begin(), request.dpor_set().end());
   out.minimal = request.minimal();
+  out.wakeup = steps_from_wire(request.wakeup());
   return out;
 }
 

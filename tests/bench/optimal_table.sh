@@ -2,7 +2,7 @@
 # Optimal DPOR beside TransDPOR with sleep sets (the default) on the subjects that explore
 # completely: executions (paths + sleep-blocked), sleep-blocked ones, classes and wall time, both
 # with --keep-going so that subjects with bugs are explored to the end. TransDPOR runs with
-# WORKERS workers (default 2); optimal runs one run at a time whatever the workers.
+# WORKERS workers (default 2), optimal with one (the algorithm as written) and with WORKERS.
 #   tests/bench/optimal_table.sh [BUILD_DIR] [WORKERS]
 set -euo pipefail
 build=${1:-build}
@@ -15,9 +15,9 @@ row() {  # name, subject and its arguments
   local name=$1
   shift
   local cells=""
-  for reduction in transdpor optimal; do
-    local json
-    json=$("$bin/exocheck" explore --json --keep-going --workers "$workers" --reduction "$reduction" --out "$out/o" \
+  for run in "transdpor $workers" "optimal 1" "optimal $workers"; do
+    local reduction=${run% *} n=${run#* } json
+    json=$("$bin/exocheck" explore --json --keep-going --workers "$n" --reduction "$reduction" --out "$out/o" \
       -- "$bin/$1" "${@:2}" 2>/dev/null || true)
     cells+=$(python3 -c '
 import json, sys
@@ -29,8 +29,9 @@ print(f"{paths + blocked:,} | {blocked:,} | {classes:,} | {wall:.2f} | ", end=""
   echo "| $name | $cells"
 }
 
-echo "| subject | transdpor: executions | blocked | classes | s | optimal: executions | blocked | classes | s |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| subject | transdpor ($workers): executions | blocked | classes | s | optimal (1): executions | blocked |" \
+  "classes | s | optimal ($workers): executions | blocked | classes | s |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for k in 2 3 4 5 6 7; do row "registry K=$k" registry --workers=$k; done
 row "pi 5" pi --workers=5
 row "fib 5" fib --n=5

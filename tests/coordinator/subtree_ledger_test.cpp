@@ -9,7 +9,10 @@ namespace exocheck::coordinator::testing {
 namespace {
 
 engine::Subtree subtree(std::uint64_t id, std::vector<std::string> prefix) {
-  return engine::Subtree{id, std::move(prefix), {}};
+  engine::Subtree given;
+  given.id = id;
+  given.prefix = std::move(prefix);
+  return given;
 }
 
 TEST(SubtreeLedger, TheWholeTreeWaitsFirstThenWhatIsSplitOffInTurn) {

@@ -49,6 +49,51 @@ TEST(Optimal, ReachesEveryClassExhaustiveReachesOnceEach) {
               static_cast<unsigned long long>(paths), static_cast<unsigned long long>(blocked), programs_with_blocked);
 }
 
+// Other programs, explored one run at a time (each class once), with results in random orders
+// from several workers, and by explorers that give subtrees (with their wakeup trees) to one
+// another and send races above their roots back as requests: the same classes. Side by side, a
+// few classes are reached twice (counted).
+TEST(Optimal, InParallelAndInSubtreesReachesEveryClass) {
+  int programs = 0;
+  int split_explorations = 0;
+  std::uint64_t blocked = 0;
+  std::uint64_t paths = 0;
+  std::uint64_t repeated = 0;
+  for (std::uint64_t seed = 30001; programs < kPrograms / 2; ++seed) {
+    const Program program = generate_program(seed);
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    const auto options = optimal(kHeuristics[seed % 6]);
+    const Reached sequential = explore(program, options);
+    expect_same_reach(reference, sequential, describe(seed, options));
+    EXPECT_EQ(sequential.stats.paths, reference.stats.classes) << describe(seed, options);
+    int split = 0;
+    const Reached parallel = explore_in_parallel(program, options, 2 + static_cast<int>(seed % 7), seed);
+    const Reached subtrees = explore_in_subtrees(program, options, 2 + static_cast<int>(seed % 3) * 3, seed, &split);
+    split_explorations += split > 0 ? 1 : 0;
+    for (const auto& [reached, how] : {std::pair{&parallel, "in parallel"}, std::pair{&subtrees, "in subtrees"}}) {
+      const std::string what = describe(seed, options) + ", " + how + ", " + std::to_string(split) + " splits";
+      expect_same_reach(reference, *reached, what);
+      EXPECT_EQ(reached->stats.classes, reference.stats.classes) << what;
+      blocked += reached->stats.sleep_blocked;
+      paths += reached->stats.paths;
+      repeated += reached->stats.paths - reached->stats.classes;
+    }
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(programs, kPrograms / 2);
+  // The simulation must split to mean anything; subtrees go only from configurations no choice
+  // under way can send sequences to.
+  EXPECT_GT(split_explorations, programs / 3);
+  EXPECT_LT(repeated * 10, paths);  // 2 to 8 workers on programs of a few classes each
+  std::printf(
+      "optimal in parallel and in subtrees: %d programs (%d split), %llu executions, %llu repeating a "
+      "class, %llu cut short\n",
+      programs, split_explorations, static_cast<unsigned long long>(paths), static_cast<unsigned long long>(repeated),
+      static_cast<unsigned long long>(blocked));
+}
+
 TEST(Optimal, PaperProgramsTakeOneExecutionPerClass) {
   for (int workers : {2, 3, 4}) {
     const Reached reached = explore(registry_program(workers), optimal());

@@ -61,7 +61,10 @@ TEST(Subtree, AGiverKeepsItsSplitConfigurationUntilTheSubtreeIsFinished) {
 }
 
 TEST(Subtree, ARequestForAConfigurationOutsideTheExplorerChangesNothing) {
-  Explorer explorer({Reduction::kDpor, false, Heuristic::kFifo}, Subtree{1, {"0#1", "0#2"}, {}});
+  Subtree subtree;
+  subtree.id = 1;
+  subtree.prefix = {"0#1", "0#2"};
+  Explorer explorer({Reduction::kDpor, false, Heuristic::kFifo}, subtree);
   BacktrackRequest request;
   request.prefix = {"0#2"};
   request.message = "0#1";

@@ -36,8 +36,8 @@ class Exploration {
 
 /// The reduction's tree; `subtree` null: the whole tree.
 std::unique_ptr<Exploration> make_tree_exploration(const ExplorerOptions& options, const Subtree* subtree);
-/// Optimal DPOR, one run at a time.
-std::unique_ptr<Exploration> make_optimal_exploration(const ExplorerOptions& options);
+/// Optimal DPOR; `subtree` null: the whole tree.
+std::unique_ptr<Exploration> make_optimal_exploration(const ExplorerOptions& options, const Subtree* subtree);
 /// Sampled runs; `subtree` null: runs 0 .. options.max_paths - 1 (no end when it is 0).
 std::unique_ptr<Exploration> make_sampled_runs(const ExplorerOptions& options, const Subtree* subtree);
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -497,13 +496,7 @@ namespace {
 
 std::unique_ptr<Exploration> make_exploration(const ExplorerOptions& options, const Subtree* subtree) {
   if (options.strategy != Strategy::kSystematic) return make_sampled_runs(options, subtree);
-  if (options.reduction == Reduction::kOptimal) {
-    // One run at a time, on the whole tree: a coordinator leases it whole (split() gives nothing).
-    if (subtree != nullptr && !subtree->prefix.empty()) {
-      throw std::invalid_argument("optimal DPOR explores the whole tree in one explorer");
-    }
-    return make_optimal_exploration(options);
-  }
+  if (options.reduction == Reduction::kOptimal) return make_optimal_exploration(options, subtree);
   return make_tree_exploration(options, subtree);
 }
 

@@ -1,11 +1,22 @@
 // Optimal DPOR (Abdulla, Aronis, Jonsson, Sagonas, JACM 2017, Algorithm 2: source sets and wakeup
-// trees) for actor programs, as --reduction optimal. Each configuration on the path being
-// explored keeps a sleep set and a wakeup tree (wakeup_tree.hpp); after each execution E, every
-// race e ⋖ e' (race.cpp: the receiver's last step co-enabled with a message, guards considered)
-// whose e' is new puts v = notdep(e, E).e' into the wakeup tree at pre(E, e), unless a message
-// asleep there is a weak initial of v. The next run takes the deepest configuration whose tree
-// has a branch left and follows that branch's leftmost path: one run per class, none of them
-// cut short by sleep sets.
+// trees) for actor programs, as --reduction optimal. Each configuration held keeps a sleep set and
+// a wakeup tree (wakeup_tree.hpp); after each execution E, every race e ⋖ e' of E (race.cpp: the
+// receiver's last step co-enabled with a message, guards considered) puts v = notdep(e, E).e' into
+// the wakeup tree at pre(E, e), unless a message asleep there, or a choice already taken there, is
+// a weak initial of v. A run takes a configuration whose tree has a branch
+// left and follows that branch's leftmost path: one run per class, none of them cut short by sleep
+// sets.
+//
+// In parallel (several items out, subtrees given away) the configurations form a tree, and a
+// choice taken counts as explored from then on, as in the algorithm once its call has returned:
+// it sleeps in the subtrees of the choices taken after it. The algorithm explores a choice's
+// subtree whole before the next, and a race found there may put v into the wakeup tree of a
+// later choice's branch; here that later choice may be under way already, so v goes down into its
+// configurations, which stay held (pinned) while a choice taken before theirs, at their parent or
+// above, is still being explored. One worker explores exactly as the algorithm does. A subtree
+// given to another explorer is given only from an unpinned configuration, and without the choices
+// still under way there in its sleep set: it needs no sequence from them, and gets none.
+// Races whose pre(E, e) lies above a subtree's root become requests carrying v for its owner.
 //
 // Guards. A race whose message m was sent after the racing step (it raced although it was not
 // pending there) cannot know whether the receiver's guard accepts m at pre(E, e): a guard reads
@@ -13,10 +24,14 @@
 // together. So m, v's last event, is tentative. A run that finds it held back goes on from there
 // as after its prefix (RunRequest.wakeup_entries), and its own races carry m back to the
 // receiver's earlier steps; when every other enabled message sleeps there, the run ends
-// sleep-blocked. These are the only executions this reduction wastes (tests/bench's table).
-//
-// One run at a time for now: the wakeup trees live on the one path being explored.
+// sleep-blocked. These are the only executions this reduction wastes (tests/bench's table). A
+// held-back entry is no choice taken: it never joins a sleep set (a sleeping message must have
+// been explored), and a sequence whose initial it is cannot run there and is not inserted again.
 #include <algorithm>
+#include <deque>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
 
 #include "class_set.hpp"
 #include "exploration.hpp"
@@ -29,173 +44,358 @@
 namespace exocheck::engine {
 namespace {
 
-/// One configuration of the path: the one after `depth` steps.
+/// A choice taken from a configuration.
+struct Taken {
+  Key message = kNoKey;
+  Key receiver = kNoKey;
+  /// Tentative, and its run not back yet: it may turn out held back, so it covers nothing yet.
+  bool unsure = false;
+  /// Explored: nothing out below it and no branch left there (or, given away, it came back).
+  bool finished = false;
+  bool given_away = false;
+};
+
+/// One configuration held: on the way to an item out or a subtree given away, with a branch of
+/// its wakeup tree left, or pinned (see above).
 struct Configuration {
+  Configuration* parent = nullptr;
+  std::size_t depth = 0;
   Key via = kNoKey;           ///< the message delivered to reach it
   SleepSet sleep;             ///< asleep when it was reached
-  std::vector<Pending> done;  ///< choices taken from here, in order: the last is the path's
+  std::vector<Taken> done;    ///< choices taken from here, in order
+  std::vector<Pending> held;  ///< wakeup entries a guard held back here
   WakeupTree wakeup;          ///< choices still to explore, with what to do after them
+  std::vector<std::pair<Key, std::unique_ptr<Configuration>>> children;  ///< those held
+  std::size_t out = 0;       ///< items out that start here, subtrees given away from here
+  std::uint64_t serial = 0;  ///< its place in the open list among those of its depth
+
+  Configuration* child(Key message) const {
+    for (const auto& [via, configuration] : children) {
+      if (via == message) return configuration.get();
+    }
+    return nullptr;
+  }
+  Taken* taken(Key message) {
+    const auto it = std::find_if(done.begin(), done.end(), [&](const Taken& t) { return t.message == message; });
+    return it == done.end() ? nullptr : &*it;
+  }
+  /// A choice taken before this one's, here or above, is still being explored: its races may
+  /// send sequences down here.
+  bool pinned() const {
+    for (const Configuration* c = this; c->parent != nullptr; c = c->parent) {
+      for (const Taken& t : c->parent->done) {
+        if (t.message == c->via) break;
+        if (!t.finished) return true;
+      }
+    }
+    return false;
+  }
 };
+
+/// No choice on the way to `c` is a tentative entry whose run is not back: a guard may yet hold
+/// it back, and `c` then goes. Nothing starts from `c` before.
+bool settled(const Configuration& c) {
+  for (const Configuration* n = &c; n->parent != nullptr; n = n->parent) {
+    for (const Taken& t : n->parent->done) {
+      if (t.message == n->via && t.unsure) return false;
+    }
+  }
+  return true;
+}
 
 class OptimalExploration final : public Exploration {
  public:
-  explicit OptimalExploration(const ExplorerOptions& options) : options_(options) { path_.emplace_back(); }
+  OptimalExploration(const ExplorerOptions& options, const Subtree* subtree) : options_(options) {
+    if (subtree == nullptr) return;
+    for (const auto& message : subtree->prefix) root_prefix_.push_back(names_.intern(message));
+    root_.depth = root_prefix_.size();
+    for (const auto& [message, receiver] : subtree->sleep) {
+      root_.sleep.fall_asleep({names_.intern(message), names_.intern(receiver)});
+    }
+    std::vector<std::pair<std::size_t, WakeupEvent>> nodes;
+    for (const WakeupStep& step : subtree->wakeup) nodes.emplace_back(step.depth, event_named(step));
+    root_.wakeup = WakeupTree::from_preorder(nodes);
+    relist(root_);
+  }
 
   std::optional<WorkItem> next() override {
-    if (out_) {
-      if (!reissue_) return std::nullopt;
-      reissue_ = false;
-      return out_->item;
+    while (!reissue_.empty()) {
+      const auto id = reissue_.front();
+      reissue_.pop_front();
+      if (const auto it = out_.find(id); it != out_.end()) return it->second.item;
     }
     if (limit_reached()) return std::nullopt;
     if (!started_) {
       started_ = true;
-      return issue(0, {}, {}, {}, {});
+      if (root_.wakeup.empty()) return issue(root_, {}, {});
     }
-    std::size_t depth = path_.size();
-    while (depth > 0 && path_[depth - 1].wakeup.empty()) --depth;
-    if (depth == 0) return std::nullopt;
-    path_.resize(depth);
-    Configuration& from = path_.back();
+    // Deepest first, however many items are out: a sequence that reaches a configuration after
+    // its choices were taken goes down into them, and the deepest subtrees are the smallest.
+    const auto open = std::find_if(open_.rbegin(), open_.rend(), [](const auto& o) { return settled(*o.second); });
+    if (open == open_.rend()) return std::nullopt;
+    Configuration& from = *open->second;
     auto [first, rest] = from.wakeup.take_first();
-    SleepSet explored = from.sleep;  // and the choices explored from here: sleep(E) before `first`
-    for (const Pending& d : from.done) explored.fall_asleep(d);
-    const SleepSet child_sleep = sleep_after(from, first);
-    from.done.push_back({first.message, first.receiver});
-    return issue(depth - 1, first, std::move(rest), child_sleep, std::move(explored));
+    relist(from);
+    return issue(from, first, std::move(rest));
   }
 
   bool complete(std::uint64_t id, const Execution& execution) override {
-    if (!out_ || out_->item.id != id || execution.first_step != 0) return false;
-    Out out = std::move(*out_);
-    out_.reset();
+    const auto it = out_.find(id);
+    if (it == out_.end() || execution.first_step != 0) return false;
+    Out out = std::move(it->second);
+    out_.erase(it);
+    --out.holder->out;
     trace_.assign(execution, names_);
     stats_.executed_steps += trace_.size();
     const bool blocked = execution.ending == Ending::kSleepBlocked;
     if (execution.ending == Ending::kDivergence || !follows(out, blocked)) {
       ++stats_.paths;
       ++stats_.bugs;
+      for (Configuration* c = out.holder; c != out.from; c = c->parent) c->parent->taken(c->via)->unsure = false;
+      drop_explored(out.holder);
       return true;
     }
-    const std::size_t depth = out.depth;
-    extend_path(std::move(out));
-    stats_.transitions += trace_.size() - depth;
-    analyse_races(depth + 1);
+    if (!extend(out)) {
+      // Held back where the item started, the run went on with a choice taken there meanwhile:
+      // that choice's own subtree explores what it ran.
+      ++stats_.sleep_blocked;
+      drop_explored(out.from);
+      return true;
+    }
+    stats_.transitions += trace_.size() - out.from->depth;
+    analyse_races();
     if (blocked) {
       ++stats_.sleep_blocked;
-      return true;
+    } else {
+      ++stats_.paths;
+      if (is_bug(execution.ending)) ++stats_.bugs;
+      classes_.insert(trace_.class_key());
+      stats_.classes = classes_.size();
     }
-    ++stats_.paths;
-    if (is_bug(execution.ending)) ++stats_.bugs;
-    classes_.insert(trace_.class_key());
-    stats_.classes = classes_.size();
+    drop_explored(path_.back());
     return true;
   }
 
   void abandon(std::uint64_t id) override {
-    if (out_ && out_->item.id == id) reissue_ = true;
+    if (out_.count(id)) reissue_.push_back(id);
   }
 
-  std::optional<Subtree> split() override { return std::nullopt; }
-  void subtree_finished(std::uint64_t) override {}
-  bool request_backtrack(const BacktrackRequest&) override { return false; }
-  std::vector<BacktrackRequest> take_backtrack_requests() override { return {}; }
+  /// The shallowest unpinned configuration's first branch whose event is firm (a tentative one
+  /// may be held back, and the subtree's root would not exist), with the wakeup tree below it.
+  std::optional<Subtree> split() override {
+    if (!started_ || limit_reached()) return std::nullopt;
+    for (const auto& [place, configuration] : open_) {
+      Configuration& from = *configuration;
+      if (from.wakeup.first().tentative || from.pinned() || !settled(from)) continue;
+      auto [first, rest] = from.wakeup.take_first();
+      relist(from);
+      Subtree subtree;
+      subtree.id = next_id_++;
+      subtree.prefix = names_of(prefix_of(from));
+      subtree.prefix.push_back(names_.name(first.message));
+      for (const Pending& p : sleep_after(from, first, true)) {
+        subtree.sleep.emplace_back(names_.name(p.message), names_.name(p.receiver));
+      }
+      for (const auto& [depth, event] : rest.preorder()) {
+        WakeupStep step = step_named(event);
+        step.depth = static_cast<std::uint32_t>(depth);
+        subtree.wakeup.push_back(std::move(step));
+      }
+      from.done.push_back({first.message, first.receiver, false, false, true});
+      ++from.out;  // held until the subtree comes back: its requests come here
+      given_away_.emplace(subtree.id, std::pair{&from, first.message});
+      return subtree;
+    }
+    return std::nullopt;
+  }
 
-  bool finished() const override { return started_ && !out_ && (limit_reached() || nothing_open()); }
-  bool explored_completely() const override { return started_ && !out_ && nothing_open(); }
-  std::size_t outstanding() const override { return out_ ? 1 : 0; }
+  void subtree_finished(std::uint64_t id) override {
+    const auto it = given_away_.find(id);
+    if (it == given_away_.end()) return;
+    const auto [from, message] = it->second;
+    given_away_.erase(it);
+    --from->out;
+    finish(*from, message);
+    drop_explored(from);
+  }
+
+  bool request_backtrack(const BacktrackRequest& request) override {
+    if (request.wakeup.empty() || request.prefix.size() < root_prefix_.size()) return false;
+    for (std::size_t k = 0; k < root_prefix_.size(); ++k) {
+      if (request.prefix[k] != names_.name(root_prefix_[k])) return false;
+    }
+    Configuration* at = &root_;
+    for (std::size_t k = root_prefix_.size(); k < request.prefix.size() && at != nullptr; ++k) {
+      at = at->child(names_.intern(request.prefix[k]));
+    }
+    if (at == nullptr) return false;
+    WakeupSequence v;
+    for (const WakeupStep& step : request.wakeup) v.push_back(event_named(step));
+    offer(*at, names_.intern(request.taken), std::move(v));
+    return true;
+  }
+
+  std::vector<BacktrackRequest> take_backtrack_requests() override { return std::exchange(requests_, {}); }
+
+  bool finished() const override {
+    return started_ && out_.empty() && given_away_.empty() && (limit_reached() || open_.empty());
+  }
+  bool explored_completely() const override { return started_ && out_.empty() && given_away_.empty() && open_.empty(); }
+  std::size_t outstanding() const override { return out_.size(); }
   std::size_t frontier() const override {
     std::size_t open = 0;
-    for (const auto& configuration : path_) open += configuration.wakeup.branches();
+    for (const auto& [place, configuration] : open_) open += configuration->wakeup.branches();
     return open;
   }
-  /// Along the path, each configuration's choices (taken and waiting) taken to be of equal size.
   double explored_share() const override {
     if (!started_) return 0.0;
     if (explored_completely()) return 1.0;
-    double share = 0.0;
-    for (std::size_t k = path_.size(); k-- > 0;) {
-      const auto& configuration = path_[k];
-      const std::size_t choices = configuration.done.size() + configuration.wakeup.branches();
-      if (choices == 0) continue;
-      const double finished = static_cast<double>(configuration.done.size() - (k + 1 < path_.size() ? 1 : 0));
-      share = (finished + (k + 1 < path_.size() ? share : 0.0)) / static_cast<double>(choices);
-    }
-    return share;
+    return share_of(root_);
   }
-  std::size_t configurations() const override { return path_.size(); }
+  std::size_t configurations() const override { return configurations_; }
   const Stats& stats() const override { return stats_; }
   const ExplorerOptions& options() const override { return options_; }
   std::set<std::string> classes() const override { return classes_.forms(names_); }
   std::vector<ClassKey> class_keys() const override { return classes_.class_keys(names_); }
 
  private:
-  /// The run out: from the configuration at `depth`, `first` and then the leftmost path of `rest`.
+  /// An item out: from `from`, `first` and then the leftmost path of its wakeup subtree (`first`
+  /// none: a run of its own from `from`, the exploration's first).
   struct Out {
     WorkItem item;
-    std::size_t depth = 0;
-    WakeupTree rest;
-    SleepSet child_sleep;
-    std::vector<Key> prefix;
-    WakeupEvent last;      ///< the prefix's last entry
-    SleepSet before_last;  ///< asleep before it: what the hook was given
+    Configuration* from = nullptr;
+    Configuration* holder = nullptr;  ///< counts the item out: its last entry's configuration, or `from`
+    WakeupEvent first;
+    std::vector<Key> prefix;  ///< the whole prefix, from the initial configuration
+    WakeupEvent last;         ///< the prefix's last entry
+    SleepSet before_last;     ///< asleep before it: what the hook was given
   };
 
   bool limit_reached() const {
-    return options_.max_paths != 0 && stats_.paths + stats_.sleep_blocked >= options_.max_paths;
-  }
-  bool nothing_open() const {
-    return std::all_of(path_.begin(), path_.end(), [](const Configuration& c) { return c.wakeup.empty(); });
+    return options_.max_paths != 0 && stats_.paths + stats_.sleep_blocked + out_.size() >= options_.max_paths;
   }
 
-  /// ODPOR's Sleep' = {q ∈ sleep(E) | p ◊ q}, sleep(E) holding the choices explored before p.
-  SleepSet sleep_after(const Configuration& from, const WakeupEvent& p) const {
+  /// Keeps the open list true to `c`'s wakeup tree.
+  void relist(Configuration& c) {
+    if (c.wakeup.empty()) {
+      if (c.serial != 0) open_.erase(std::pair{c.depth, c.serial});
+      c.serial = 0;
+    } else if (c.serial == 0) {
+      c.serial = ++serials_;
+      open_.emplace(std::pair{c.depth, c.serial}, &c);
+    }
+  }
+
+  /// ODPOR's Sleep' = {q ∈ sleep(E) | p ◊ q}, sleep(E) holding the choices taken before p (only
+  /// the finished ones for a subtree given away).
+  SleepSet sleep_after(const Configuration& from, const WakeupEvent& p, bool finished_only = false) const {
     std::vector<Key> done;
-    for (const Pending& d : from.done) done.push_back(d.message);
+    for (const Taken& t : from.done) {
+      if (!t.unsure && (t.finished || !finished_only)) done.push_back(t.message);
+    }
     return from.sleep.after(p.message, p.receiver, done, [&](Key m) {
-      for (const Pending& d : from.done) {
-        if (d.message == m) return d.receiver;
+      for (const Taken& t : from.done) {
+        if (t.message == m) return t.receiver;
       }
       return kNoKey;
     });
   }
 
+  std::vector<Key> prefix_of(const Configuration& c) const {
+    std::vector<Key> prefix(c.depth);
+    for (const Configuration* n = &c; n->parent != nullptr; n = n->parent) prefix[n->depth - 1] = n->via;
+    std::copy(root_prefix_.begin(), root_prefix_.end(), prefix.begin());
+    return prefix;
+  }
+  std::vector<std::string> names_of(const std::vector<Key>& keys) const {
+    std::vector<std::string> names;
+    names.reserve(keys.size());
+    for (Key k : keys) names.push_back(names_.name(k));
+    return names;
+  }
+  WakeupEvent event_named(const WakeupStep& step) {
+    WakeupEvent event{names_.intern(step.message), names_.intern(step.receiver)};
+    if (!step.sender.empty()) event.sender = names_.intern(step.sender);
+    event.tentative = step.tentative;
+    return event;
+  }
+  WakeupStep step_named(const WakeupEvent& event) const {
+    WakeupStep step;
+    step.message = names_.name(event.message);
+    step.receiver = names_.name(event.receiver);
+    if (event.sender != kNoKey) step.sender = names_.name(event.sender);
+    step.tentative = event.tentative;
+    return step;
+  }
+
+  Configuration& add_child(Configuration& parent, Key via, SleepSet sleep, WakeupTree wakeup) {
+    auto child = std::make_unique<Configuration>();
+    child->parent = &parent;
+    child->depth = parent.depth + 1;
+    child->via = via;
+    child->sleep = std::move(sleep);
+    child->wakeup = std::move(wakeup);
+    relist(*child);
+    Configuration& made = *child;
+    parent.children.emplace_back(via, std::move(child));
+    ++configurations_;
+    return made;
+  }
+
   /// The hook gets the sleep set before the prefix's last entry, which it delivers as a step of
   /// its own: it wakes that receiver's messages, and when a guard holds the entry back (a
-  /// tentative one) the run goes on from there, its choices kept from what sleeps.
-  WorkItem issue(std::size_t depth, const WakeupEvent& first, WakeupTree rest, SleepSet child_sleep,
-                 SleepSet explored) {
+  /// tentative one) the run goes on from there, its choices kept from what sleeps. The
+  /// configurations along `first` and the leftmost path of `rest` are made now, each with what
+  /// is left of its wakeup subtree: sequences that reach them while the item is out go down
+  /// into them, or become branches of their own beside the run's.
+  WorkItem issue(Configuration& from, const WakeupEvent& first, WakeupTree rest) {
     Out out;
-    out.depth = depth;
-    for (std::size_t k = 1; k <= depth; ++k) out.prefix.push_back(path_[k].via);
+    out.from = &from;
+    out.holder = &from;
+    out.first = first;
+    out.prefix = prefix_of(from);
     WorkItem& item = out.item;
     item.id = next_id_++;
     item.whole = true;
-    if (first.message != kNoKey) {
-      const WakeupSequence branch = rest.leftmost();
-      out.prefix.push_back(first.message);
-      out.last = branch.empty() ? first : branch.back();
-      SleepSet sleep = branch.empty() ? std::move(explored) : child_sleep;
-      for (std::size_t k = 0; k < branch.size(); ++k) {
-        out.prefix.push_back(branch[k].message);
-        if (k + 1 < branch.size()) sleep = sleep.passed_through(branch[k].receiver);
-      }
-      item.wakeup_entries = 1 + branch.size();
-      for (const Pending& p : sleep) item.sleep.push_back(names_.name(p.message));
-      out.before_last = std::move(sleep);
+    SleepSet sleep = from.sleep;  // and the choices explored from here: sleep(E) before `first`
+    for (const Taken& t : from.done) {
+      if (!t.unsure) sleep.fall_asleep({t.message, t.receiver});
     }
-    for (Key m : out.prefix) item.prefix.push_back(names_.name(m));
-    out.rest = std::move(rest);
-    out.child_sleep = std::move(child_sleep);
-    out_ = std::move(out);
-    return out_->item;
+    if (first.message != kNoKey) {
+      Configuration* at = &from;
+      SleepSet child_sleep = sleep_after(from, first);
+      WakeupEvent entry = first;
+      WakeupTree below = std::move(rest);
+      for (;;) {
+        out.prefix.push_back(entry.message);
+        out.last = entry;
+        ++item.wakeup_entries;
+        at->done.push_back({entry.message, entry.receiver, entry.tentative, false, false});
+        at = &add_child(*at, entry.message, std::move(child_sleep), {});
+        if (below.empty()) break;
+        sleep = at->sleep;
+        auto [next, subtree] = below.take_first();
+        at->wakeup = std::move(below);
+        relist(*at);
+        child_sleep = at->sleep.passed_through(next.receiver);
+        entry = next;
+        below = std::move(subtree);
+      }
+      out.holder = at;
+    }
+    for (const Pending& p : sleep) item.sleep.push_back(names_.name(p.message));
+    out.before_last = std::move(sleep);
+    item.prefix = names_of(out.prefix);
+    ++out.holder->out;
+    const auto stored = out_.emplace(item.id, std::move(out)).first;
+    return stored->second.item;
   }
 
   /// The run followed the item's prefix, but for its last entry, which a guard may have held
-  /// back (a blocked run as far as it went, and past the path).
+  /// back (a blocked run as far as it went, and past the configuration it started from).
   bool follows(const Out& out, bool blocked) const {
-    const std::size_t firm = out.prefix.empty() ? 0 : out.prefix.size() - 1;
-    if (trace_.size() < (blocked ? out.depth : firm)) return false;
+    const std::size_t firm = out.first.message == kNoKey ? out.prefix.size() : out.prefix.size() - 1;
+    if (trace_.size() < (blocked ? out.from->depth : firm)) return false;
     const std::size_t checked = std::min(trace_.size(), firm);
     for (std::size_t k = 1; k <= checked; ++k) {
       if (trace_.step(k).message != out.prefix[k - 1]) return false;
@@ -203,48 +403,56 @@ class OptimalExploration final : public Exploration {
     return true;
   }
 
-  /// The configurations after the run's new steps: each takes the wakeup subtree of the step that
-  /// reached it from its parent's tree (the branch the run followed), and its sleep set.
-  void extend_path(Out out) {
-    path_.resize(out.depth + 1);
-    const std::size_t last = out.prefix.size();  // the last entry's step (0: no prefix)
-    const bool held_back = last != 0 && (trace_.size() < last || trace_.step(last).message != out.last.message);
-    for (std::size_t k = out.depth + 1; k <= trace_.size(); ++k) {
+  /// path_ gets the configurations the run went through (nullptr above the root): the item's,
+  /// then new ones for the run's own steps, each with the wakeup subtree of its step from its
+  /// parent's tree and its sleep set. An entry a guard held back is no choice: its configuration
+  /// goes, with all that came down into it. False when the run then went on with a choice taken
+  /// there meanwhile (that choice's own subtree explores what it ran).
+  bool extend(const Out& out) {
+    Configuration& from = *out.from;
+    path_.assign(trace_.size() + 1, nullptr);
+    for (Configuration* c = &from; c != nullptr; c = c->parent) path_[c->depth] = c;
+    const std::size_t last = out.prefix.size();  // the last entry's step
+    const bool entries = out.first.message != kNoKey;
+    const bool held_back = entries && (trace_.size() < last || trace_.step(last).message != out.last.message);
+    const std::size_t held_at = held_back ? std::min(trace_.size(), last - 1) : last;  // the entry's parent
+    for (std::size_t k = from.depth + 1; entries && k <= last; ++k) {
+      Configuration& parent = *path_[k - 1];
+      const Key entry = out.prefix[k - 1];
+      Taken& taken = *parent.taken(entry);
+      taken.unsure = false;
+      if (k - 1 < held_at) {
+        path_[k] = parent.child(entry);
+        continue;
+      }
+      parent.done.erase(parent.done.begin() + (&taken - parent.done.data()));
+      parent.held.push_back({entry, taken.receiver});
+      remove_child(parent, entry);
+      if (trace_.size() >= k && parent.taken(trace_.step(k).message)) return false;
+      break;
+    }
+    for (std::size_t k = from.depth + 1; k <= trace_.size(); ++k) {
+      if (path_[k] != nullptr) continue;  // the item's
       const ViewStep& step = trace_.step(k);
-      Configuration& parent = path_[k - 1];
-      if (k - 1 > out.depth || out.prefix.empty() || (k == last && held_back)) {
-        parent.done.push_back({step.message, step.actor});
-      }
-      Configuration child;
-      child.via = step.message;
-      if (k == last && held_back) {
-        // The run went on from where the guard held the last entry back, with the hook's sleep set.
-        child.sleep = out.before_last.passed_through(step.actor);
-        if (auto subtree = parent.wakeup.take(step.message)) child.wakeup = std::move(*subtree);
-      } else if (k == out.depth + 1 && !out.prefix.empty()) {
-        child.sleep = std::move(out.child_sleep);
-        child.wakeup = std::move(out.rest);
-      } else {
-        child.sleep = parent.sleep.passed_through(step.actor);
-        if (auto subtree = parent.wakeup.take(step.message)) child.wakeup = std::move(*subtree);
-      }
-      path_.push_back(std::move(child));
+      Configuration& parent = *path_[k - 1];
+      parent.done.push_back({step.message, step.actor, false, false, false});
+      SleepSet sleep = k == last && held_back ? out.before_last.passed_through(step.actor)  // the hook's
+                                              : parent.sleep.passed_through(step.actor);
+      WakeupTree wakeup;
+      if (auto subtree = parent.wakeup.take(step.message)) wakeup = std::move(*subtree);
+      relist(parent);
+      path_[k] = &add_child(parent, step.message, std::move(sleep), std::move(wakeup));
     }
-    // The held-back entry is done where it was held back: the last one, or (the hook ends the run
-    // there) an earlier one. It is the first branch left there, on the leftmost path the run
-    // followed; at the item's own configuration it is `first`, done already. Its races, found
-    // below, carry it to earlier steps.
-    if (held_back) {
-      const std::size_t at = std::min(trace_.size(), last - 1);
-      if (at > out.depth && at < path_.size() && !path_[at].wakeup.empty()) {
-        const WakeupEvent entry = path_[at].wakeup.take_first().first;
-        path_[at].done.push_back({entry.message, entry.receiver});
-      }
-    }
+    return true;
   }
 
-  void analyse_races(std::size_t first_new_step) {
-    for (std::size_t k = first_new_step; k <= trace_.size(); ++k) {
+  /// Every race of the execution, as Algorithm 2 has it, not only those of the steps this run
+  /// added: a race's v holds every later step independent of its first one, so an old race gives
+  /// a new v after a new continuation. With the new steps only, random programs lost classes
+  /// (program seed 30736 in tests/engine/optimal_test.cpp: a message lost to an actor that
+  /// another delivery destroyed). It costs no measurable time beside the runs.
+  void analyse_races() {
+    for (std::size_t k = 1; k <= trace_.size(); ++k) {
       const ViewStep& step = trace_.step(k);
       analyse(step.message, k - 1);
       for (Key m : step.dead_letters) analyse(m, k);
@@ -257,7 +465,8 @@ class OptimalExploration final : public Exploration {
     for (const Race& race : races_) insert(race.step, m);
   }
 
-  /// v = notdep(e, E).e' for the race of step i with message m, into the tree at pre(E, i).
+  /// v = notdep(e, E).e' for the race of step i with message m, into the tree at pre(E, i), or
+  /// to its owner when that configuration lies above this explorer's root.
   void insert(std::size_t i, Key m) {
     WakeupSequence v;
     for (std::size_t k = i + 1; k <= trace_.size(); ++k) {
@@ -267,15 +476,49 @@ class OptimalExploration final : public Exploration {
     WakeupEvent last = event_of(m, trace_.receiver(m), i);
     last.tentative = trace_.send_step(m) >= i;
     v.push_back(last);
-    Configuration& at = path_[i - 1];
-    const Key taken = path_[i].via;
+    if (Configuration* at = path_[i - 1]) {
+      offer(*at, trace_.step(i).message, std::move(v));
+      return;
+    }
+    BacktrackRequest request;
+    for (std::size_t k = 1; k < i; ++k) request.prefix.push_back(names_.name(trace_.step(k).message));
+    request.taken = names_.name(trace_.step(i).message);
+    for (const WakeupEvent& event : v) request.wakeup.push_back(step_named(event));
+    requests_.push_back(std::move(request));
+  }
+
+  /// insert[E](v) where the race's execution took `taken` (kNoKey: v comes down from a parent's):
+  /// nothing when what sleeps at `at`, or a choice taken there before `taken`, starts v, or when
+  /// v starts with an entry a guard held back there. A choice taken after `taken` that starts v
+  /// would have had v put into its branch: v goes down into its configuration (pinned, so held),
+  /// or is dropped for one given away, which needs none.
+  void offer(Configuration& at, Key taken, WakeupSequence v) {
     for (const Pending& q : at.sleep) {
       if (weak_initial(v, {q.message, q.receiver})) return;
     }
-    for (const Pending& q : at.done) {
-      if (q.message != taken && weak_initial(v, {q.message, q.receiver})) return;
+    for (const Pending& q : at.held) {
+      if (initial_position(v, {q.message, q.receiver})) return;
+    }
+    bool after_taken = taken == kNoKey;  // v came down from above: all of them are
+    for (const Taken& q : at.done) {
+      if (q.message == taken) {
+        after_taken = true;
+        continue;
+      }
+      const WakeupEvent choice{q.message, q.receiver};
+      const auto position = initial_position(v, choice);
+      // A tentative choice whose run is not back covers only sequences that deliver it.
+      if (!position && (q.unsure || !weak_initial(v, choice))) continue;
+      if (!after_taken || q.given_away) return;
+      Configuration* below = at.child(q.message);
+      if (below == nullptr) return;  // explored, and nothing was taken before it: it covered v
+      if (position) v.erase(v.begin() + static_cast<std::ptrdiff_t>(*position));
+      if (v.empty()) return;
+      offer(*below, kNoKey, std::move(v));
+      return;
     }
     at.wakeup.insert(std::move(v));
+    relist(at);
   }
 
   /// The delivery of `m` to `receiver` in a sequence that starts at pre(E, i).
@@ -286,23 +529,121 @@ class OptimalExploration final : public Exploration {
     return event;
   }
 
+  void remove_child(Configuration& parent, Key via) {
+    auto& children = parent.children;
+    const auto it = std::find_if(children.begin(), children.end(), [&](const auto& c) { return c.first == via; });
+    if (it == children.end()) return;
+    configurations_ -= count(*it->second);
+    unlist(*it->second);
+    children.erase(it);
+  }
+  std::size_t count(const Configuration& c) const {
+    std::size_t n = 1;
+    for (const auto& [via, child] : c.children) n += count(*child);
+    return n;
+  }
+  void unlist(Configuration& c) {
+    c.wakeup = WakeupTree();
+    relist(c);
+    for (auto& [via, child] : c.children) unlist(*child);
+  }
+
+  /// The choice `message` at `c` is explored: the configurations of the choices taken after it
+  /// may have been pinned by it alone, and what of them is explored goes.
+  void finish(Configuration& c, Key message) {
+    Taken* t = c.taken(message);
+    if (t == nullptr || t->finished) return;
+    t->finished = true;
+    std::vector<Key> later;
+    for (auto it = c.done.begin() + (t - c.done.data()) + 1; it != c.done.end(); ++it) later.push_back(it->message);
+    for (Key m : later) {
+      for (std::size_t k = 0; k < c.children.size(); ++k) {
+        if (c.children[k].first != m) continue;
+        sweep(*c.children[k].second);
+        if (droppable(*c.children[k].second)) {
+          c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
+          --configurations_;
+          finish(c, m);
+        }
+        break;
+      }
+    }
+  }
+  bool droppable(const Configuration& c) const {
+    return c.parent != nullptr && c.out == 0 && c.children.empty() && c.wakeup.empty() && !c.pinned();
+  }
+  /// Drops, bottom up, what is explored below `c` and no longer pinned.
+  void sweep(Configuration& c) {
+    for (std::size_t k = 0; k < c.children.size();) {
+      Configuration& child = *c.children[k].second;
+      sweep(child);
+      if (!droppable(child)) {
+        ++k;
+        continue;
+      }
+      const Key via = child.via;
+      c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
+      --configurations_;
+      finish(c, via);
+      k = 0;  // finishing may have dropped others
+    }
+  }
+
+  /// Drops `c`, then its ancestors, while nothing is left to do there or below and nothing can
+  /// come down to them.
+  void drop_explored(Configuration* c) {
+    while (droppable(*c)) {
+      Configuration* parent = c->parent;
+      const Key via = c->via;
+      auto& siblings = parent->children;
+      siblings.erase(
+          std::find_if(siblings.begin(), siblings.end(), [&](const auto& s) { return s.second.get() == c; }));
+      --configurations_;
+      finish(*parent, via);
+      c = parent;
+    }
+  }
+
+  /// Each choice known at `c` (taken or waiting) taken to lead to a subtree of equal size; a
+  /// taken one whose configuration is gone was explored, unless it was given away and is out.
+  double share_of(const Configuration& c) const {
+    const std::size_t choices = c.done.size() + c.wakeup.branches();
+    if (choices == 0) return c.out == 0 ? 1.0 : 0.0;
+    double explored = 0.0;
+    for (const Taken& t : c.done) {
+      if (const Configuration* child = c.child(t.message)) {
+        explored += share_of(*child);
+      } else if (!t.given_away || t.finished) {
+        explored += 1.0;
+      }
+    }
+    return explored / static_cast<double>(choices);
+  }
+
   ExplorerOptions options_;
-  std::vector<Configuration> path_;  // path_[k]: the configuration after k steps
+  Names names_;
+  std::vector<Key> root_prefix_;  ///< a subtree's: the messages that reach its root
+  Configuration root_;
+  std::size_t configurations_ = 1;
+  std::map<std::pair<std::size_t, std::uint64_t>, Configuration*> open_;  ///< by depth: wakeup left
+  std::uint64_t serials_ = 0;
   bool started_ = false;
   std::uint64_t next_id_ = 1;
-  std::optional<Out> out_;
-  bool reissue_ = false;
+  std::unordered_map<std::uint64_t, Out> out_;
+  std::deque<std::uint64_t> reissue_;
+  std::unordered_map<std::uint64_t, std::pair<Configuration*, Key>> given_away_;  ///< where, which choice
+  std::vector<BacktrackRequest> requests_;
   Stats stats_;
-  Names names_;
   TraceView trace_;
+  std::vector<Configuration*> path_;
   std::vector<Race> races_;
   ClassSet classes_;
 };
 
 }  // namespace
 
-std::unique_ptr<Exploration> make_optimal_exploration(const ExplorerOptions& options) {
-  return std::make_unique<OptimalExploration>(options);
+std::unique_ptr<Exploration> make_optimal_exploration(const ExplorerOptions& options, const Subtree* subtree) {
+  return std::make_unique<OptimalExploration>(options, subtree);
 }
 
 }  // namespace exocheck::engine

@@ -1,6 +1,7 @@
 #include "wakeup_tree.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace exocheck::engine {
 
@@ -68,6 +69,31 @@ void WakeupTree::insert(WakeupSequence v) {
     node->branches_.push_back({event, std::make_unique<WakeupTree>()});
     node = node->branches_.back().subtree.get();
   }
+}
+
+std::vector<std::pair<std::size_t, WakeupEvent>> WakeupTree::preorder() const {
+  std::vector<std::pair<std::size_t, WakeupEvent>> nodes;
+  const auto walk = [&](const WakeupTree& tree, std::size_t depth, const auto& self) -> void {
+    for (const Branch& branch : tree.branches_) {
+      nodes.emplace_back(depth, branch.event);
+      self(*branch.subtree, depth + 1, self);
+    }
+  };
+  walk(*this, 1, walk);
+  return nodes;
+}
+
+WakeupTree WakeupTree::from_preorder(const std::vector<std::pair<std::size_t, WakeupEvent>>& nodes) {
+  WakeupTree tree;
+  std::vector<WakeupTree*> at{&tree};  // at[d - 1]: where a node of depth d goes
+  for (const auto& [depth, event] : nodes) {
+    if (depth == 0 || depth > at.size()) throw std::invalid_argument("a wakeup tree's preorder skips a depth");
+    at.resize(depth);
+    WakeupTree& parent = *at.back();
+    parent.branches_.push_back({event, std::make_unique<WakeupTree>()});
+    at.push_back(parent.branches_.back().subtree.get());
+  }
+  return tree;
 }
 
 }  // namespace exocheck::engine

@@ -46,6 +46,8 @@ class WakeupTree {
 
   bool empty() const { return branches_.empty(); }
   std::size_t branches() const { return branches_.size(); }
+  /// The first branch's event; the tree must not be empty.
+  const WakeupEvent& first() const { return branches_.front().event; }
 
   /// Takes out the first branch (the ≺-smallest): its event and subtree.
   std::pair<WakeupEvent, WakeupTree> take_first();
@@ -58,6 +60,11 @@ class WakeupTree {
   /// left of v (removing it from v when v delivers it); a leaf reached covers v, and otherwise the
   /// rest of v becomes the new last branch where the descent stopped.
   void insert(WakeupSequence v);
+
+  /// The tree as (depth, event) in preorder, depth 1 for the root's branches: what a subtree given
+  /// away carries, rebuilt by from_preorder.
+  std::vector<std::pair<std::size_t, WakeupEvent>> preorder() const;
+  static WakeupTree from_preorder(const std::vector<std::pair<std::size_t, WakeupEvent>>& nodes);
 
  private:
   struct Branch {

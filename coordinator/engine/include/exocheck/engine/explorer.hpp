@@ -4,7 +4,7 @@
 //
 // Algorithms: TransDPOR paper (Tasharofi et al., FORTE 2012), Fig. 2, with and without its
 // underlined lines, optionally with sleep sets; and exhaustive exploration as the yardstick.
-// Optimal DPOR (source sets and wakeup trees), one run at a time. Or, with a sampled strategy
+// Optimal DPOR (source sets and wakeup trees). Or, with a sampled strategy
 // (ExplorerOptions::strategy), seeded random runs and no tree.
 // Work items may be handed out several at a time and completed in any order (parallel agents).
 

@@ -4,6 +4,9 @@
 // races whose backtrack point lies above its root back as BacktrackRequests for the explorer that
 // owns that configuration: the one whose subtree's prefix is the longest prefix of the request's.
 //
+// Optimal DPOR gives away a choice with the wakeup tree below it, and its requests carry a wakeup
+// sequence for the owner's tree.
+//
 // Every configuration has exactly one owner, so its backtrack, done, sleep and freeze sets evolve
 // in one place, as they do in one explorer whose results arrive out of order. An owner keeps a
 // configuration from which it gave a subtree away until that subtree is finished, so a request
@@ -16,6 +19,15 @@
 
 namespace exocheck::engine {
 
+/// Optimal DPOR: one event of a wakeup sequence or tree (engine/src/wakeup_tree.hpp), by name.
+struct WakeupStep {
+  std::string message;
+  std::string receiver;
+  std::string sender;  ///< the message whose delivery earlier in the sequence sent it; empty: none
+  bool tentative = false;
+  std::uint32_t depth = 1;  ///< in a tree's preorder: 1 for the root's branches; in a sequence, 1
+};
+
 /// The configuration reached by `prefix` and everything below it.
 struct Subtree {
   std::uint64_t id = 0;             ///< the giving explorer's name for it (Explorer::subtree_finished)
@@ -26,6 +38,8 @@ struct Subtree {
   /// (run_count 0: to the exploration's last run).
   std::uint64_t first_run = 0;
   std::uint64_t run_count = 0;
+  /// Optimal DPOR: the wakeup tree at the subtree's root, in preorder.
+  std::vector<WakeupStep> wakeup;
 };
 
 /// A race (race.hpp) whose backtrack point pre(S, i) lies above the subtree that found it.
@@ -35,6 +49,9 @@ struct BacktrackRequest {
   std::string taken;                  ///< the message the execution took at pre(S, i)
   std::vector<std::string> dpor_set;  ///< DPOR's E
   std::string minimal;                ///< TransDPOR's E; empty when E is empty
+  /// Optimal DPOR: the sequence notdep(e, E).e' for the wakeup tree there (dpor_set and minimal
+  /// are then empty).
+  std::vector<WakeupStep> wakeup;
 };
 
 }  // namespace exocheck::engine

@@ -27,8 +27,8 @@ inline constexpr std::array<ReductionRow, 4> kReductions{{
     {"transdpor", "TransDPOR (Fig. 2: freeze flags and the minimal-j set E)", engine::Reduction::kTransDpor,
      proto::REDUCTION_TRANSDPOR},
     {"optimal",
-     "optimal DPOR (source sets and wakeup trees): one execution per class; always with sleep sets, one run at a "
-     "time",
+     "optimal DPOR (source sets and wakeup trees): one execution per class with one worker (runs side by side "
+     "may repeat a few); always with sleep sets",
      engine::Reduction::kOptimal, proto::REDUCTION_OPTIMAL},
 }};
 
