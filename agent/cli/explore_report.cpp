@@ -108,25 +108,21 @@ std::string options_text(const ExploreSettings& settings) {
   const auto& explorer = settings.session.explorer;
   std::string subject = settings.session.subject;
   for (const auto& arg : settings.session.args) subject += " " + arg;
-  if (sampled(explorer)) {
-    // Reduction, sleep sets, heuristic and max paths do not apply to sampled runs.
-    return fmt::format(
-        "Exploring: {}\nOptions: {}workers {}, time limit {}, {}, run timeout {} s, step limit {}\n", subject,
-        strategy_text(explorer), settings.workers,
-        settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
-        settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
-        settings.session.step_limit);
-  }
-  return fmt::format(
-      "Exploring: {}\n"
-      "Options: reduction {}, sleep sets {}, heuristic {}, workers {}, max paths {}, time limit {}, {}, "
-      "run timeout {} s, step limit {}{}{}\n",
-      subject, options::name_of(explorer.reduction), options::sleep_sets_name(explorer.sleep_sets),
-      options::name_of(explorer.heuristic), settings.workers,
-      explorer.max_paths == 0 ? std::string("none") : std::to_string(explorer.max_paths),
+  const std::string limits = fmt::format(
+      "time limit {}, {}, run timeout {} s, step limit {}",
       settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
       settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
-      settings.session.step_limit,
+      settings.session.step_limit);
+  if (sampled(explorer)) {
+    // Reduction, sleep sets, heuristic and max paths do not apply to sampled runs.
+    return fmt::format("Exploring: {}\nOptions: {}workers {}, {}\n", subject, strategy_text(explorer), settings.workers,
+                       limits);
+  }
+  return fmt::format(
+      "Exploring: {}\nOptions: reduction {}, sleep sets {}, heuristic {}, workers {}, max paths {}, {}{}{}\n", subject,
+      options::name_of(explorer.reduction), options::sleep_sets_name(explorer.sleep_sets),
+      options::name_of(explorer.heuristic), settings.workers,
+      explorer.max_paths == 0 ? std::string("none") : std::to_string(explorer.max_paths), limits,
       settings.session.check_determinism ? ", check " + std::string(options::check_name(true)) : "",
       !settings.fork_server ? ", one process per run"
       : settings.in_place   ? ""
