@@ -1,6 +1,7 @@
 // `exocheck explore --strategy random|pct` on the real subjects: seeded runs whose figures a seed
 // fixes (whatever the number of workers), bugs saved as traces that replay without the seed, and
 // the flags that do not go together.
+#include <algorithm>
 #include <filesystem>
 
 #include "explore_fixture.hpp"
@@ -52,6 +53,25 @@ TEST_F(ExploreTest, PctAndRandomWalksFindTheDeadlocksAndTheirTracesReplay) {
   expect_bug_replays(dining, "RUN_DEADLOCK", {});
   EXPECT_EQ(dining.summary.at("bugs").at(0).at("found_at_run"), 7);
   EXPECT_EQ(dining.paths, 7u);  // stops at the first bug
+}
+
+TEST_F(ExploreTest, PctFindsLeErlangsTwoLeadersInTenRunsWhereDepthFirstTakesOver100000Paths) {
+  if (!built("le-erlang")) GTEST_SKIP() << "le-erlang not built";
+  // Depth first (TransDPOR, sleep sets, one worker) meets it at path 142,688
+  // (tests/bench/runs_to_bug.py); PCT's seed 6 at run 10, its schedule saved and replayed.
+  const auto found = figures({"--strategy", "pct", "--seed", "6", "--runs", "10", "--keep-going", "--workers", "1"},
+                             "le-erlang", {"--nodes", "3", "--failures", "3", "--fifo"});
+  ASSERT_EQ(found.exit_code, 1) << found.summary.dump(2);
+  const auto& bugs = found.summary.at("bugs");
+  const auto two_leaders = std::find_if(bugs.begin(), bugs.end(), [](const auto& bug) {
+    return bug.at("detail").template get<std::string>().find("two leaders") != std::string::npos;
+  });
+  ASSERT_NE(two_leaders, bugs.end()) << found.summary.dump(2);
+  EXPECT_EQ(two_leaders->at("status"), "RUN_ASSERTION_FAILED");
+  EXPECT_EQ(two_leaders->at("found_at_run"), 10);
+  const auto replay = exocheck({"replay", (dir() / two_leaders->at("trace").template get<std::string>()).string()});
+  EXPECT_EQ(replay.exit_code, 1) << replay.err;
+  EXPECT_NE(replay.out.find("two leaders"), std::string::npos) << replay.out;
 }
 
 TEST_F(ExploreTest, SampledStrategyFlagsThatDoNotGoTogetherAreRefused) {
