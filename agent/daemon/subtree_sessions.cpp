@@ -17,12 +17,14 @@ void SubtreeSessions::mark_urgent() {
   if (on_urgent_) on_urgent_();
 }
 
+// Drops first: a lease dropped and granted again in one message (the coordinator released it
+// while this agent was away, then gave it back) is explored anew, not dropped.
 void SubtreeSessions::apply(const proto::Work& work) {
+  for (const auto lease : work.drop()) drop(lease);
   for (const auto& lease : work.leases()) add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
   for (const auto& routed : work.backtracks()) backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
   for (const auto& finished : work.finished()) given_away_finished(finished.lease_id(), finished.subtree_id());
   for (const auto lease : work.split()) split(lease);
-  for (const auto lease : work.drop()) drop(lease);
   if (work.stop()) stop();
 }
 
@@ -31,11 +33,12 @@ void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
   std::lock_guard lock(mutex_);
   ++leases_seen_;
   hungry_ = false;
-  if (closed_ || ordinal_of_lease_.contains(lease)) return;
+  if (closed_) return;
+  if (const Part* held = part_of_lease(lease); held != nullptr && !held->dropped) return;  // sent again
   if (stopped_) session->stop();
   const auto ordinal = next_ordinal_++;
   parts_.emplace(ordinal, Part{lease, std::move(session), 0, {}, false});
-  ordinal_of_lease_.emplace(lease, ordinal);
+  ordinal_of_lease_[lease] = ordinal;  // a dropped part of the same lease is only collected
 }
 
 SubtreeSessions::Part* SubtreeSessions::part_of_lease(std::uint64_t lease) {
@@ -138,7 +141,9 @@ std::uint64_t SubtreeSessions::leases_seen() const {
 std::vector<std::uint64_t> SubtreeSessions::leases() const {
   std::lock_guard lock(mutex_);
   std::vector<std::uint64_t> held;
-  for (const auto& [lease, ordinal] : ordinal_of_lease_) held.push_back(lease);
+  for (const auto& [lease, ordinal] : ordinal_of_lease_) {
+    if (!parts_.at(ordinal).dropped) held.push_back(lease);
+  }
   return held;
 }
 
@@ -214,7 +219,10 @@ void SubtreeSessions::collect(proto::Report& report) {
         report.add_splits()->set_lease_id(it->second.lease);  // nothing given: it is done
         any_split_wanted_ = !split_wanted_.empty();
       }
-      ordinal_of_lease_.erase(it->second.lease);
+      if (const auto mapped = ordinal_of_lease_.find(it->second.lease);
+          mapped != ordinal_of_lease_.end() && mapped->second == it->first) {
+        ordinal_of_lease_.erase(mapped);
+      }
       it = parts_.erase(it);
     } else {
       ++it;

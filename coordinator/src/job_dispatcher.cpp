@@ -1,5 +1,6 @@
 #include "job_dispatcher.hpp"
 
+#include <algorithm>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -167,7 +168,19 @@ void JobDispatcher::take_back(Job& job, const SubtreeLedger::Released& released)
     job.split_asked.erase(lease);
     job.routed.erase(lease);
     if (!worker) continue;
-    if (Agent* agent = agent_of_worker(*worker)) outbox_of(*agent, job).add_drop(lease);
+    Agent* agent = agent_of_worker(*worker);
+    if (agent == nullptr) continue;
+    // A grant of it still in the outbox is taken back instead: the agent applies a message's
+    // drops before its grants (a lease released and given back to it in one message).
+    auto& leases = *outbox_of(*agent, job).mutable_leases();
+    const auto granted =
+        std::find_if(leases.begin(), leases.end(), [&](const auto& l) { return l.lease_id() == lease; });
+    if (granted != leases.end()) {
+      leases.erase(granted);
+      --job.leases_sent[*worker];
+    } else {
+      outbox_of(*agent, job).add_drop(lease);
+    }
   }
 }
 

@@ -3,9 +3,8 @@
 // a wakeup tree (wakeup_tree.hpp); after each execution E, every race e ⋖ e' of E (race.cpp: the
 // receiver's last step co-enabled with a message, guards considered) puts v = notdep(e, E).e' into
 // the wakeup tree at pre(E, e), unless a message asleep there, or a choice already taken there, is
-// a weak initial of v. A run takes a configuration whose tree has a branch
-// left and follows that branch's leftmost path: one run per class, none of them cut short by sleep
-// sets.
+// a weak initial of v. A run takes a configuration whose tree has a branch left and follows that
+// branch's leftmost path: one run per class, none of them cut short by sleep sets.
 //
 // In parallel (several items out, subtrees given away) the configurations form a tree, and a
 // choice taken counts as explored from then on, as in the algorithm once its call has returned:
@@ -24,13 +23,14 @@
 // together. So m, v's last event, is tentative. A run that finds it held back goes on from there
 // as after its prefix (RunRequest.wakeup_entries), and its own races carry m back to the
 // receiver's earlier steps; when every other enabled message sleeps there, the run ends
-// sleep-blocked. These are the only executions this reduction wastes (tests/bench's table). A
+// sleep-blocked. With one worker, these are the only executions it wastes (tests/bench). Earlier
+// runs cannot tell either: guard verdicts remembered by receiver state and message content
+// avoided none of them (tests/bench/results-2026-11-26.md): no run had that message pending. A
 // held-back entry is no choice taken: it never joins a sleep set (a sleeping message must have
 // been explored), and a sequence whose initial it is cannot run there and is not inserted again.
 #include <algorithm>
 #include <deque>
 #include <map>
-#include <stdexcept>
 #include <unordered_map>
 
 #include "class_set.hpp"
