@@ -173,8 +173,8 @@ void JobDispatcher::take_back(Job& job, const SubtreeLedger::Released& released)
     // A grant of it still in the outbox is taken back instead: the agent applies a message's
     // drops before its grants (a lease released and given back to it in one message).
     auto& leases = *outbox_of(*agent, job).mutable_leases();
-    const auto granted =
-        std::find_if(leases.begin(), leases.end(), [&](const auto& l) { return l.lease_id() == lease; });
+    const std::uint64_t id = lease;  // clang's lambdas capture no structured binding
+    const auto granted = std::find_if(leases.begin(), leases.end(), [id](const auto& l) { return l.lease_id() == id; });
     if (granted != leases.end()) {
       leases.erase(granted);
       --job.leases_sent[*worker];
