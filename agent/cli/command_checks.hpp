@@ -19,11 +19,6 @@ void require_subject(const SubjectCommand& subject, const std::string& command_n
 /// Fails when "--" was given to a command that runs nothing.
 void reject_subject(const SubjectCommand& subject, const std::string& command_name);
 
-/// Checks a --timeout value at parse time: a positive number of seconds, at most a day.
-inline CLI::Validator timeout_range() {
-  return CLI::Range(0.001, 86'400.0);
-}
-
 /// Converts a --timeout in seconds to milliseconds (at least 1).
 std::chrono::milliseconds timeout_from_seconds(double seconds);
 

@@ -85,7 +85,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_bound_option(*app_, options::kMaxPaths, max_paths_)
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  options::add_bound_option(*app_, options::kTimeLimit, time_limit_seconds_)->check(CLI::PositiveNumber);
+  options::add_seconds_option(*app_, options::kTimeLimit, time_limit_seconds_, options::kMostExplorationSeconds);
   options::add_strategy_option(*app_, strategy_);
   app_->add_option("--seed", seed_,
                    "random and pct: the seed of run 0's schedule, run i's from it (default: from the clock, printed "
@@ -100,8 +100,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       ->capture_default_str();
   app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
   options::add_check_option(*app_, check_);
-  options::add_bound_option(*app_, options::kRunTimeout, run_timeout_seconds_)
-      ->check(timeout_range())
+  options::add_seconds_option(*app_, options::kRunTimeout, run_timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)
       ->check(CLI::NonNegativeNumber)

@@ -35,7 +35,8 @@ void print_json(const proto::TraceFile& replay, const std::optional<std::string>
 ReplayCommand::ReplayCommand(CLI::App& parent)
     : app_(parent.add_subcommand("replay", "Re-run the exact schedule of a trace file and check it reproduces")) {
   app_->add_option("TRACE", trace_path_, "The trace file to replay")->required();
-  options::add_bound_option(*app_, options::kRunTime, timeout_seconds_)->check(timeout_range())->capture_default_str();
+  options::add_seconds_option(*app_, options::kRunTime, timeout_seconds_, options::kMostRunSeconds)
+      ->capture_default_str();
   app_->add_flag("--json", json_, "Print {reproduced, difference, replay trace} as JSON instead of the timeline");
   app_->allow_extras();
   app_->footer(

@@ -21,7 +21,8 @@ RunCommand::RunCommand(CLI::App& parent)
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)
       ->check(CLI::NonNegativeNumber)  // without it CLI11 wraps "-3" around to a huge unsigned limit
       ->capture_default_str();
-  options::add_bound_option(*app_, options::kRunTime, timeout_seconds_)->check(timeout_range())->capture_default_str();
+  options::add_seconds_option(*app_, options::kRunTime, timeout_seconds_, options::kMostRunSeconds)
+      ->capture_default_str();
   app_->add_option("--out", out_, "Where to save the trace")->capture_default_str();
   app_->add_flag("--json", json_, "Print the trace as JSON instead of the timeline");
   app_->allow_extras();

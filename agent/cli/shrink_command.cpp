@@ -31,8 +31,7 @@ ShrinkCommand::ShrinkCommand(CLI::App& parent)
   app_->add_option("TRACE", trace_path_, "The failing trace to shrink")->required();
   app_->add_option("-o,--output", output_path_,
                    "Where to write the shrunk trace (default: TRACE's name with .shrunk.trace)");
-  options::add_bound_option(*app_, options::kRunTimeout, timeout_seconds_)
-      ->check(timeout_range())
+  options::add_seconds_option(*app_, options::kRunTimeout, timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   app_->add_flag("--json", json_, "Print {steps_before, steps_after, runs, output} as JSON");
   app_->allow_extras();

@@ -22,8 +22,11 @@ struct AgentDaemonOptions {
   bool in_place = true;     ///< the server performs its runs in place where it can (RunnerOptions)
   SubjectPolicy subjects;   ///< which binaries it runs
   link::LinkSettings link;  ///< TLS and token of its link to the coordinator
+  /// Pauses between attempts to reach the coordinator, doubling from the first to the most. The most
+  /// stays well below the coordinator's reattach grace (3 s): an agent back within it keeps its
+  /// subtrees across a coordinator restart, one back later sees them explored again from their roots.
   std::chrono::milliseconds first_backoff{200};
-  std::chrono::milliseconds max_backoff{5'000};
+  std::chrono::milliseconds max_backoff{1'000};
 };
 
 class AgentDaemon {

@@ -82,6 +82,18 @@ TEST_F(CliErrors, MalformedOptionValues) {
   expect_input_error({"trace", "show", "--bogus", "x.trace"}, "--bogus");
 }
 
+TEST_F(CliErrors, DurationsAreSecondsOrCarryAUnit) {
+  for (const char* timeout : {"2", "2.5", "500ms", "2s", "1m", "1h"}) {
+    const auto output = exocheck({"run", "--timeout", timeout, "--out", "d.trace", "--", registry(), "--workers", "2"});
+    EXPECT_EQ(output.exit_code, 0) << timeout << ": " << output.err;
+  }
+  expect_input_error({"run", "--timeout", "0", "--", registry()},
+                     "--timeout: '0' is not a duration from 0.001 s to 86400 s: a number of seconds or one with a "
+                     "unit (500ms, 90s, 5m, 1h)");
+  expect_input_error({"run", "--timeout", "2d", "--", registry()}, "--timeout: d unit not recognized");
+  expect_input_error({"run", "--timeout", "25h", "--", registry()}, "to 86400 s");
+}
+
 TEST_F(CliErrors, MissingSubcommand) {
   expect_input_error({}, "A subcommand is required");
   expect_input_error({"trace"}, "A subcommand is required");

@@ -55,7 +55,8 @@ TEST_F(ExploreErrors, ZeroWorkers) {
 }
 
 TEST_F(ExploreErrors, NonPositiveTimeLimit) {
-  expect_input_error(explore_registry({"--time-limit", "0"}), "--time-limit");
+  expect_input_error(explore_registry({"--time-limit", "0"}), "--time-limit: '0' is not a duration from 0.001 s");
+  expect_input_error(explore_registry({"--time-limit", "-5m"}), "--time-limit: '-300' is not a duration");
 }
 
 TEST_F(ExploreErrors, CoordinatorWithLocalWorkers) {

@@ -1,5 +1,8 @@
 #include "exocheck/options/option_flags.hpp"
 
+#include <map>
+#include <string>
+
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
@@ -17,6 +20,28 @@ CLI::Option* add_choice_option(CLI::App& app, std::string_view flag, std::string
 }
 
 }  // namespace
+
+CLI::Option* add_seconds_option(CLI::App& app, const Bound& bound, double& seconds, double most) {
+  constexpr double least = 0.001;  // the milliseconds the settings carry
+  // A person types "30s" or "5m" as often as "30"; CLI11's own range message for a bare double
+  // would print the largest double instead of saying what is wanted.
+  const std::map<std::string, double> units{{"ms", 0.001}, {"s", 1}, {"m", 60}, {"h", 3'600}};
+  const auto wanted = "a duration from " + CLI::detail::to_string(least) + " s to " + CLI::detail::to_string(most) +
+                      " s: a number of seconds or one with a unit (500ms, 90s, 5m, 1h)";
+  CLI::Validator in_range(
+      [least, most, wanted](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value) || !(value >= least && value <= most)) {
+          return "'" + text + "' is not " + wanted;
+        }
+        return {};
+      },
+      "");
+  return app.add_option(std::string(bound.flag), seconds, std::string(bound.help) + " (or with a unit: 90s, 5m, 1h)")
+      ->transform(CLI::AsNumberWithUnit(units, CLI::AsNumberWithUnit::CASE_SENSITIVE).description(""))
+      ->check(in_range)
+      ->type_name("SECONDS");
+}
 
 CLI::Option* add_reduction_option(CLI::App& app, std::string& name) {
   return add_choice_option(app, kReductionFlag, name, kReductionHelp, kReductions)->capture_default_str();

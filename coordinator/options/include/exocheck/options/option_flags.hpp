@@ -38,6 +38,15 @@ CLI::Option* add_bound_option(CLI::App& app, const Bound& bound, Value& value) {
   return app.add_option(std::string(bound.flag), value, std::string(bound.help));
 }
 
+/// A bound counted in seconds (kTimeLimit, kRunTimeout, kRunTime): a number of seconds, or a number
+/// with a unit (500ms, 90s, 5m, 1h), from a millisecond to `most` seconds; the caller adds the default shown.
+CLI::Option* add_seconds_option(CLI::App& app, const Bound& bound, double& seconds, double most);
+
+/// Most seconds of one run (--timeout, --run-timeout): a day.
+inline constexpr double kMostRunSeconds = 86'400;
+/// Most seconds of an exploration (--time-limit): a year.
+inline constexpr double kMostExplorationSeconds = 365 * 86'400.0;
+
 /// The runner's modes, which explore and exocheck-agent both offer.
 CLI::Option* add_no_fork_server_flag(CLI::App& app, bool& no_fork_server);
 CLI::Option* add_no_in_place_flag(CLI::App& app, bool& no_in_place);
