@@ -165,18 +165,9 @@ class JobDispatcher {
   void poke(Agent& agent);
   void set_hungry(Agent& agent, bool hungry);
   std::uint64_t worker_of_instance(const std::string& instance);
-  void reattach(Agent& agent, Job& job);
-  void apply_split(Job& job, const proto::SplitAnswer& split);
-  void route(Job& job, const proto::RoutedBacktrack& routed);
-  void take_back(Job& job, const SubtreeLedger::Released& released);
-  void record(std::uint64_t job_id, const std::function<void(proto::JournalRecord&)>& fill);
-  void write_journal();
-  void apply_record(const proto::JournalRecord& record);
   const Job* find_job(std::uint64_t job_id) const;
-  proto::Work& outbox_of(Agent& agent, const Job& job);
   void start_next_job(Clock::time_point now);
   void stop_job(Job& job);
-  void balance(Job& job);
   void apply_done(Job& job, const proto::LeaseDone& done);
   void add_bug(Job& job, const proto::FoundBug& found);
   void check_reference(Job& job, const proto::TraceFile& reference);
@@ -185,10 +176,27 @@ class JobDispatcher {
   engine::Stats stats_of(const Job& job) const;
   void finish_if_done(Job& job);
   void fail_job(Job& job, const std::string& error);
-  void release_leases_of(std::uint64_t worker);
-  void record_end(const Job& job);
   void fail_when_nobody_can_run(Job& job);
   void notify();
+
+  // The journal (dispatcher_journal.cpp).
+  /// Adds a record to this operation's entry (nothing without a journal, or while replaying).
+  void record(std::uint64_t job_id, const std::function<void(proto::JournalRecord&)>& fill);
+  void record_end(const Job& job);
+  /// This operation's entry to the journal, under the lock, before anything it decided goes out.
+  void write_journal();
+  void apply_record(const proto::JournalRecord& record);
+
+  // Leases (dispatcher_leases.cpp).
+  /// What the worker held and had not reported done waits again.
+  void release_leases_of(std::uint64_t worker);
+  void take_back(Job& job, const SubtreeLedger::Released& released);
+  void reattach(Agent& agent, Job& job);
+  void apply_split(Job& job, const proto::SplitAnswer& split);
+  void route(Job& job, const proto::RoutedBacktrack& routed);
+  void balance(Job& job);
+  /// The agent's next message, for its writer to send at once.
+  proto::Work& outbox_of(Agent& agent, const Job& job);
 
   std::uint64_t reports_accepted_ = 0;
   const DispatcherOptions options_;
@@ -204,12 +212,11 @@ class JobDispatcher {
   std::map<std::string, std::uint64_t> workers_;             ///< agent instance -> worker number
   std::map<std::uint64_t, std::string> instances_;           ///< worker number -> agent instance
   std::map<std::uint64_t, Clock::time_point> absent_since_;  ///< workers without a stream
-  std::map<std::uint64_t, std::uint64_t> stream_of_worker_;
-  std::set<std::uint64_t> hungry_;  ///< agent streams whose slots found nothing to run
-  std::vector<std::uint64_t>
-      poked_;  ///< agent streams to wake at the next notify()  ///< worker number -> its newest agent stream
-  std::map<std::string, std::uint64_t> applied_reports_;  ///< agent instance -> last report seq
-  proto::JournalEntry pending_;                           ///< this operation's records, journaled at its end
+  std::map<std::uint64_t, std::uint64_t> stream_of_worker_;  ///< worker number -> its newest agent stream
+  std::set<std::uint64_t> hungry_;                           ///< agent streams whose slots found nothing to run
+  std::vector<std::uint64_t> poked_;                         ///< agent streams to wake at the next notify()
+  std::map<std::string, std::uint64_t> applied_reports_;     ///< agent instance -> last report seq
+  proto::JournalEntry pending_;                              ///< this operation's records, journaled at its end
   bool replaying_ = false;
 };
 

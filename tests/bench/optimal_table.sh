@@ -42,3 +42,23 @@ row "shortpath 4" shortpath --nodes=4
 row "shortpath 5" shortpath --nodes=5
 row "chameneos" chameneos
 row "serverreal" serverreal
+
+# The issue's rate figure: registry K=7 (40,320 classes), optimal, one worker; the median of three
+# runs, as the machine is shared.
+rates=()
+for round in 1 2 3; do
+  json=$("$bin/exocheck" explore --json --workers 1 --reduction optimal --out "$out/o" -- "$bin/registry" --workers=7)
+  rates+=("$(python3 -c '
+import json, sys
+s = json.loads(sys.argv[1])["stats"]
+executions, wall = s["paths"] + s["sleep_blocked"], s["wall_seconds"]
+print(f"{executions / wall:.0f} {wall:.2f}")
+' "$json")")
+done
+printf '%s\n' "${rates[@]}" | sort -n | python3 -c '
+import sys
+runs = [line.split() for line in sys.stdin]
+rate, wall = runs[len(runs) // 2]
+print(f"registry K=7, optimal, 1 worker: {int(rate):,} executions/s (median of {len(runs)}: {wall} s; all: "
+      + ", ".join(f"{w} s" for _, w in runs) + ")")
+'

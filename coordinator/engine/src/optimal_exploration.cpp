@@ -30,92 +30,32 @@
 // been explored), and a sequence whose initial it is cannot run there and is not inserted again.
 #include <algorithm>
 #include <deque>
-#include <map>
 #include <unordered_map>
 
 #include "class_set.hpp"
+#include "configuration_tree.hpp"
 #include "exploration.hpp"
 #include "names.hpp"
 #include "race.hpp"
-#include "sleep_set.hpp"
 #include "trace_view.hpp"
-#include "wakeup_tree.hpp"
 
 namespace exocheck::engine {
 namespace {
 
-/// A choice taken from a configuration.
-struct Taken {
-  Key message = kNoKey;
-  Key receiver = kNoKey;
-  /// Tentative, and its run not back yet: it may turn out held back, so it covers nothing yet.
-  bool unsure = false;
-  /// Explored: nothing out below it and no branch left there (or, given away, it came back).
-  bool finished = false;
-  bool given_away = false;
-};
-
-/// One configuration held: on the way to an item out or a subtree given away, with a branch of
-/// its wakeup tree left, or pinned (see above).
-struct Configuration {
-  Configuration* parent = nullptr;
-  std::size_t depth = 0;
-  Key via = kNoKey;           ///< the message delivered to reach it
-  SleepSet sleep;             ///< asleep when it was reached
-  std::vector<Taken> done;    ///< choices taken from here, in order
-  std::vector<Pending> held;  ///< wakeup entries a guard held back here
-  WakeupTree wakeup;          ///< choices still to explore, with what to do after them
-  std::vector<std::pair<Key, std::unique_ptr<Configuration>>> children;  ///< those held
-  std::size_t out = 0;       ///< items out that start here, subtrees given away from here
-  std::uint64_t serial = 0;  ///< its place in the open list among those of its depth
-
-  Configuration* child(Key message) const {
-    for (const auto& [via, configuration] : children) {
-      if (via == message) return configuration.get();
-    }
-    return nullptr;
-  }
-  Taken* taken(Key message) {
-    const auto it = std::find_if(done.begin(), done.end(), [&](const Taken& t) { return t.message == message; });
-    return it == done.end() ? nullptr : &*it;
-  }
-  /// A choice taken before this one's, here or above, is still being explored: its races may
-  /// send sequences down here.
-  bool pinned() const {
-    for (const Configuration* c = this; c->parent != nullptr; c = c->parent) {
-      for (const Taken& t : c->parent->done) {
-        if (t.message == c->via) break;
-        if (!t.finished) return true;
-      }
-    }
-    return false;
-  }
-};
-
-/// No choice on the way to `c` is a tentative entry whose run is not back: a guard may yet hold
-/// it back, and `c` then goes. Nothing starts from `c` before.
-bool settled(const Configuration& c) {
-  for (const Configuration* n = &c; n->parent != nullptr; n = n->parent) {
-    for (const Taken& t : n->parent->done) {
-      if (t.message == n->via && t.unsure) return false;
-    }
-  }
-  return true;
-}
-
 class OptimalExploration final : public Exploration {
  public:
-  OptimalExploration(const ExplorerOptions& options, const Subtree* subtree) : options_(options) {
+  OptimalExploration(const ExplorerOptions& options, const Subtree* subtree)
+      : options_(options), tree_(subtree == nullptr ? 0 : subtree->prefix.size()) {
     if (subtree == nullptr) return;
     for (const auto& message : subtree->prefix) root_prefix_.push_back(names_.intern(message));
-    root_.depth = root_prefix_.size();
+    Configuration& root = tree_.root();
     for (const auto& [message, receiver] : subtree->sleep) {
-      root_.sleep.fall_asleep({names_.intern(message), names_.intern(receiver)});
+      root.sleep.fall_asleep({names_.intern(message), names_.intern(receiver)});
     }
     std::vector<std::pair<std::size_t, WakeupEvent>> nodes;
     for (const WakeupStep& step : subtree->wakeup) nodes.emplace_back(step.depth, event_named(step));
-    root_.wakeup = WakeupTree::from_preorder(nodes);
-    relist(root_);
+    root.wakeup = WakeupTree::from_preorder(nodes);
+    tree_.relist(root);
   }
 
   std::optional<WorkItem> next() override {
@@ -127,15 +67,14 @@ class OptimalExploration final : public Exploration {
     if (limit_reached()) return std::nullopt;
     if (!started_) {
       started_ = true;
-      if (root_.wakeup.empty()) return issue(root_, {}, {});
+      if (tree_.root().wakeup.empty()) return issue(tree_.root(), {}, {});
     }
-    // Deepest first, however many items are out: a sequence that reaches a configuration after
-    // its choices were taken goes down into them, and the deepest subtrees are the smallest.
-    const auto open = std::find_if(open_.rbegin(), open_.rend(), [](const auto& o) { return settled(*o.second); });
-    if (open == open_.rend()) return std::nullopt;
-    Configuration& from = *open->second;
+    // Deepest first, however many items are out.
+    Configuration* open = tree_.deepest_open();
+    if (open == nullptr) return std::nullopt;
+    Configuration& from = *open;
     auto [first, rest] = from.wakeup.take_first();
-    relist(from);
+    tree_.relist(from);
     return issue(from, first, std::move(rest));
   }
 
@@ -152,14 +91,14 @@ class OptimalExploration final : public Exploration {
       ++stats_.paths;
       ++stats_.bugs;
       for (Configuration* c = out.holder; c != out.from; c = c->parent) c->parent->taken(c->via)->unsure = false;
-      drop_explored(out.holder);
+      tree_.drop_explored(out.holder);
       return true;
     }
     if (!extend(out)) {
       // Held back where the item started, the run went on with a choice taken there meanwhile:
       // that choice's own subtree explores what it ran.
       ++stats_.sleep_blocked;
-      drop_explored(out.from);
+      tree_.drop_explored(out.from);
       return true;
     }
     stats_.transitions += trace_.size() - out.from->depth;
@@ -172,7 +111,7 @@ class OptimalExploration final : public Exploration {
       classes_.insert(trace_.class_key());
       stats_.classes = classes_.size();
     }
-    drop_explored(path_.back());
+    tree_.drop_explored(path_.back());
     return true;
   }
 
@@ -184,11 +123,11 @@ class OptimalExploration final : public Exploration {
   /// may be held back, and the subtree's root would not exist), with the wakeup tree below it.
   std::optional<Subtree> split() override {
     if (!started_ || limit_reached()) return std::nullopt;
-    for (const auto& [place, configuration] : open_) {
+    for (const auto& [place, configuration] : tree_.open()) {
       Configuration& from = *configuration;
-      if (from.wakeup.first().tentative || from.pinned() || !settled(from)) continue;
+      if (from.wakeup.first().tentative || from.pinned() || !from.settled()) continue;
       auto [first, rest] = from.wakeup.take_first();
-      relist(from);
+      tree_.relist(from);
       Subtree subtree;
       subtree.id = next_id_++;
       subtree.prefix = names_of(prefix_of(from));
@@ -215,8 +154,8 @@ class OptimalExploration final : public Exploration {
     const auto [from, message] = it->second;
     given_away_.erase(it);
     --from->out;
-    finish(*from, message);
-    drop_explored(from);
+    tree_.finish(*from, message);
+    tree_.drop_explored(from);
   }
 
   bool request_backtrack(const BacktrackRequest& request) override {
@@ -224,7 +163,7 @@ class OptimalExploration final : public Exploration {
     for (std::size_t k = 0; k < root_prefix_.size(); ++k) {
       if (request.prefix[k] != names_.name(root_prefix_[k])) return false;
     }
-    Configuration* at = &root_;
+    Configuration* at = &tree_.root();
     for (std::size_t k = root_prefix_.size(); k < request.prefix.size() && at != nullptr; ++k) {
       at = at->child(names_.intern(request.prefix[k]));
     }
@@ -238,21 +177,19 @@ class OptimalExploration final : public Exploration {
   std::vector<BacktrackRequest> take_backtrack_requests() override { return std::exchange(requests_, {}); }
 
   bool finished() const override {
-    return started_ && out_.empty() && given_away_.empty() && (limit_reached() || open_.empty());
+    return started_ && out_.empty() && given_away_.empty() && (limit_reached() || tree_.open().empty());
   }
-  bool explored_completely() const override { return started_ && out_.empty() && given_away_.empty() && open_.empty(); }
+  bool explored_completely() const override {
+    return started_ && out_.empty() && given_away_.empty() && tree_.open().empty();
+  }
   std::size_t outstanding() const override { return out_.size(); }
-  std::size_t frontier() const override {
-    std::size_t open = 0;
-    for (const auto& [place, configuration] : open_) open += configuration->wakeup.branches();
-    return open;
-  }
+  std::size_t frontier() const override { return tree_.open_branches(); }
   double explored_share() const override {
     if (!started_) return 0.0;
     if (explored_completely()) return 1.0;
-    return share_of(root_);
+    return tree_.explored_share();
   }
-  std::size_t configurations() const override { return configurations_; }
+  std::size_t configurations() const override { return tree_.size(); }
   const Stats& stats() const override { return stats_; }
   const ExplorerOptions& options() const override { return options_; }
   std::set<std::string> classes() const override { return classes_.forms(names_); }
@@ -273,17 +210,6 @@ class OptimalExploration final : public Exploration {
 
   bool limit_reached() const {
     return options_.max_paths != 0 && stats_.paths + stats_.sleep_blocked + out_.size() >= options_.max_paths;
-  }
-
-  /// Keeps the open list true to `c`'s wakeup tree.
-  void relist(Configuration& c) {
-    if (c.wakeup.empty()) {
-      if (c.serial != 0) open_.erase(std::pair{c.depth, c.serial});
-      c.serial = 0;
-    } else if (c.serial == 0) {
-      c.serial = ++serials_;
-      open_.emplace(std::pair{c.depth, c.serial}, &c);
-    }
   }
 
   /// ODPOR's Sleep' = {q ∈ sleep(E) | p ◊ q}, sleep(E) holding the choices taken before p (only
@@ -328,20 +254,6 @@ class OptimalExploration final : public Exploration {
     return step;
   }
 
-  Configuration& add_child(Configuration& parent, Key via, SleepSet sleep, WakeupTree wakeup) {
-    auto child = std::make_unique<Configuration>();
-    child->parent = &parent;
-    child->depth = parent.depth + 1;
-    child->via = via;
-    child->sleep = std::move(sleep);
-    child->wakeup = std::move(wakeup);
-    relist(*child);
-    Configuration& made = *child;
-    parent.children.emplace_back(via, std::move(child));
-    ++configurations_;
-    return made;
-  }
-
   /// The hook gets the sleep set before the prefix's last entry, which it delivers as a step of
   /// its own: it wakes that receiver's messages, and when a guard holds the entry back (a
   /// tentative one) the run goes on from there, its choices kept from what sleeps. The
@@ -371,12 +283,12 @@ class OptimalExploration final : public Exploration {
         out.last = entry;
         ++item.wakeup_entries;
         at->done.push_back({entry.message, entry.receiver, entry.tentative, false, false});
-        at = &add_child(*at, entry.message, std::move(child_sleep), {});
+        at = &tree_.add_child(*at, entry.message, std::move(child_sleep), {});
         if (below.empty()) break;
         sleep = at->sleep;
         auto [next, subtree] = below.take_first();
         at->wakeup = std::move(below);
-        relist(*at);
+        tree_.relist(*at);
         child_sleep = at->sleep.passed_through(next.receiver);
         entry = next;
         below = std::move(subtree);
@@ -427,7 +339,7 @@ class OptimalExploration final : public Exploration {
       }
       parent.done.erase(parent.done.begin() + (&taken - parent.done.data()));
       parent.held.push_back({entry, taken.receiver});
-      remove_child(parent, entry);
+      tree_.remove_child(parent, entry);
       if (trace_.size() >= k && parent.taken(trace_.step(k).message)) return false;
       break;
     }
@@ -440,8 +352,8 @@ class OptimalExploration final : public Exploration {
                                               : parent.sleep.passed_through(step.actor);
       WakeupTree wakeup;
       if (auto subtree = parent.wakeup.take(step.message)) wakeup = std::move(*subtree);
-      relist(parent);
-      path_[k] = &add_child(parent, step.message, std::move(sleep), std::move(wakeup));
+      tree_.relist(parent);
+      path_[k] = &tree_.add_child(parent, step.message, std::move(sleep), std::move(wakeup));
     }
     return true;
   }
@@ -518,7 +430,7 @@ class OptimalExploration final : public Exploration {
       return;
     }
     at.wakeup.insert(std::move(v));
-    relist(at);
+    tree_.relist(at);
   }
 
   /// The delivery of `m` to `receiver` in a sequence that starts at pre(E, i).
@@ -529,104 +441,10 @@ class OptimalExploration final : public Exploration {
     return event;
   }
 
-  void remove_child(Configuration& parent, Key via) {
-    auto& children = parent.children;
-    const auto it = std::find_if(children.begin(), children.end(), [&](const auto& c) { return c.first == via; });
-    if (it == children.end()) return;
-    configurations_ -= count(*it->second);
-    unlist(*it->second);
-    children.erase(it);
-  }
-  std::size_t count(const Configuration& c) const {
-    std::size_t n = 1;
-    for (const auto& [via, child] : c.children) n += count(*child);
-    return n;
-  }
-  void unlist(Configuration& c) {
-    c.wakeup = WakeupTree();
-    relist(c);
-    for (auto& [via, child] : c.children) unlist(*child);
-  }
-
-  /// The choice `message` at `c` is explored: the configurations of the choices taken after it
-  /// may have been pinned by it alone, and what of them is explored goes.
-  void finish(Configuration& c, Key message) {
-    Taken* t = c.taken(message);
-    if (t == nullptr || t->finished) return;
-    t->finished = true;
-    std::vector<Key> later;
-    for (auto it = c.done.begin() + (t - c.done.data()) + 1; it != c.done.end(); ++it) later.push_back(it->message);
-    for (Key m : later) {
-      for (std::size_t k = 0; k < c.children.size(); ++k) {
-        if (c.children[k].first != m) continue;
-        sweep(*c.children[k].second);
-        if (droppable(*c.children[k].second)) {
-          c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
-          --configurations_;
-          finish(c, m);
-        }
-        break;
-      }
-    }
-  }
-  bool droppable(const Configuration& c) const {
-    return c.parent != nullptr && c.out == 0 && c.children.empty() && c.wakeup.empty() && !c.pinned();
-  }
-  /// Drops, bottom up, what is explored below `c` and no longer pinned.
-  void sweep(Configuration& c) {
-    for (std::size_t k = 0; k < c.children.size();) {
-      Configuration& child = *c.children[k].second;
-      sweep(child);
-      if (!droppable(child)) {
-        ++k;
-        continue;
-      }
-      const Key via = child.via;
-      c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
-      --configurations_;
-      finish(c, via);
-      k = 0;  // finishing may have dropped others
-    }
-  }
-
-  /// Drops `c`, then its ancestors, while nothing is left to do there or below and nothing can
-  /// come down to them.
-  void drop_explored(Configuration* c) {
-    while (droppable(*c)) {
-      Configuration* parent = c->parent;
-      const Key via = c->via;
-      auto& siblings = parent->children;
-      siblings.erase(
-          std::find_if(siblings.begin(), siblings.end(), [&](const auto& s) { return s.second.get() == c; }));
-      --configurations_;
-      finish(*parent, via);
-      c = parent;
-    }
-  }
-
-  /// Each choice known at `c` (taken or waiting) taken to lead to a subtree of equal size; a
-  /// taken one whose configuration is gone was explored, unless it was given away and is out.
-  double share_of(const Configuration& c) const {
-    const std::size_t choices = c.done.size() + c.wakeup.branches();
-    if (choices == 0) return c.out == 0 ? 1.0 : 0.0;
-    double explored = 0.0;
-    for (const Taken& t : c.done) {
-      if (const Configuration* child = c.child(t.message)) {
-        explored += share_of(*child);
-      } else if (!t.given_away || t.finished) {
-        explored += 1.0;
-      }
-    }
-    return explored / static_cast<double>(choices);
-  }
-
   ExplorerOptions options_;
   Names names_;
   std::vector<Key> root_prefix_;  ///< a subtree's: the messages that reach its root
-  Configuration root_;
-  std::size_t configurations_ = 1;
-  std::map<std::pair<std::size_t, std::uint64_t>, Configuration*> open_;  ///< by depth: wakeup left
-  std::uint64_t serials_ = 0;
+  ConfigurationTree tree_;
   bool started_ = false;
   std::uint64_t next_id_ = 1;
   std::unordered_map<std::uint64_t, Out> out_;

@@ -1,0 +1,164 @@
+#include "configuration_tree.hpp"
+
+#include <algorithm>
+
+namespace exocheck::engine {
+
+Configuration* Configuration::child(Key message) const {
+  for (const auto& [via, configuration] : children) {
+    if (via == message) return configuration.get();
+  }
+  return nullptr;
+}
+
+Taken* Configuration::taken(Key message) {
+  const auto it = std::find_if(done.begin(), done.end(), [&](const Taken& t) { return t.message == message; });
+  return it == done.end() ? nullptr : &*it;
+}
+
+bool Configuration::pinned() const {
+  for (const Configuration* c = this; c->parent != nullptr; c = c->parent) {
+    for (const Taken& t : c->parent->done) {
+      if (t.message == c->via) break;
+      if (!t.finished) return true;
+    }
+  }
+  return false;
+}
+
+bool Configuration::settled() const {
+  for (const Configuration* n = this; n->parent != nullptr; n = n->parent) {
+    for (const Taken& t : n->parent->done) {
+      if (t.message == n->via && t.unsure) return false;
+    }
+  }
+  return true;
+}
+
+ConfigurationTree::ConfigurationTree(std::size_t depth) {
+  root_.depth = depth;
+}
+
+void ConfigurationTree::relist(Configuration& c) {
+  if (c.wakeup.empty()) {
+    if (c.serial != 0) open_.erase(std::pair{c.depth, c.serial});
+    c.serial = 0;
+  } else if (c.serial == 0) {
+    c.serial = ++serials_;
+    open_.emplace(std::pair{c.depth, c.serial}, &c);
+  }
+}
+
+Configuration* ConfigurationTree::deepest_open() {
+  const auto open = std::find_if(open_.rbegin(), open_.rend(), [](const auto& o) { return o.second->settled(); });
+  return open == open_.rend() ? nullptr : open->second;
+}
+
+std::size_t ConfigurationTree::open_branches() const {
+  std::size_t branches = 0;
+  for (const auto& [place, configuration] : open_) branches += configuration->wakeup.branches();
+  return branches;
+}
+
+Configuration& ConfigurationTree::add_child(Configuration& parent, Key via, SleepSet sleep, WakeupTree wakeup) {
+  auto child = std::make_unique<Configuration>();
+  child->parent = &parent;
+  child->depth = parent.depth + 1;
+  child->via = via;
+  child->sleep = std::move(sleep);
+  child->wakeup = std::move(wakeup);
+  relist(*child);
+  Configuration& made = *child;
+  parent.children.emplace_back(via, std::move(child));
+  ++size_;
+  return made;
+}
+
+void ConfigurationTree::remove_child(Configuration& parent, Key via) {
+  auto& children = parent.children;
+  const auto it = std::find_if(children.begin(), children.end(), [&](const auto& c) { return c.first == via; });
+  if (it == children.end()) return;
+  size_ -= count(*it->second);
+  unlist(*it->second);
+  children.erase(it);
+}
+
+std::size_t ConfigurationTree::count(const Configuration& c) {
+  std::size_t n = 1;
+  for (const auto& [via, child] : c.children) n += count(*child);
+  return n;
+}
+
+void ConfigurationTree::unlist(Configuration& c) {
+  c.wakeup = WakeupTree();
+  relist(c);
+  for (auto& [via, child] : c.children) unlist(*child);
+}
+
+void ConfigurationTree::finish(Configuration& c, Key message) {
+  Taken* t = c.taken(message);
+  if (t == nullptr || t->finished) return;
+  t->finished = true;
+  std::vector<Key> later;
+  for (auto it = c.done.begin() + (t - c.done.data()) + 1; it != c.done.end(); ++it) later.push_back(it->message);
+  for (Key m : later) {
+    for (std::size_t k = 0; k < c.children.size(); ++k) {
+      if (c.children[k].first != m) continue;
+      sweep(*c.children[k].second);
+      if (droppable(*c.children[k].second)) {
+        c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
+        --size_;
+        finish(c, m);
+      }
+      break;
+    }
+  }
+}
+
+bool ConfigurationTree::droppable(const Configuration& c) const {
+  return c.parent != nullptr && c.out == 0 && c.children.empty() && c.wakeup.empty() && !c.pinned();
+}
+
+void ConfigurationTree::sweep(Configuration& c) {
+  for (std::size_t k = 0; k < c.children.size();) {
+    Configuration& child = *c.children[k].second;
+    sweep(child);
+    if (!droppable(child)) {
+      ++k;
+      continue;
+    }
+    const Key via = child.via;
+    c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
+    --size_;
+    finish(c, via);
+    k = 0;  // finishing may have dropped others
+  }
+}
+
+void ConfigurationTree::drop_explored(Configuration* c) {
+  while (droppable(*c)) {
+    Configuration* parent = c->parent;
+    const Key via = c->via;
+    auto& siblings = parent->children;
+    siblings.erase(std::find_if(siblings.begin(), siblings.end(), [&](const auto& s) { return s.second.get() == c; }));
+    --size_;
+    finish(*parent, via);
+    c = parent;
+  }
+}
+
+double ConfigurationTree::share_of(const Configuration& c) {
+  const std::size_t choices = c.done.size() + c.wakeup.branches();
+  if (choices == 0) return c.out == 0 ? 1.0 : 0.0;
+  double explored = 0.0;
+  for (const Taken& t : c.done) {
+    if (const Configuration* child = c.child(t.message)) {
+      explored += share_of(*child);
+    } else if (!t.given_away || t.finished) {
+      explored += 1.0;
+    }
+  }
+  return explored / static_cast<double>(choices);
+}
+
+}  // namespace exocheck::engine

@@ -1,0 +1,106 @@
+#pragma once
+// The configurations optimal DPOR holds (optimal_exploration.cpp): a tree from the exploration's
+// root, each configuration with its sleep set, its wakeup tree and the choices taken from it. This
+// file keeps the tree's bookkeeping: which configurations have branches left (the open list),
+// which are pinned or unsettled, and which go once explored. What to insert where, and what a run
+// means, is the algorithm's, in optimal_exploration.cpp.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "names.hpp"
+#include "sleep_set.hpp"
+#include "wakeup_tree.hpp"
+
+namespace exocheck::engine {
+
+/// A choice taken from a configuration.
+struct Taken {
+  Key message = kNoKey;
+  Key receiver = kNoKey;
+  /// Tentative, and its run not back yet: it may turn out held back, so it covers nothing yet.
+  bool unsure = false;
+  /// Explored: nothing out below it and no branch left there (or, given away, it came back).
+  bool finished = false;
+  bool given_away = false;
+};
+
+/// One configuration held: on the way to an item out or a subtree given away, with a branch of
+/// its wakeup tree left, or pinned.
+struct Configuration {
+  Configuration* parent = nullptr;
+  std::size_t depth = 0;
+  Key via = kNoKey;           ///< the message delivered to reach it
+  SleepSet sleep;             ///< asleep when it was reached
+  std::vector<Taken> done;    ///< choices taken from here, in order
+  std::vector<Pending> held;  ///< wakeup entries a guard held back here
+  WakeupTree wakeup;          ///< choices still to explore, with what to do after them
+  std::vector<std::pair<Key, std::unique_ptr<Configuration>>> children;  ///< those held
+  std::size_t out = 0;       ///< items out that start here, subtrees given away from here
+  std::uint64_t serial = 0;  ///< its place in the open list among those of its depth
+
+  Configuration* child(Key message) const;
+  Taken* taken(Key message);
+  /// A choice taken before this one's, here or above, is still being explored: its races may
+  /// send sequences down here, so it stays held.
+  bool pinned() const;
+  /// No choice on the way here is a tentative entry whose run is not back: a guard may yet hold
+  /// it back, and this configuration then goes. Nothing starts from here before.
+  bool settled() const;
+};
+
+class ConfigurationTree {
+ public:
+  /// `depth`: the root's, the length of the prefix that reaches it.
+  explicit ConfigurationTree(std::size_t depth);
+  ConfigurationTree(const ConfigurationTree&) = delete;  // the open list points into it
+  ConfigurationTree& operator=(const ConfigurationTree&) = delete;
+
+  Configuration& root() { return root_; }
+  const Configuration& root() const { return root_; }
+  /// Configurations held, the root included.
+  std::size_t size() const { return size_; }
+
+  /// Keeps the open list true to `c`'s wakeup tree.
+  void relist(Configuration& c);
+  /// The deepest configuration with a branch left that is settled (the smallest subtrees first,
+  /// and sequences that reach a configuration after its choices were taken go down into them).
+  Configuration* deepest_open();
+  /// The shallowest first: the configurations with a branch left.
+  const std::map<std::pair<std::size_t, std::uint64_t>, Configuration*>& open() const { return open_; }
+  /// The branches left in every wakeup tree held.
+  std::size_t open_branches() const;
+
+  Configuration& add_child(Configuration& parent, Key via, SleepSet sleep, WakeupTree wakeup);
+  /// Removes the child reached by `via`, with all below it and their branches.
+  void remove_child(Configuration& parent, Key via);
+
+  /// The choice `message` at `c` is explored: the configurations of the choices taken after it
+  /// may have been pinned by it alone, and what of them is explored goes.
+  void finish(Configuration& c, Key message);
+  /// Drops `c`, then its ancestors, while nothing is left to do there or below and nothing can
+  /// come down to them.
+  void drop_explored(Configuration* c);
+
+  /// Each choice known at a configuration (taken or waiting) taken to lead to a subtree of equal
+  /// size; a taken one whose configuration is gone was explored, unless it was given away and is out.
+  double explored_share() const { return share_of(root_); }
+
+ private:
+  bool droppable(const Configuration& c) const;
+  /// Drops, bottom up, what is explored below `c` and no longer pinned.
+  void sweep(Configuration& c);
+  void unlist(Configuration& c);
+  static std::size_t count(const Configuration& c);
+  static double share_of(const Configuration& c);
+
+  Configuration root_;
+  std::size_t size_ = 1;
+  std::map<std::pair<std::size_t, std::uint64_t>, Configuration*> open_;  ///< by depth: wakeup left
+  std::uint64_t serials_ = 0;
+};
+
+}  // namespace exocheck::engine

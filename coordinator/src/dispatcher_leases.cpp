@@ -1,0 +1,153 @@
+// JobDispatcher's leases: which agent explores which subtree. Hungry agents take what waits or
+// ask the shallowest lease's agent to split; an agent gone longer than the grace has its leases
+// wait again; an agent that comes back keeps what it still explores; backtrack requests go to
+// the owners of their configurations.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "exocheck/coordinator/subtree_wire.hpp"
+#include "job_dispatcher.hpp"
+
+namespace exocheck::coordinator {
+
+// What the agent held and had not reported done waits again, to be explored anew from its root:
+// the figures it reported for them so far are dropped, and what they had given away is void
+// (SubtreeLedger::release), so that nothing is counted twice.
+void JobDispatcher::release_leases_of(std::uint64_t worker) {
+  absent_since_.erase(worker);
+  Job* job = current_job();
+  if (job == nullptr || !job->ledger || job->ledger->held_by(worker).empty()) return;
+  record(job->id, [&](proto::JournalRecord& r) { r.set_released(instances_.at(worker)); });
+  take_back(*job, job->ledger->release(worker));
+}
+
+void JobDispatcher::take_back(Job& job, const SubtreeLedger::Released& released) {
+  for (const auto lease : released.waiting) {
+    job.live.erase(lease);
+    job.split_asked.erase(lease);
+    job.routed.erase(lease);
+    if (!replaying_) spdlog::warn("job {}: lease {} waits again", job.id, lease);
+  }
+  for (const auto& [lease, worker] : released.dropped) {
+    job.live.erase(lease);
+    job.split_asked.erase(lease);
+    job.routed.erase(lease);
+    if (!worker) continue;
+    Agent* agent = agent_of_worker(*worker);
+    if (agent == nullptr) continue;
+    // A grant of it still in the outbox is taken back instead: the agent applies a message's
+    // drops before its grants (a lease released and given back to it in one message).
+    auto& leases = *outbox_of(*agent, job).mutable_leases();
+    const std::uint64_t id = lease;  // clang's lambdas capture no structured binding
+    const auto granted = std::find_if(leases.begin(), leases.end(), [id](const auto& l) { return l.lease_id() == id; });
+    if (granted != leases.end()) {
+      leases.erase(granted);
+      --job.leases_sent[*worker];
+    } else {
+      outbox_of(*agent, job).add_drop(lease);
+    }
+  }
+}
+
+// An agent back on a new stream (or after a restart) keeps the subtrees it still explores; the
+// requests and notices sent to them while it was away are sent again (applying them twice is
+// harmless), and what it no longer holds waits again.
+void JobDispatcher::reattach(Agent& agent, Job& job) {
+  absent_since_.erase(agent.worker);
+  const bool same_job = agent.hello.job_id() == job.id && agent.hello.coordinator_instance() == options_.instance;
+  const std::set<std::uint64_t> held =
+      same_job ? std::set<std::uint64_t>(agent.hello.held().begin(), agent.hello.held().end())
+               : std::set<std::uint64_t>{};
+  for (const auto lease : job.ledger->held_by(agent.worker)) {
+    if (held.contains(lease)) continue;
+    record(job.id, [&](proto::JournalRecord& r) { r.set_released_lease(lease); });
+    take_back(job, job.ledger->release_lease(lease));
+  }
+  auto& work = outbox_of(agent, job);
+  for (const auto lease : held) {
+    if (job.ledger->worker_of(lease) != agent.worker) {
+      work.add_drop(lease);
+      continue;
+    }
+    for (const auto& request : job.routed[lease]) {
+      auto& routed = *work.add_backtracks();
+      routed.set_lease_id(lease);
+      *routed.mutable_request() = request;
+    }
+    for (const auto& notice : job.ledger->finished_children(lease)) {
+      auto& finished = *work.add_finished();
+      finished.set_lease_id(notice.lease);
+      finished.set_subtree_id(notice.subtree_id);
+    }
+  }
+  job.leases_sent[agent.worker] = same_job ? agent.hello.leases_seen() : 0;
+  if (job.stopped) work.set_stop(true);
+}
+
+void JobDispatcher::apply_split(Job& job, const proto::SplitAnswer& split) {
+  job.split_asked.erase(split.lease_id());
+  if (!split.has_given()) {
+    job.ledger->nothing_to_split(split.lease_id());
+    return;
+  }
+  record(job.id, [&](proto::JournalRecord& r) { *r.mutable_split() = split; });
+  job.ledger->split_off(split.lease_id(), from_wire(split.given()));
+}
+
+void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
+  job.routed[routed.lease_id()].push_back(routed.request());
+  const auto worker = job.ledger->worker_of(routed.lease_id());
+  Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
+  if (agent != nullptr) *outbox_of(*agent, job).add_backtracks() = routed;
+}
+
+// Hungry agents, up to date with the leases sent to them, take what waits; for those left
+// hungry, the shallowest leases are asked to split, one per hungry agent.
+void JobDispatcher::balance(Job& job) {
+  if (job.stopped || job.state != proto::JOB_RUNNING) return;
+  std::size_t unfed = 0;
+  const std::vector<std::uint64_t> hungry(hungry_.begin(), hungry_.end());
+  for (const auto id : hungry) {
+    Agent& agent = agents_.at(id);
+    auto& sent = job.leases_sent[agent.worker];
+    if (agent.accepted_job != job.id || agent.leases_seen != sent) continue;
+    auto taken = job.ledger->take(agent.worker);
+    if (!taken) {
+      ++unfed;
+      continue;
+    }
+    record(job.id, [&](proto::JournalRecord& r) { r.set_taken(instances_.at(agent.worker)); });
+    auto& lease = *outbox_of(agent, job).add_leases();
+    lease.set_lease_id(taken->lease);
+    to_wire(taken->subtree, *lease.mutable_subtree());
+    ++sent;
+    set_hungry(agent, false);
+  }
+  // Not of an agent away. An agent asked answers once it has something to give
+  // (SubtreeSessions::split), so one ask per hungry agent is out at a time, and a busy agent with
+  // one slot idle (nothing open yet) is asked too: it answers as soon as it has.
+  const auto may_ask = [&](std::uint64_t lease) {
+    const auto worker = job.ledger->worker_of(lease);
+    return worker && agent_of_worker(*worker) != nullptr;
+  };
+  while (job.split_asked.size() < unfed) {
+    const auto lease = job.ledger->lease_to_split(may_ask);
+    if (!lease) break;
+    job.split_asked.insert(*lease);
+    outbox_of(*agent_of_worker(*job.ledger->worker_of(*lease)), job).add_split(*lease);
+  }
+}
+
+proto::Work& JobDispatcher::outbox_of(Agent& agent, const Job& job) {
+  poke(agent);  // what is put in it goes out at once
+  if (!agent.outbox) {
+    agent.outbox.emplace();
+    agent.outbox->set_job_id(job.id);
+  }
+  return *agent.outbox;
+}
+
+}  // namespace exocheck::coordinator
