@@ -365,9 +365,10 @@ int AgentDaemon::run() {
   grpc::ChannelArguments arguments;
   arguments.SetMaxReceiveMessageSize(256 << 20);
   // The channel reconnects on a backoff of its own (1 s, growing 1.6 times up to 2 minutes) and
-  // fails calls at once until then, whatever our own pauses: it follows ours instead.
+  // fails calls at once until then, whatever our own pauses: it follows ours instead. (Not
+  // GRPC_ARG_MIN_RECONNECT_BACKOFF_MS: that is how long one attempt may take, TLS handshake
+  // included, and keeps gRPC's 20 s.)
   arguments.SetInt(GRPC_ARG_INITIAL_RECONNECT_BACKOFF_MS, static_cast<int>(impl_->options.first_backoff.count()));
-  arguments.SetInt(GRPC_ARG_MIN_RECONNECT_BACKOFF_MS, static_cast<int>(impl_->options.first_backoff.count()));
   arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, static_cast<int>(impl_->options.max_backoff.count()));
   auto channel =
       grpc::CreateCustomChannel(impl_->options.coordinator, link::channel_credentials(impl_->options.link), arguments);
