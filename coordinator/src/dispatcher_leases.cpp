@@ -93,8 +93,9 @@ void JobDispatcher::apply_split(Job& job, const proto::SplitAnswer& split) {
     job.ledger->nothing_to_split(split.lease_id());
     return;
   }
+  auto given = from_wire(split.given());  // read first: a malformed subtree is neither journaled nor leased
   record(job.id, [&](proto::JournalRecord& r) { *r.mutable_split() = split; });
-  job.ledger->split_off(split.lease_id(), from_wire(split.given()));
+  job.ledger->split_off(split.lease_id(), std::move(given));
 }
 
 void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {

@@ -49,6 +49,15 @@ engine::Subtree from_wire(const proto::Subtree& subtree) {
   out.first_run = subtree.first_run();
   out.run_count = subtree.run_count();
   out.wakeup = steps_from_wire(subtree.wakeup());
+  std::uint32_t above = 0;  // a node's depth is at most one more than the node before it
+  for (const auto& step : out.wakeup) {
+    if (step.depth == 0 || step.depth > above + 1) {
+      throw std::invalid_argument("subtree " + std::to_string(subtree.id()) +
+                                  ": its wakeup tree's preorder goes from depth " + std::to_string(above) + " to " +
+                                  std::to_string(step.depth));
+    }
+    above = step.depth;
+  }
   return out;
 }
 

@@ -59,10 +59,11 @@ TEST(RemoteExplore, SampledRunsAreSplitAmongAgentsAndASeedFixesThem) {
   EXPECT_EQ(nlohmann::json::parse(embedded.out)["stats"]["classes"], summary["stats"]["classes"]);
 }
 
-TEST(RemoteExplore, OptimalSplitsItsTreeAmongAgentsAndReachesEveryClass) {
+TEST(RemoteExplore, OptimalOverTwoAgentsReachesEveryClass) {
   // Subtrees go with their wakeup trees, races above a subtree come back as wakeup sequences.
-  // Choices explored side by side do not sleep in each other's subtrees: a class may be reached
-  // twice, none is missed.
+  // A subtree given away leaves the choices still under way out of its sleep set: a class may be
+  // reached twice, none is missed. (Whether and how often the tree is split depends on timing;
+  // the engine's tests/engine/optimal_test.cpp counts splits.)
   LoopbackCluster cluster;
   cluster.start_agent("a1");
   cluster.start_agent("a2");

@@ -7,6 +7,8 @@
 
 #include <array>
 #include <future>
+#include <stdexcept>
+#include <string>
 
 #include "job_dispatcher.hpp"
 
@@ -211,6 +213,30 @@ TEST_F(JobDispatcherTest, AHungryAgentGetsWhatTheShallowestLeaseSplitsOff) {
   EXPECT_EQ(progress.paths(), 5u);
   EXPECT_EQ(progress.classes(), 3u);
   EXPECT_EQ(progress.subtrees(), 2u);
+}
+
+// A subtree given away reaches another agent through the coordinator, which reads it first: a
+// wakeup tree whose preorder skips a depth (no agent of ours sends one) is refused, not passed on.
+TEST_F(JobDispatcherTest, ASplitOffSubtreeWithAMalformedWakeupTreeIsRefusedAndNotLeased) {
+  const auto job = dispatcher.submit(submission());
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  const auto b = accepting_agent(job, "b");
+  ASSERT_EQ(work(a).split_size(), 1);
+  auto answer = report(job, 1);
+  auto& split = *answer.add_splits();
+  split.set_lease_id(whole);
+  split.mutable_given()->set_id(5);
+  split.mutable_given()->add_prefix("env#2");
+  split.mutable_given()->add_wakeup()->set_depth(1);
+  split.mutable_given()->add_wakeup()->set_depth(3);
+  try {
+    dispatcher.accept_report(a, answer);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "subtree 5: its wakeup tree's preorder goes from depth 1 to 3");
+  }
+  EXPECT_TRUE(work(b).leases().empty());
 }
 
 TEST_F(JobDispatcherTest, ALostAgentsSubtreeIsLeasedAgainAndItsFiguresDropped) {

@@ -12,6 +12,8 @@
 namespace exocheck::coordinator {
 
 void to_wire(const engine::Subtree& subtree, proto::Subtree& out);
+/// Throws std::invalid_argument for a wakeup tree whose preorder skips a depth (a subtree an agent
+/// gives away reaches another agent through the coordinator, which reads it here first).
 engine::Subtree from_wire(const proto::Subtree& subtree);
 
 void to_wire(const engine::BacktrackRequest& request, proto::BacktrackRequest& out);
