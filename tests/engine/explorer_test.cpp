@@ -139,7 +139,7 @@ TEST(Explorer, InParallelHoldsTheConfigurationsOfThePathsOut) {
 TEST(Explorer, InParallelGoesDepthFirstOnceWorkIsPlentiful) {
   // Of registry K=7's 109,615 configurations, the tree held 8,675 at once when every worker that
   // asked while another item was out took the shallowest choice, and 27 when every item came from
-  // the deepest (kListedPerItemOutWhileScarce in explorer.cpp set beyond any tree's size, and to 0).
+  // the deepest (kListedPerItemOutWhileScarce in tree_exploration.cpp set beyond any tree's size, and to 0).
   const Program registry = registry_program(7);
   Explorer explorer({Reduction::kTransDpor, true, Heuristic::kFifo});
   const std::size_t peak = explore_in_random_order(registry, explorer, 2);
@@ -279,7 +279,7 @@ TEST(TraceView, AViewAssignedAgainAnswersAsANewOne) {
     for (Key key = 0; key < names.size(); ++key) {
       EXPECT_EQ(reused.send_step(key), fresh.send_step(key)) << names.name(key);
       for (std::size_t limit = 0; limit <= fresh.size(); ++limit) {
-        EXPECT_EQ(reused.latest_coenabled_step_of(key, limit), fresh.latest_coenabled_step_of(key, limit))
+        EXPECT_EQ(reused.latest_dependent_step(key, limit), fresh.latest_dependent_step(key, limit))
             << names.name(key) << " up to step " << limit;
       }
     }

@@ -1,6 +1,7 @@
 #pragma once
-// What an Explorer does, behind Explorer's interface: the tree of a reduction (explorer.cpp) or
-// seeded sampled runs (sampled_runs.cpp). Explorer's comments say what each member means.
+// What an Explorer does, behind Explorer's interface: the tree of a reduction
+// (tree_exploration.cpp), optimal DPOR (optimal_exploration.cpp) or seeded sampled runs
+// (sampled_runs.cpp). Explorer's comments say what each member means.
 
 #include <memory>
 #include <optional>

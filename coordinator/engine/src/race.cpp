@@ -44,7 +44,7 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
 
 }  // namespace
 
-// Guards (the soundness argument is in coordinator/README.md, "Guards and races"): a message m
+// Guards (the soundness argument is in dependency.md, "Guards and races"): a message m
 // that was pending at pre(S, i) but not enabled there (its receiver's guard, a reply awaited, an
 // earlier message of its FIFO channel) is not co-enabled with step i, so the two do not race, and
 // the race is with the receiver's latest earlier step at which m was enabled, or whose pre(S, .)
@@ -52,10 +52,10 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
 // line 7 then added every enabled message: the blow-up guards caused.
 void find_races(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races) {
   races.clear();
-  // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Steps of one actor are
-  // totally ordered: if one happens before m, all earlier ones do too.
-  for (std::size_t i = trace.latest_coenabled_step_of(receiver, point); i != 0;
-       i = trace.latest_coenabled_step_of(receiver, i - 1)) {
+  // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Dependent steps are on one
+  // lane, totally ordered: if one happens before m, all earlier ones do too.
+  for (std::size_t i = trace.latest_dependent_step(receiver, point); i != 0;
+       i = trace.latest_dependent_step(receiver, i - 1)) {
     if (trace.happens_before_message(i, m)) return;
     if (held_back_at(trace, i, m)) continue;
     races.push_back(race_with(trace, m, i, point));

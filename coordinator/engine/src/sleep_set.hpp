@@ -5,11 +5,12 @@
 // sleeping message and wakes the messages a step's actor receives; a run whose enabled messages
 // all sleep ends sleep-blocked, a redundant path the explorer counts apart.
 //
-// Dependence is "same receiving actor": a step at actor a wakes every sleeping message a receives,
-// and leaves the others asleep.
+// A step wakes every sleeping message whose delivery is dependent with it (dependency.hpp: the
+// same receiving actor), and leaves the others asleep.
 
 #include <algorithm>
 
+#include "dependency.hpp"
 #include "names.hpp"
 #include "short_list.hpp"
 
@@ -38,7 +39,9 @@ class SleepSet {
     SleepSet child = passed_through(receiver);
     for (Key sibling : done) {
       const Key to = receiver_of(sibling);
-      if (sibling != message && to != receiver && !asleep(sibling)) child.entries_.push_back({sibling, to});
+      if (sibling != message && !dependency::dependent(to, receiver) && !asleep(sibling)) {
+        child.entries_.push_back({sibling, to});
+      }
     }
     return child;
   }
@@ -48,7 +51,7 @@ class SleepSet {
   SleepSet passed_through(Key actor) const {
     SleepSet child;
     for (const Pending& p : entries_) {
-      if (p.receiver != actor) child.entries_.push_back(p);
+      if (!dependency::dependent(p.receiver, actor)) child.entries_.push_back(p);
     }
     return child;
   }

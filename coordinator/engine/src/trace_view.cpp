@@ -61,16 +61,16 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
 
   send_step_.assign(names.size(), 0);
   receivers_.assign(names.size(), kNoKey);
-  // Cleared, not destroyed: each actor's list keeps its memory for the next execution.
-  for (auto& steps : coenabled_steps_of_actor_) steps.clear();
-  if (coenabled_steps_of_actor_.size() < names.size()) coenabled_steps_of_actor_.resize(names.size());
+  // Cleared, not destroyed: each lane's list keeps its memory for the next execution.
+  for (auto& steps : coenabled_steps_of_lane_) steps.clear();
+  if (coenabled_steps_of_lane_.size() < names.size()) coenabled_steps_of_lane_.resize(names.size());
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const ViewStep& step = *steps_[k];
     for (std::size_t i = 0; i < step.sent.size(); ++i) {
       send_step_[step.sent[i]] = k;
       receivers_[step.sent[i]] = step.sent_to[i];
     }
-    if (k > 0 && !step.reply) coenabled_steps_of_actor_[step.actor].push_back(k);
+    if (k > 0 && !step.reply) coenabled_steps_of_lane_[dependency::lane(step.actor)].push_back(k);
   }
 }
 
@@ -97,9 +97,10 @@ bool TraceView::happens_before_message(std::size_t i, Key m) const {
   return sender != 0 && happens_before(i, sender);
 }
 
-std::size_t TraceView::latest_coenabled_step_of(Key actor, std::size_t limit) const {
-  if (actor >= coenabled_steps_of_actor_.size()) return 0;
-  const auto& steps = coenabled_steps_of_actor_[actor];
+std::size_t TraceView::latest_dependent_step(Key receiver, std::size_t limit) const {
+  const Key lane = dependency::lane(receiver);
+  if (lane >= coenabled_steps_of_lane_.size()) return 0;
+  const auto& steps = coenabled_steps_of_lane_[lane];
   auto after = std::upper_bound(steps.begin(), steps.end(), limit);
   return after == steps.begin() ? 0 : *(after - 1);
 }
@@ -137,7 +138,9 @@ std::string TraceView::canonical_form(const Names& names) const {
 std::string TraceView::class_key() const {
   std::vector<Delivery> deliveries;
   deliveries.reserve(size());
-  for (std::size_t k = 1; k < steps_.size(); ++k) deliveries.push_back({steps_[k]->actor, steps_[k]->message});
+  for (std::size_t k = 1; k < steps_.size(); ++k) {
+    deliveries.push_back({dependency::lane(steps_[k]->actor), steps_[k]->message});
+  }
   std::stable_sort(deliveries.begin(), deliveries.end(),
                    [](const Delivery& a, const Delivery& b) { return a.actor < b.actor; });
   std::string key(deliveries.size() * sizeof(Delivery), '\0');

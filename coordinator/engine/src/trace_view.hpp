@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "dependency.hpp"
 #include "exocheck/engine/execution.hpp"
 #include "names.hpp"
 #include "short_list.hpp"
@@ -62,10 +63,10 @@ class TraceView {
   bool happens_before(std::size_t i, std::size_t j) const;
   /// i ->_S m (Definition 5): step i sent m or happens before the step that did.
   bool happens_before_message(std::size_t i, Key m) const;
-  /// The latest step of `actor` numbered at most `limit` that may be co-enabled with a message
-  /// to that actor, or 0 when there is none. The delivery of a reply never is: while an actor
-  /// waits for a reply, nothing else is enabled at it.
-  std::size_t latest_coenabled_step_of(Key actor, std::size_t limit) const;
+  /// The latest step numbered at most `limit` that is dependent with a delivery to `receiver`
+  /// (dependency.hpp) and may be co-enabled with it, or 0 when there is none. The delivery of a
+  /// reply never is: while an actor waits for a reply, nothing else is enabled at it.
+  std::size_t latest_dependent_step(Key receiver, std::size_t limit) const;
   /// Messages sent and neither delivered nor lost by the end.
   std::vector<Key> pending_at_end() const;
   /// The canonical form of the execution's class: the format of canonical_form(Execution).
@@ -86,7 +87,7 @@ class TraceView {
   std::vector<const ViewStep*> steps_;  ///< the prefix's, then own_'s
   std::vector<std::size_t> send_step_;  ///< 0: not sent in this execution (or by main)
   std::vector<Key> receivers_;          ///< kNoKey: not sent in this execution
-  std::vector<std::vector<std::size_t>> coenabled_steps_of_actor_;
+  std::vector<std::vector<std::size_t>> coenabled_steps_of_lane_;
 };
 
 }  // namespace exocheck::engine

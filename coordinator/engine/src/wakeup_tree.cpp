@@ -3,13 +3,17 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "dependency.hpp"
+
 namespace exocheck::engine {
 
 std::optional<std::size_t> initial_position(const WakeupSequence& w, const WakeupEvent& p) {
   for (std::size_t k = 0; k < w.size(); ++k) {
     if (w[k].same_delivery(p)) {
       for (std::size_t j = 0; j < k; ++j) {
-        if (w[j].receiver == p.receiver || w[j].message == w[k].sender) return std::nullopt;
+        if (dependency::dependent(w[j].receiver, p.receiver) || dependency::sent_by(w[k].sender, w[j].message)) {
+          return std::nullopt;
+        }
       }
       return k;
     }
@@ -19,7 +23,8 @@ std::optional<std::size_t> initial_position(const WakeupSequence& w, const Wakeu
 
 bool weak_initial(const WakeupSequence& w, const WakeupEvent& p) {
   if (initial_position(w, p)) return true;
-  return std::none_of(w.begin(), w.end(), [&](const WakeupEvent& e) { return e.receiver == p.receiver; });
+  return std::none_of(w.begin(), w.end(),
+                      [&](const WakeupEvent& e) { return dependency::dependent(e.receiver, p.receiver); });
 }
 
 std::pair<WakeupEvent, WakeupTree> WakeupTree::take_first() {

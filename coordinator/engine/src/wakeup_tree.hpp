@@ -1,9 +1,8 @@
 #pragma once
 // Wakeup trees (Abdulla, Aronis, Jonsson, Sagonas: "Source Sets: A Foundation for Optimal Dynamic
 // Partial Order Reduction", JACM 2017, Section 6) for this model: an event is the delivery of one
-// message to its receiver, and two events are dependent exactly when they have the same receiver
-// (an actor's guards look at its own state and the message only). Within a sequence, an event
-// also happens after the delivery whose handler sent its message.
+// message to its receiver; which events are dependent, and which come after the delivery that sent
+// their message, is dependency.hpp's to say.
 
 #include <memory>
 #include <optional>

@@ -1,0 +1,29 @@
+#pragma once
+// The dependency relation of the model: which deliveries do not commute, and which must come after
+// which. Race analysis (race.cpp), sleep sets (sleep_set.hpp), wakeup trees (wakeup_tree.cpp),
+// the co-enabled steps a race looks at and the class of an execution (trace_view.cpp) all ask
+// here, so that a new kind of event (a timer, a choice, a fault) extends the model in one place.
+// Why it is sound, and why a message a guard holds back does not race: dependency.md beside this.
+
+#include "names.hpp"
+
+namespace exocheck::engine::dependency {
+
+/// The lane of a delivery: the actor whose state its handler reads and writes, its receiver.
+/// Deliveries on one lane are totally ordered in every execution; a class is each lane's sequence.
+constexpr Key lane(Key receiver) {
+  return receiver;
+}
+
+/// Deliveries to `receiver_a` and to `receiver_b` do not commute: they are on the same lane.
+constexpr bool dependent(Key receiver_a, Key receiver_b) {
+  return lane(receiver_a) == lane(receiver_b);
+}
+
+/// The delivery of a message that the delivery of `earlier` sent (`sender`: the message whose
+/// delivery sent it, kNoKey when it was pending from the start) comes after that delivery.
+constexpr bool sent_by(Key sender, Key earlier) {
+  return sender != kNoKey && sender == earlier;
+}
+
+}  // namespace exocheck::engine::dependency
