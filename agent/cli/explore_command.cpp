@@ -12,12 +12,13 @@
 #include "command_checks.hpp"
 #include "command_line.hpp"
 #include "exit_status.hpp"
+#include "exocheck/agent/explore_progress.hpp"
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/option_flags.hpp"
+#include "exocheck/options/option_rules.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/strategy.hpp"
-#include "explore_progress.hpp"
 #include "interruption.hpp"
 #include "json_text.hpp"
 #include "local_agent.hpp"
@@ -37,11 +38,14 @@ std::size_t default_workers() {
 // Runs the session with local agent threads until it is finished, showing progress.
 ExploreOutcome explore_embedded(const ExploreSettings& settings) {
   coordinator::ExplorationSession session(settings.session);
-  ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
+  agent::ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
   agent::LocalAgentStats stats;
   {
-    agent::LocalAgent agent(session, {settings.workers, timeout_from_seconds(settings.run_timeout_seconds),
-                                      settings.fork_server, settings.pin_workers, settings.in_place});
+    agent::LocalAgent agent(session, {.workers = settings.workers,
+                                      .fork_server = settings.fork_server,
+                                      .pin_workers = settings.pin_workers,
+                                      .in_place = settings.in_place});
+    const auto time_limit = std::chrono::duration<double>(settings.session.time_limit).count();
     while (!agent.wait_for(kPollPeriod)) {
       if (progress.due()) {
         auto now = session.progress();
@@ -49,7 +53,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
         progress.update(now);
       }
       if (Interruption::requested()) session.stop();
-      if (settings.time_limit_seconds > 0 && progress.elapsed_seconds() >= settings.time_limit_seconds) {
+      if (time_limit > 0 && progress.elapsed_seconds() >= time_limit) {
         session.stop();
       }
     }
@@ -95,8 +99,9 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
                                     std::to_string(options::kDefaultSampledRuns) + ", none with --time-limit)")
                    ->check(CLI::PositiveNumber);
   runs->excludes(app_->get_option(std::string(options::kMaxPaths.flag)));
-  app_->add_option("--depth", pct_depth_, "pct: the bug depth d to aim for (d - 1 priority change points per run)")
-      ->check(CLI::Range(1, 64))
+  app_->add_option(std::string(options::kDepthFlag), pct_depth_,
+                   "pct: the bug depth d to aim for (d - 1 priority change points per run), from 1 to " +
+                       std::to_string(options::kMostPctDepth))
       ->capture_default_str();
   app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
   options::add_check_option(*app_, check_);
@@ -106,7 +111,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
-  app_->add_flag("--json", json_, "Print the summary as JSON instead of the report");
+  options::add_json_flag(*app_, json_, "Print the summary as JSON instead of the report");
   app_->add_flag("--shrink", shrink_,
                  "Shrink every bug saved: bug-N.shrunk.trace is the shortest schedule that fails the same way");
   app_->add_option("--junit", junit_,
@@ -140,20 +145,22 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   // The option's check accepted only the tables' names.
   session.explorer.reduction = options::parse_reduction(reduction_).value();
   session.explorer.sleep_sets = !no_sleep_sets_;
-  if (session.explorer.reduction == engine::Reduction::kOptimal && no_sleep_sets_) {
-    throw InputError("explore: --reduction optimal always uses sleep sets (its wakeup trees need them)");
-  }
   session.explorer.heuristic = options::parse_heuristic(heuristic_).value();
   session.explorer.max_paths = max_paths_;
   apply_strategy(session.explorer);
+  if (const auto refusal = options::refusal(session.explorer); !refusal.empty()) {
+    throw InputError("explore: " + refusal);
+  }
   session.step_limit = step_limit_;
+  session.run_timeout = timeout_from_seconds(run_timeout_seconds_);
+  // 0 stays 0 (no limit); any other limit is at least a millisecond, as the option's check asks.
+  session.time_limit =
+      time_limit_seconds_ == 0 ? std::chrono::milliseconds(0) : timeout_from_seconds(time_limit_seconds_);
   session.keep_going = keep_going_;
   session.check_determinism = options::parse(options::kChecks, check_).value();
   session.subject = subject.words.front();
   session.args.assign(subject.words.begin() + 1, subject.words.end());
   settings.workers = workers_;
-  settings.time_limit_seconds = time_limit_seconds_;
-  settings.run_timeout_seconds = run_timeout_seconds_;
   settings.fork_server = !no_fork_server_;
   settings.pin_workers = pin_workers_;
   settings.in_place = !no_in_place_;
@@ -167,15 +174,15 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
 void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
   explorer.strategy = options::parse_strategy(strategy_).value();  // the option's check accepted only these
   const bool sampled = explorer.strategy != engine::Strategy::kSystematic;
-  const auto given = [&](const char* flag) { return app_->count(flag) > 0; };
-  for (const char* flag : {"--seed", "--runs", "--depth"}) {
-    if (!sampled && given(flag)) throw InputError(std::string("explore: ") + flag + " needs --strategy random or pct");
+  const auto given = [&](std::string_view flag) { return app_->count(std::string(flag)) > 0; };
+  for (const std::string_view flag : {std::string_view("--seed"), std::string_view("--runs"), options::kDepthFlag}) {
+    if (!sampled && given(flag)) throw InputError("explore: " + std::string(flag) + " needs --strategy random or pct");
   }
-  if (given("--depth") && explorer.strategy != engine::Strategy::kPct) {
-    throw InputError("explore: --depth needs --strategy pct");
+  if (given(options::kDepthFlag) && explorer.strategy != engine::Strategy::kPct) {
+    throw InputError("explore: " + std::string(options::kDepthFlag) + " needs --strategy pct");
   }
   if (!sampled) return;
-  if (given(std::string(options::kMaxPaths.flag).c_str())) {
+  if (given(options::kMaxPaths.flag)) {
     throw InputError("explore: with --strategy " + strategy_ + " the number of runs is --runs, not " +
                      std::string(options::kMaxPaths.flag));
   }
@@ -192,7 +199,7 @@ void ExploreCommand::shrink_bugs(const ExploreSettings& settings, ExploreOutcome
     if (Interruption::requested()) continue;
     try {
       const auto replay =
-          settings_to_replay(bug.trace, SubjectCommand{}, settings.run_timeout_seconds, "explore --shrink");
+          settings_to_replay(bug.trace, SubjectCommand{}, settings.session.run_timeout, "explore --shrink");
       outcome.shrunk.back() = shrink_failing_trace(bug.trace, replay).trace;
     } catch (const std::exception& error) {
       outcome.warnings.push_back(fmt::format("bug {} was not shrunk: {}", bug.number, error.what()));

@@ -42,22 +42,23 @@ class ExploreCommand {
   void shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome) const;
 
   CLI::App* app_;
-  // Defaults are the engine's and the session's, named by the option tables.
-  std::string reduction_{options::name_of(engine::ExplorerOptions{}.reduction)};
+  // Defaults are the session's (ExplorationOptions{}), named by the option tables.
+  static inline const coordinator::ExplorationOptions kDefaults{};
+  std::string reduction_{options::name_of(kDefaults.explorer.reduction)};
   bool sleep_sets_ = false;
   bool no_sleep_sets_ = false;
-  std::string heuristic_{options::name_of(engine::ExplorerOptions{}.heuristic)};
+  std::string heuristic_{options::name_of(kDefaults.explorer.heuristic)};
   std::size_t workers_;
-  std::uint64_t max_paths_ = 0;
-  std::string strategy_{options::name_of(engine::ExplorerOptions{}.strategy)};
+  std::uint64_t max_paths_ = kDefaults.explorer.max_paths;
+  std::string strategy_{options::name_of(kDefaults.explorer.strategy)};
   std::optional<std::uint64_t> seed_;
   std::uint64_t runs_ = 0;
-  std::uint32_t pct_depth_ = options::kDefaultPctDepth;
-  double time_limit_seconds_ = 0;
-  bool keep_going_ = false;
-  std::string check_{options::check_name(false)};
-  double run_timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
-  std::uint64_t step_limit_ = options::kDefaultStepLimit;
+  std::uint32_t pct_depth_ = kDefaults.explorer.pct_depth;
+  double time_limit_seconds_ = std::chrono::duration<double>(kDefaults.time_limit).count();
+  bool keep_going_ = kDefaults.keep_going;
+  std::string check_{options::check_name(kDefaults.check_determinism)};
+  double run_timeout_seconds_ = std::chrono::duration<double>(kDefaults.run_timeout).count();
+  std::uint64_t step_limit_ = kDefaults.step_limit;
   std::string junit_;
   bool shrink_ = false;
   std::string out_ = "exocheck-explore";

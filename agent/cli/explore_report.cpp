@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <fstream>
 #include <system_error>
 
@@ -29,6 +30,10 @@ bool explored_completely(const ExploreOutcome& outcome) {
 
 namespace {
 
+double seconds_of(std::chrono::milliseconds duration) {
+  return std::chrono::duration<double>(duration).count();
+}
+
 bool sampled(const engine::ExplorerOptions& explorer) {
   return explorer.strategy != engine::Strategy::kSystematic;
 }
@@ -53,11 +58,11 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
     options["pct_depth"] = explorer.strategy == engine::Strategy::kPct ? nlohmann::ordered_json(explorer.pct_depth)
                                                                        : nlohmann::ordered_json(nullptr);
   }
-  options["time_limit"] = settings.time_limit_seconds;
+  options["time_limit"] = seconds_of(settings.session.time_limit);
   options["keep_going"] = settings.session.keep_going;
   options["check"] = settings.session.check_determinism ? nlohmann::ordered_json(options::check_name(true))
                                                         : nlohmann::ordered_json(nullptr);
-  options["run_timeout"] = settings.run_timeout_seconds;
+  options["run_timeout"] = seconds_of(settings.session.run_timeout);
   options["fork_server"] = settings.fork_server;
   options["pin_workers"] = settings.pin_workers;
   options["in_place"] = settings.fork_server && settings.in_place;
@@ -108,11 +113,12 @@ std::string options_text(const ExploreSettings& settings) {
   const auto& explorer = settings.session.explorer;
   std::string subject = settings.session.subject;
   for (const auto& arg : settings.session.args) subject += " " + arg;
+  const auto& session = settings.session;
   const std::string limits = fmt::format(
       "time limit {}, {}, run timeout {} s, step limit {}",
-      settings.time_limit_seconds == 0 ? std::string("none") : fmt::format("{} s", settings.time_limit_seconds),
-      settings.session.keep_going ? "keep going after bugs" : "stop at the first bug", settings.run_timeout_seconds,
-      settings.session.step_limit);
+      session.time_limit.count() == 0 ? std::string("none") : fmt::format("{} s", seconds_of(session.time_limit)),
+      session.keep_going ? "keep going after bugs" : "stop at the first bug", seconds_of(session.run_timeout),
+      session.step_limit);
   if (sampled(explorer)) {
     // Reduction, sleep sets, heuristic and max paths do not apply to sampled runs.
     return fmt::format("Exploring: {}\nOptions: {}workers {}, {}\n", subject, strategy_text(explorer), settings.workers,

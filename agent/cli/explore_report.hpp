@@ -19,8 +19,6 @@ namespace exocheck::cli {
 struct ExploreSettings {
   coordinator::ExplorationOptions session;  ///< what the session needs (subject, reduction, ...)
   std::size_t workers = 1;
-  double time_limit_seconds = 0;  ///< 0: none
-  double run_timeout_seconds = 10;
   bool fork_server = true;                ///< false: each run execs the subject anew (--no-fork-server)
   bool pin_workers = false;               ///< --pin-workers
   bool in_place = true;                   ///< false: the fork server forks every run (--no-in-place)

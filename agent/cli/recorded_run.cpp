@@ -43,8 +43,8 @@ std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
 
 }  // namespace
 
-RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject, double timeout_seconds,
-                               const std::string& command) {
+RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject,
+                               std::chrono::milliseconds timeout, const std::string& command) {
   RunSettings settings;
   if (subject.separator_given) {
     require_subject(subject, command);
@@ -61,7 +61,7 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
   settings.prefix = schedule_of(recorded);
   settings.step_limit = recorded.step_limit();
   settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());
-  settings.timeout = timeout_from_seconds(timeout_seconds);
+  settings.timeout = timeout;
   return settings;
 }
 

@@ -38,7 +38,7 @@ proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner);
 
 /// The settings that run `recorded`'s schedule again: its subject (or the one after '--'), its
 /// heuristic, step limit and ranking. Throws InputError, naming `command`, when they cannot be had.
-RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject, double timeout_seconds,
-                               const std::string& command);
+RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject,
+                               std::chrono::milliseconds timeout, const std::string& command);
 
 }  // namespace exocheck::cli

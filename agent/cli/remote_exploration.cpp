@@ -8,12 +8,8 @@
 
 #include "coordinator_client.hpp"
 #include "exit_status.hpp"
-#include "exocheck/options/check.hpp"
-#include "exocheck/options/heuristic.hpp"
-#include "exocheck/options/reduction.hpp"
-#include "exocheck/options/sleep_sets.hpp"
-#include "exocheck/options/strategy.hpp"
-#include "explore_progress.hpp"
+#include "exocheck/agent/explore_progress.hpp"
+#include "exocheck/coordinator/exploration_settings.hpp"
 #include "interruption.hpp"
 #include "sha256.hpp"
 
@@ -22,10 +18,6 @@ namespace {
 
 // Long enough for a coordinator on another host, short enough that a wrong address is soon told.
 constexpr std::chrono::seconds kConnectTimeout{5};
-
-std::uint64_t to_milliseconds(double seconds) {
-  return static_cast<std::uint64_t>(seconds * 1000.0);
-}
 
 proto::SubmitRequest submission_of(const ExploreSettings& settings) {
   const auto& session = settings.session;
@@ -40,19 +32,7 @@ proto::SubmitRequest submission_of(const ExploreSettings& settings) {
   } catch (const std::runtime_error& error) {
     throw InputError(std::string("explore: ") + error.what());
   }
-  auto& wire = *request.mutable_settings();
-  wire.set_reduction(options::row_of(options::kReductions, session.explorer.reduction).wire);
-  wire.set_sleep_sets(options::row_of(options::kSleepSets, session.explorer.sleep_sets).wire);
-  wire.set_heuristic(options::row_of(options::kHeuristics, session.explorer.heuristic).wire);
-  wire.set_max_paths(session.explorer.max_paths);
-  wire.set_strategy(options::row_of(options::kStrategies, session.explorer.strategy).wire);
-  wire.set_seed(session.explorer.seed);
-  wire.set_pct_depth(session.explorer.pct_depth);
-  wire.set_time_limit_ms(to_milliseconds(settings.time_limit_seconds));
-  wire.set_keep_going(session.keep_going);
-  wire.set_check(options::row_of(options::kChecks, session.check_determinism).wire);
-  wire.set_run_timeout_ms(to_milliseconds(settings.run_timeout_seconds));
-  wire.set_step_limit(session.step_limit);
+  *request.mutable_settings() = coordinator::to_wire(session);
   return request;
 }
 
@@ -99,7 +79,7 @@ std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::
 constexpr double kAgentlessWarningSeconds = 5;
 
 ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, const std::string& address) {
-  ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
+  agent::ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
   int refusals_shown = 0;
   bool cancelled = false;
   bool agentless_told = false;

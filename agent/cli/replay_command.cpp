@@ -37,7 +37,7 @@ ReplayCommand::ReplayCommand(CLI::App& parent)
   app_->add_option("TRACE", trace_path_, "The trace file to replay")->required();
   options::add_seconds_option(*app_, options::kRunTime, timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
-  app_->add_flag("--json", json_, "Print {reproduced, difference, replay trace} as JSON instead of the timeline");
+  options::add_json_flag(*app_, json_, "Print {reproduced, difference, replay trace} as JSON instead of the timeline");
   app_->allow_extras();
   app_->footer(
       "Usage: exocheck replay TRACE [OPTIONS] [-- ./subject [ARGS...]]\n"
@@ -49,7 +49,8 @@ ReplayCommand::ReplayCommand(CLI::App& parent)
 int ReplayCommand::execute(const SubjectCommand& subject) const {
   reject_extra_arguments(*app_);
   const auto recorded = load_trace_file(trace_path_);
-  const auto replay = record_run(settings_to_replay(recorded, subject, timeout_seconds_, "replay"));
+  const auto replay =
+      record_run(settings_to_replay(recorded, subject, timeout_from_seconds(timeout_seconds_), "replay"));
   const auto difference = agent::first_difference(recorded, replay);
   if (json_) {
     print_json(replay, difference);

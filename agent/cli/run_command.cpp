@@ -24,7 +24,7 @@ RunCommand::RunCommand(CLI::App& parent)
   options::add_seconds_option(*app_, options::kRunTime, timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   app_->add_option("--out", out_, "Where to save the trace")->capture_default_str();
-  app_->add_flag("--json", json_, "Print the trace as JSON instead of the timeline");
+  options::add_json_flag(*app_, json_, "Print the trace as JSON instead of the timeline");
   app_->allow_extras();
   app_->footer(
       "The subject and its arguments follow '--': exocheck run [OPTIONS] -- ./subject [ARGS...]\n"

@@ -33,7 +33,7 @@ ShrinkCommand::ShrinkCommand(CLI::App& parent)
                    "Where to write the shrunk trace (default: TRACE's name with .shrunk.trace)");
   options::add_seconds_option(*app_, options::kRunTimeout, timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
-  app_->add_flag("--json", json_, "Print {steps_before, steps_after, runs, output} as JSON");
+  options::add_json_flag(*app_, json_, "Print {steps_before, steps_after, runs, output} as JSON");
   app_->allow_extras();
   app_->footer(
       "Usage: exocheck shrink TRACE [OPTIONS] [-- ./subject [ARGS...]]\n"
@@ -52,7 +52,8 @@ int ShrinkCommand::execute(const SubjectCommand& subject) const {
   }
   ShrunkTrace shrunk;
   try {
-    shrunk = shrink_failing_trace(original, settings_to_replay(original, subject, timeout_seconds_, "shrink"));
+    shrunk = shrink_failing_trace(
+        original, settings_to_replay(original, subject, timeout_from_seconds(timeout_seconds_), "shrink"));
   } catch (const InputError& error) {
     throw InputError("shrink: " + trace_path_ + ": " + error.what());
   }

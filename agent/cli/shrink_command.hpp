@@ -1,6 +1,6 @@
 #pragma once
 // `exocheck shrink TRACE`: the shortest schedule that still fails the same way, found by replaying
-// shorter ones (schedule_shrinker.hpp), written as a trace of its own.
+// shorter ones (exocheck/agent/schedule_shrinker.hpp), written as a trace of its own.
 
 #include <string>
 

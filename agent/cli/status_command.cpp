@@ -10,6 +10,7 @@
 
 #include "coordinator_client.hpp"
 #include "exit_status.hpp"
+#include "exocheck/options/option_flags.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -33,7 +34,7 @@ std::string plural(std::uint64_t count, const std::string& word, const std::stri
 StatusCommand::StatusCommand(CLI::App& parent)
     : app_(parent.add_subcommand("status", "Show a coordinator's jobs with their progress, and its agents")) {
   app_->add_option("--coordinator", coordinator_, "The exocheck-coordinator at ADDR (host:port)")->required();
-  app_->add_flag("--json", json_, "Print the status as JSON");
+  options::add_json_flag(*app_, json_, "Print the status as JSON");
   link::add_link_flags(*app_, link_, "this client (for a coordinator that requires client certificates)");
 }
 

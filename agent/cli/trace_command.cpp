@@ -10,6 +10,7 @@
 #include "exit_status.hpp"
 #include "exocheck/agent/trace_diff.hpp"
 #include "exocheck/agent/trace_pictures.hpp"
+#include "exocheck/options/option_flags.hpp"
 #include "json_text.hpp"
 #include "trace_file_input.hpp"
 #include "trace_output.hpp"
@@ -44,7 +45,7 @@ TraceCommand::TraceCommand(CLI::App& parent)
       diff_(app_->add_subcommand("diff", "Where two traces of one program part, and what differs after")) {
   app_->require_subcommand(1);
   show_->add_option("TRACE", trace_path_, "The trace file to show")->required();
-  show_->add_flag("--json", json_, "Print the trace as JSON instead of the timeline");
+  options::add_json_flag(*show_, json_, "Print the trace as JSON instead of the timeline");
   show_->footer(kTraceFooter);
 
   view_->add_option("TRACE", trace_path_, "The trace file to draw")->required();
@@ -66,7 +67,7 @@ TraceCommand::TraceCommand(CLI::App& parent)
 
   diff_->add_option("A", trace_path_, "The first trace (a failing one, say)")->required();
   diff_->add_option("B", other_path_, "The second trace (the reference, or a passing one)")->required();
-  diff_->add_flag("--json", json_, "Print the difference as JSON");
+  options::add_json_flag(*diff_, json_, "Print the difference as JSON");
   diff_->footer("Exit status: 0 the same schedule and result, 1 they differ, 2 bad arguments or an unreadable trace.");
 }
 

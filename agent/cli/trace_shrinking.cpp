@@ -4,10 +4,17 @@
 
 #include "exit_status.hpp"
 #include "exocheck/agent/runner.hpp"
-#include "schedule_shrinker.hpp"
+#include "exocheck/agent/schedule_shrinker.hpp"
 
 namespace exocheck::cli {
 namespace {
+
+using agent::causal_past;
+using agent::failed_step;
+using agent::fails_the_same_way;
+using agent::minimize;
+using agent::Schedule;
+using agent::schedule_of_trace;
 
 /// Replays candidate schedules of one failing trace on one runner (its fork server kept).
 class Replays {

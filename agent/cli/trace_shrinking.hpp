@@ -1,6 +1,6 @@
 #pragma once
-// Shrinking a failing trace by replaying shorter schedules of it (schedule_shrinker.hpp) on one
-// runner: `exocheck shrink`, and `explore --shrink` for every bug it saves.
+// Shrinking a failing trace by replaying shorter schedules of it (exocheck/agent/schedule_shrinker.hpp)
+// on one runner: `exocheck shrink`, and `explore --shrink` for every bug it saves.
 
 #include <cstddef>
 

@@ -180,10 +180,10 @@ class Connection {
     auto& check = *answer.mutable_job_check();
     check.set_job_id(offer.job_id());
     auto refusal = check_.refusal_reason(offer);
-    std::optional<coordinator::JobSettings> settings;
+    std::optional<coordinator::ExplorationOptions> options;
     if (!refusal) {
       try {
-        settings = coordinator::to_job_settings(offer);
+        options = coordinator::options_of(offer);
       } catch (const std::invalid_argument& error) {
         refusal = std::string("settings this agent cannot use: ") + error.what();
       }
@@ -202,11 +202,10 @@ class Connection {
       sessions.reset();
     }
     write(answer);
-    if (!settings) return;
+    if (!options) return;
     // After the answer: the coordinator takes no report about the job before it.
     if (!sessions) {
-      sessions = std::make_shared<SubtreeSessions>(
-          settings->exploration, std::chrono::milliseconds(offer.run_timeout_ms()), [held = &held_] { held->nudge(); });
+      sessions = std::make_shared<SubtreeSessions>(*options, [held = &held_] { held->nudge(); });
       held_.hold(offer.coordinator_instance(), offer.job_id(), sessions);
       local_.serve(*sessions);
     }

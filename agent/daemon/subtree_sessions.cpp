@@ -7,9 +7,8 @@
 
 namespace exocheck::agent {
 
-SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::chrono::milliseconds run_timeout,
-                                 std::function<void()> urgent)
-    : options_(std::move(options)), run_timeout_(run_timeout), on_urgent_(std::move(urgent)) {}
+SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent)
+    : options_(std::move(options)), on_urgent_(std::move(urgent)) {}
 
 void SubtreeSessions::mark_urgent() {
   if (urgent_) return;

@@ -1,5 +1,5 @@
 #pragma once
-// The subtrees a coordinator leased to this agent for one job (DESIGN.md, "Scale path"): one
+// The subtrees a coordinator leased to this agent for one job (DESIGN.md, "Distribution"): one
 // exploration session per subtree, explored by the agent's slots as embedded mode explores one
 // session (LocalAgent, through the LeaseSource interface). The connection applies what the
 // coordinator sends (new subtrees, routed backtrack requests, given-away subtrees finished,
@@ -30,8 +30,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// `urgent` is called (under this source's lock: it must not call back) when something the
   /// coordinator should hear soon happens: a slot found nothing to run, a subtree ended, a split
   /// was answered.
-  SubtreeSessions(coordinator::ExplorationOptions options, std::chrono::milliseconds run_timeout,
-                  std::function<void()> urgent = {});
+  explicit SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent = {});
 
   /// Applies what the coordinator sent for this job, in Work's order (coordinator.proto): the
   /// calls below.
@@ -69,7 +68,6 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   void stop() override;
   bool finished() const override;
   const coordinator::ExplorationOptions& options() const override { return options_; }
-  std::optional<std::chrono::milliseconds> run_timeout() const override { return run_timeout_; }
 
  private:
   struct Part {
@@ -93,7 +91,6 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   bool try_split(Part& part, proto::SplitAnswer& answer);
 
   const coordinator::ExplorationOptions options_;
-  const std::chrono::milliseconds run_timeout_;
   mutable coordinator::SpinningMutex mutex_;
   std::map<std::uint64_t, Part> parts_;  ///< by ordinal
   std::map<std::uint64_t, std::uint64_t> ordinal_of_lease_;

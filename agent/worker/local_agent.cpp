@@ -157,7 +157,7 @@ LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedEx
   RunSpec spec;
   spec.binary = session_->options().subject;
   spec.args = session_->options().args;
-  spec.timeout = session_->run_timeout().value_or(options_.run_timeout);
+  spec.timeout = session_->options().run_timeout;
   spec.lean_events = &decoded;
   std::optional<coordinator::Lease> lease;   // the next run, handed over with the last result
   RunReport& report = runner.kept_report();  // every run's, reused: see Runner::run(spec, report)
@@ -232,8 +232,7 @@ void LocalAgent::join(std::size_t index, Runner& runner) {
   if (!ready && index > 0 && options_.fork_server && cpu_per_worker_ && session_over_) {
     // On a CPU of its own, this worker's server start costs the others nothing: it starts at once,
     // and gives up if the session is over first (the exploration does not wait for it).
-    ready =
-        runner.start_server(subject, args, session_->run_timeout().value_or(options_.run_timeout), session_over_.get());
+    ready = runner.start_server(subject, args, session_->options().run_timeout, session_over_.get());
   }
   // Else worker k joins once k times kResultsPerExtraServer results are in, or k times kJoinAfter
   // has passed: small explorations run on one server. A worker whose runner has a server ready

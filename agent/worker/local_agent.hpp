@@ -23,9 +23,8 @@ namespace exocheck::agent {
 class DecodedExecution;
 
 struct LocalAgentOptions {
-  std::size_t workers = 1;                        ///< runs at a time, one thread each
-  std::chrono::milliseconds run_timeout{10'000};  ///< per-run wall-clock limit
-  bool fork_server = true;                        ///< runs fork from a server (Runner); false: exec per run
+  std::size_t workers = 1;  ///< runs at a time, one thread each
+  bool fork_server = true;  ///< runs fork from a server (Runner); false: exec per run
   /// Worker i (and its subject processes) runs on the i-th CPU this process may use only (modulo
   /// their number): faster on a machine with nothing else to do, slower when other load shares it.
   bool pin_workers = false;

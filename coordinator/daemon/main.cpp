@@ -1,5 +1,5 @@
 // exocheck-coordinator: holds explorations and balances their subtrees across agents over gRPC.
-// A thin main over CoordinatorServer and JobDispatcher (coordinator/src).
+// A thin main over CoordinatorServer (beside it) and JobDispatcher (coordinator/dispatch/).
 
 #include <csignal>
 #include <fstream>
@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
   app.add_option("--state-dir", state_dir,
                  "journal every job's state in this folder, and resume what it holds at start (killed and "
                  "restarted with the same folder, the coordinator goes on with every job)");
-  double reattach_grace = 3;
+  // The dispatcher's default, shown in --help.
+  double reattach_grace =
+      std::chrono::duration<double>(exocheck::coordinator::DispatcherOptions{}.reattach_grace).count();
   app.add_option("--reattach-grace", reattach_grace,
                  "seconds the subtrees of an agent whose stream ended wait for it to come back before others "
                  "explore them anew")

@@ -190,13 +190,12 @@ void read_stream(SimulatedAgent& agent, Slots& slots, std::mutex& urgent_mutex, 
   while (agent.stream->Read(&message)) {
     if (message.has_offer()) {
       const auto& offer = message.offer();
-      const auto settings = coordinator::to_job_settings(offer);
+      const auto options = coordinator::options_of(offer);
       proto::AgentMessage answer;
       answer.mutable_job_check()->set_job_id(offer.job_id());
       answer.mutable_job_check()->set_accepted(true);
       agent.write(answer);
-      agent.take_job(std::make_shared<agent::SubtreeSessions>(settings.exploration,
-                                                              std::chrono::milliseconds(offer.run_timeout_ms()),
+      agent.take_job(std::make_shared<agent::SubtreeSessions>(options,
                                                               [&, a = &agent] {
                                                                 {
                                                                   std::lock_guard lock(urgent_mutex);

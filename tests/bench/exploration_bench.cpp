@@ -60,11 +60,7 @@ struct Explored {
 
 agent::LocalAgentOptions local_agent_options(const ExplorationSetup& setup) {
   const auto runner = runner_options(setup.mode);
-  return {.workers = setup.cores,
-          .run_timeout = std::chrono::milliseconds(10'000),
-          .fork_server = runner.fork_server,
-          .pin_workers = true,
-          .in_place = runner.in_place};
+  return {.workers = setup.cores, .fork_server = runner.fork_server, .pin_workers = true, .in_place = runner.in_place};
 }
 
 }  // namespace

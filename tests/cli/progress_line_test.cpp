@@ -1,9 +1,9 @@
 // `explore`'s live line: the bar, the share, the time left, and the cut to the terminal's width.
-#include "progress_line.hpp"
+#include "exocheck/agent/progress_line.hpp"
 
 #include <gtest/gtest.h>
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 namespace {
 
 coordinator::Progress progress_at(std::optional<double> share) {
@@ -56,4 +56,4 @@ TEST(ShortDuration, ReadsAsSecondsMinutesOrHours) {
 }
 
 }  // namespace
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

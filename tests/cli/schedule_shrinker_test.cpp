@@ -1,12 +1,12 @@
 // The shrinker's logic on its own: ddmin's result and tests, and the causal past of a step.
 
-#include "schedule_shrinker.hpp"
+#include "exocheck/agent/schedule_shrinker.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 namespace {
 
 bool contains_in_order(const Schedule& schedule, const Schedule& needed) {
@@ -102,4 +102,4 @@ TEST(ScheduleShrinker, FailingTheSameWayNeedsTheSameFailingStep) {
 }
 
 }  // namespace
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

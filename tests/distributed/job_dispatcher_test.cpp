@@ -125,7 +125,7 @@ TEST_F(JobDispatcherTest, OffersTheJobBeforeAnyWorkThenTheWholeTree) {
   EXPECT_EQ(first.offer->subject(), "/bin/subject");
   EXPECT_EQ(first.offer->args_size(), 2);
   EXPECT_EQ(first.offer->sha256(), kSha);
-  EXPECT_EQ(first.offer->run_timeout_ms(), 1000u);
+  EXPECT_EQ(first.offer->settings().run_timeout_ms(), 1000u);
   EXPECT_EQ(first.offer->settings().reduction(), proto::REDUCTION_TRANSDPOR);
   EXPECT_TRUE(first.offer->settings().sleep_sets());
   EXPECT_FALSE(first.work);

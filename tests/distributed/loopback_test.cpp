@@ -17,8 +17,7 @@
 #include "coordinator_client.hpp"
 #include "daemon_processes.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
-#include "exocheck/options/heuristic.hpp"
-#include "exocheck/options/reduction.hpp"
+#include "exocheck/coordinator/exploration_settings.hpp"
 #include "local_agent.hpp"
 #include "sha256.hpp"
 
@@ -61,16 +60,9 @@ proto::SubmitRequest pi_submission(const std::string& sha) {
 
 // The embedded one-worker run of the same submission.
 Outcome embedded_outcome(const proto::SubmitRequest& request) {
-  coordinator::ExplorationOptions options;
-  options.explorer.reduction = options::row_on_wire(options::kReductions, request.settings().reduction())->engine;
-  options.explorer.heuristic = options::row_on_wire(options::kHeuristics, request.settings().heuristic())->engine;
-  options.explorer.sleep_sets = request.settings().sleep_sets();
-  options.keep_going = request.settings().keep_going();
-  options.subject = request.subject();
-  options.args.assign(request.args().begin(), request.args().end());
-  coordinator::ExplorationSession session(options);
+  coordinator::ExplorationSession session(coordinator::to_job_settings(request).exploration);
   {
-    agent::LocalAgent local(session, {1, milliseconds(10'000)});
+    agent::LocalAgent local(session, {.workers = 1});
     while (!local.wait_for(milliseconds(50))) {
     }
   }

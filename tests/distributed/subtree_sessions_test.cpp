@@ -8,8 +8,6 @@
 namespace exocheck::distributed_test {
 namespace {
 
-using std::chrono::milliseconds;
-
 proto::Work granting(std::uint64_t lease) {
   proto::Work work;
   work.set_job_id(1);
@@ -18,7 +16,7 @@ proto::Work granting(std::uint64_t lease) {
 }
 
 TEST(SubtreeSessions, ALeaseDroppedAndGrantedAgainInOneMessageIsExploredAnew) {
-  agent::SubtreeSessions sessions({}, milliseconds(1'000), nullptr);
+  agent::SubtreeSessions sessions({}, nullptr);
   sessions.apply(granting(1));
   EXPECT_EQ(sessions.leases(), std::vector<std::uint64_t>{1});
   // The coordinator came back after its grace: the lease it waited for is dropped, then the agent,

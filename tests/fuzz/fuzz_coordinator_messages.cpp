@@ -36,7 +36,7 @@ proto::SubmitRequest submission() {
 // the backtrack requests routed to it go.
 void as_agent_would(const proto::CoordinatorMessage& message) {
   try {
-    if (message.has_offer()) (void)coordinator::to_job_settings(message.offer());
+    if (message.has_offer()) (void)coordinator::options_of(message.offer());
     for (const auto& lease : message.work().leases()) {
       coordinator::ExplorationOptions options;
       coordinator::ExplorationSession session(options, coordinator::from_wire(lease.subtree()));

@@ -6,11 +6,11 @@
 #include <exception>
 #include <string_view>
 
+#include "exocheck/agent/schedule_shrinker.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "exocheck/agent/trace_diff.hpp"
 #include "exocheck/agent/trace_pictures.hpp"
 #include "exocheck/wire/trace_file.hpp"
-#include "schedule_shrinker.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace exocheck;
@@ -29,8 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto difference = agent::diff_traces(trace, trace);
     (void)agent::format_difference(trace, trace, difference);
     (void)agent::difference_json(trace, trace, difference).dump();
-    (void)cli::schedule_of_trace(trace);
-    if (const auto failed = cli::failed_step(trace)) (void)cli::causal_past(trace, *failed);
+    (void)agent::schedule_of_trace(trace);
+    if (const auto failed = agent::failed_step(trace)) (void)agent::causal_past(trace, *failed);
   } catch (const std::exception&) {
     // An inconsistent trace may be refused by a tool with an exception, which the CLI reports.
   }

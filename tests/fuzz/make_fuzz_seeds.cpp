@@ -155,7 +155,7 @@ std::string coordinator_messages() {
   offer.add_args("--workers");
   offer.add_args("2");
   offer.set_sha256(std::string(64, '0'));
-  offer.set_run_timeout_ms(1000);
+  offer.mutable_settings()->set_run_timeout_ms(1000);
   offer.mutable_settings()->set_reduction(proto::REDUCTION_DPOR);
   offer.mutable_settings()->set_heuristic(proto::LCA);
   offer.set_coordinator_instance("c");

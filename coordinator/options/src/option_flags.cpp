@@ -70,6 +70,10 @@ CLI::Option* add_check_option(CLI::App& app, std::string& name) {
   return add_choice_option(app, kCheckFlag, name, kCheckHelp, kChecks)->capture_default_str();
 }
 
+CLI::Option* add_json_flag(CLI::App& app, bool& json, std::string_view help) {
+  return app.add_flag("--json", json, std::string(help));
+}
+
 CLI::Option* add_no_fork_server_flag(CLI::App& app, bool& no_fork_server) {
   return app.add_flag("--no-fork-server", no_fork_server,
                       "Start the subject anew for every run instead of forking each run from one copy of it started "

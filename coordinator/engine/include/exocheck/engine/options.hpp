@@ -26,14 +26,17 @@ enum class Strategy {
   kPct,         ///< seeded PCT runs (Burckhardt et al., ASPLOS 2010) over messages
 };
 
+/// Its defaults are every command's and the coordinator's.
 struct ExplorerOptions {
   Reduction reduction = Reduction::kTransDpor;
   bool sleep_sets = true;
   Heuristic heuristic = Heuristic::kFifo;
   std::uint64_t max_paths = 0;  ///< stop handing out work after this many paths (0: no limit); sampled: runs
   Strategy strategy = Strategy::kSystematic;
-  std::uint64_t seed = 0;       ///< sampled: run i's seed derives from this and i
-  std::uint32_t pct_depth = 3;  ///< PCT's d: d - 1 priority change points per run
+  std::uint64_t seed = 0;  ///< sampled: run i's seed derives from this and i
+  /// PCT's d: d - 1 priority change points per run. By default d - 1 = 2 change points, which find
+  /// bugs of up to three ordering constraints with the guaranteed probability.
+  std::uint32_t pct_depth = 3;
 };
 
 }  // namespace exocheck::engine

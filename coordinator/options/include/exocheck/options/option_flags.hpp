@@ -47,6 +47,9 @@ inline constexpr double kMostRunSeconds = 86'400;
 /// Most seconds of an exploration (--time-limit): a year.
 inline constexpr double kMostExplorationSeconds = 365 * 86'400.0;
 
+/// --json: machine-readable output instead of text for people; `help` says of what.
+CLI::Option* add_json_flag(CLI::App& app, bool& json, std::string_view help);
+
 /// The runner's modes, which explore and exocheck-agent both offer.
 CLI::Option* add_no_fork_server_flag(CLI::App& app, bool& no_fork_server);
 CLI::Option* add_no_in_place_flag(CLI::App& app, bool& no_in_place);

@@ -32,9 +32,9 @@ inline constexpr std::array<StrategyRow, 3> kStrategies{{
      engine::Strategy::kPct, proto::STRATEGY_PCT, proto::PCT},
 }};
 
-/// PCT's depth d when none is given: d - 1 = 2 change points find bugs of up to three ordering
-/// constraints with the guaranteed probability.
-inline constexpr std::uint32_t kDefaultPctDepth = 3;
+/// PCT's depth d: its flag, and its most (its least is 1: no change point).
+inline constexpr std::string_view kDepthFlag = "--depth";
+inline constexpr std::uint32_t kMostPctDepth = 64;
 /// Runs of a sampled strategy when neither --runs nor --time-limit is given.
 inline constexpr std::uint64_t kDefaultSampledRuns = 1000;
 

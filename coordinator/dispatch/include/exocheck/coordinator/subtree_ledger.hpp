@@ -1,5 +1,5 @@
 #pragma once
-// The coordinator's book of subtree leases (DESIGN.md, "Scale path"): which worker explores which
+// The coordinator's book of subtree leases (DESIGN.md, "Distribution"): which worker explores which
 // subtree, who gave each away, which lease owns the configuration a backtrack request names, and
 // when the whole exploration is done. The explorers themselves live with the workers (agents);
 // the ledger holds no tree, only prefixes, and no I/O, so that the daemon's transport and the

@@ -11,7 +11,7 @@
 
 #include "proto/trace.pb.h"
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 
 using Schedule = std::vector<std::string>;  ///< message ids, delivered in this order
 
@@ -37,4 +37,4 @@ bool fails_the_same_way(const proto::TraceFile& original, const proto::TraceFile
 Schedule minimize(Schedule schedule, const std::function<bool(const Schedule&)>& still_fails,
                   std::size_t max_tests = 2000);
 
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

@@ -43,10 +43,8 @@ class LeaseSource {
   virtual void stop() = 0;
   /// True when nothing more will be leased and nothing is outstanding: the workers end.
   virtual bool finished() const = 0;
-  /// The subject, its arguments and the per-run settings every lease shares.
+  /// The subject, its arguments and the per-run settings (step limit, run timeout) every lease shares.
   virtual const ExplorationOptions& options() const = 0;
-  /// A per-run wall-clock limit of the source's own (a job's); nothing: the worker's.
-  virtual std::optional<std::chrono::milliseconds> run_timeout() const { return std::nullopt; }
 };
 
 }  // namespace exocheck::coordinator

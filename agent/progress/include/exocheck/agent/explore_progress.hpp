@@ -6,7 +6,7 @@
 
 #include "exocheck/coordinator/exploration_session.hpp"
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 
 class ExploreProgress {
  public:
@@ -30,4 +30,4 @@ class ExploreProgress {
   bool line_shown_ = false;
 };
 
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

@@ -1,11 +1,11 @@
 #pragma once
 // The coordinator without its transport: the queue of submitted explorations (one runs at a
-// time), the agents attached, and the subtrees each agent explores (DESIGN.md, "Scale path"). The
+// time), the agents attached, and the subtrees each agent explores (DESIGN.md, "Distribution"). The
 // agents run the exploration engine themselves; the dispatcher only balances the work: it leases
 // waiting subtrees to hungry agents, asks the agent with the shallowest subtree to split off part
 // of it when nothing waits, routes backtrack requests to the owners of their configurations, and
 // adds up the figures, class keys and bugs the agents report. The gRPC service
-// (coordinator_server.cpp) is a thin layer over this class, so the rules here are tested without
+// (coordinator/daemon/coordinator_server.cpp) is a thin layer over this class, so the rules here are tested without
 // sockets. Thread-safe: every member locks the dispatcher.
 
 #include <chrono>
@@ -31,6 +31,11 @@
 namespace exocheck::coordinator {
 
 using Clock = std::chrono::steady_clock;
+
+/// Done, failed or cancelled: the job takes no more work.
+inline bool is_final(proto::JobState state) {
+  return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
+}
 
 /// What the dispatcher wants sent to one agent now.
 struct AgentWork {
@@ -116,7 +121,6 @@ class JobDispatcher {
   struct Job {
     std::uint64_t id = 0;
     JobSettings settings;
-    proto::ExplorationSettings submitted;  ///< sent on to the agents, which make the same JobSettings
     proto::JobState state = proto::JOB_QUEUED;
     Clock::time_point started;
     Clock::time_point ended;                 ///< set when the state becomes final

@@ -1,4 +1,4 @@
-#include "explore_progress.hpp"
+#include "exocheck/agent/explore_progress.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -7,9 +7,9 @@
 
 #include <cstdio>
 
-#include "progress_line.hpp"
+#include "exocheck/agent/progress_line.hpp"
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 namespace {
 
 constexpr std::chrono::milliseconds kTerminalPeriod{250};
@@ -55,4 +55,4 @@ void ExploreProgress::finish() {
   line_shown_ = false;
 }
 
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

@@ -1,10 +1,10 @@
-#include "schedule_shrinker.hpp"
+#include "exocheck/agent/schedule_shrinker.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 
 Schedule schedule_of_trace(const proto::TraceFile& trace) {
   Schedule schedule;
@@ -95,4 +95,4 @@ Schedule minimize(Schedule schedule, const std::function<bool(const Schedule&)>&
   return schedule;
 }
 
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

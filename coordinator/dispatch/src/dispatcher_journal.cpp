@@ -66,7 +66,6 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
     auto job = std::make_unique<Job>();
     job->id = id;
     job->settings = to_job_settings(record.submitted());
-    job->submitted = record.submitted().settings();
     jobs_.emplace(id, std::move(job));
     queue_.push_back(id);
     next_job_id_ = std::max(next_job_id_, id + 1);

@@ -27,10 +27,16 @@
 
 namespace exocheck::coordinator {
 
+/// One exploration's options: what the client submits (ExplorationSettings on the wire, with the
+/// subject), what the coordinator checks and what every agent decodes (exploration_settings.hpp).
 struct ExplorationOptions {
-  engine::ExplorerOptions explorer;  ///< reduction, sleep sets, heuristic, max paths
+  engine::ExplorerOptions explorer;  ///< reduction, sleep sets, heuristic, max paths, strategy
   /// Per run.
   std::uint64_t step_limit = options::kDefaultStepLimit;
+  std::chrono::milliseconds run_timeout = options::kDefaultRunTimeout;
+  /// The exploration's wall clock, from its start (0: none): the embedded explorer and the
+  /// coordinator stop handing out work after it.
+  std::chrono::milliseconds time_limit{0};
   bool keep_going = false;         ///< false: stop at the first bug
   bool check_determinism = false;  ///< every completed path must end in the same final state
   std::string subject;             ///< subject path as agents see it (recorded in bug traces)

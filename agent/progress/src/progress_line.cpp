@@ -1,11 +1,11 @@
-#include "progress_line.hpp"
+#include "exocheck/agent/progress_line.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 namespace {
 
 constexpr std::size_t kBarCells = 20;
@@ -75,4 +75,4 @@ std::string progress_line(const coordinator::Progress& progress, double elapsed,
   return cut_to(head + figures, width);
 }
 
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

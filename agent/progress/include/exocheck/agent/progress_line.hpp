@@ -8,7 +8,7 @@
 
 #include "exocheck/coordinator/exploration_session.hpp"
 
-namespace exocheck::cli {
+namespace exocheck::agent {
 
 /// The figures, for a log line: "1,234 paths, ..., 43% explored (estimate), 12.3 s".
 std::string progress_figures(const coordinator::Progress& progress, double elapsed_seconds);
@@ -19,4 +19,4 @@ std::string progress_line(const coordinator::Progress& progress, double elapsed_
 /// "45s", "1m12s", "2h05m": a duration for people.
 std::string short_duration(double seconds);
 
-}  // namespace exocheck::cli
+}  // namespace exocheck::agent

@@ -1,0 +1,193 @@
+// The jobs: submitted, queued, started, stopped at their bounds, ended; their progress and bugs.
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include "job_dispatcher.hpp"
+
+namespace exocheck::coordinator {
+
+JobDispatcher::JobDispatcher(DispatcherOptions options) : options_(options) {}
+
+JobDispatcher::~JobDispatcher() = default;
+
+std::uint64_t JobDispatcher::submit(const proto::SubmitRequest& request) {
+  auto job = std::make_unique<Job>();
+  job->settings = to_job_settings(request);
+  std::lock_guard lock(mutex_);
+  job->id = next_job_id_++;
+  const auto id = job->id;
+  spdlog::info("job {} submitted: {} ({} args)", id, request.subject(), request.args_size());
+  jobs_.emplace(id, std::move(job));
+  queue_.push_back(id);
+  record(id, [&](proto::JournalRecord& r) { *r.mutable_submitted() = request; });
+  start_next_job(Clock::now());
+  write_journal();
+  notify();
+  return id;
+}
+
+bool JobDispatcher::cancel(std::uint64_t job_id) {
+  std::lock_guard lock(mutex_);
+  const auto found = jobs_.find(job_id);
+  if (found == jobs_.end() || is_final(found->second->state)) return false;
+  Job& job = *found->second;
+  if (job.state == proto::JOB_QUEUED) {
+    std::erase(queue_, job_id);
+    job.state = proto::JOB_LIMIT_REACHED;
+    job.ended = job.started = Clock::now();
+    record(job_id, [&](proto::JournalRecord& r) { r.mutable_ended()->set_state(job.state); });
+  } else {
+    stop_job(job);
+    finish_if_done(job);
+  }
+  spdlog::info("job {} cancelled", job_id);
+  write_journal();
+  notify();
+  return true;
+}
+
+// Stopped, the agents explore nothing more and report every lease done; what waits is dropped.
+void JobDispatcher::stop_job(Job& job) {
+  if (job.stopped) return;
+  job.stopped = true;
+  record(job.id, [&](proto::JournalRecord& r) { r.set_stopped(true); });
+  for (auto& [id, agent] : agents_) {
+    if (agent.accepted_job == job.id) outbox_of(agent, job).set_stop(true);
+  }
+}
+
+void JobDispatcher::tick(Clock::time_point now) {
+  std::lock_guard lock(mutex_);
+  std::vector<std::uint64_t> gone;
+  for (const auto& [worker, since] : absent_since_) {
+    if (now - since >= options_.reattach_grace) gone.push_back(worker);
+  }
+  for (const auto worker : gone) release_leases_of(worker);
+  if (Job* job = current_job()) {
+    const auto limit = job->settings.exploration.time_limit;
+    if (limit.count() > 0 && now - job->started >= limit) stop_job(*job);
+    balance(*job);
+    finish_if_done(*job);
+  }
+  start_next_job(now);
+  write_journal();
+  notify();
+}
+
+void JobDispatcher::start_next_job(Clock::time_point now) {
+  while (running_job_ == 0 && !queue_.empty()) {
+    Job& job = *jobs_.at(queue_.front());
+    queue_.pop_front();
+    job.ledger = std::make_unique<SubtreeLedger>();
+    job.state = proto::JOB_RUNNING;
+    job.started = now;
+    running_job_ = job.id;
+    for (auto& [id, agent] : agents_) poke(agent);  // its offer
+    const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::system_clock::now().time_since_epoch() - (Clock::now() - now));
+    record(job.id,
+           [&](proto::JournalRecord& r) { r.set_started_unix_ms(static_cast<std::uint64_t>(unix_ms.count())); });
+    spdlog::info("job {} running", job.id);
+  }
+}
+
+engine::Stats JobDispatcher::stats_of(const Job& job) const {
+  engine::Stats stats = job.ledger->stats();
+  // Leases not done yet add their figures so far; their classes may overlap: a share of the
+  // final count, exact once every lease is done.
+  for (const auto& [lease, live] : job.live) stats += live;
+  return stats;
+}
+
+void JobDispatcher::finish_if_done(Job& job) {
+  if (job.state != proto::JOB_RUNNING) return;
+  const bool over = job.ledger->finished() || (job.stopped && job.ledger->out() == 0);
+  if (!over) return;
+  Verdict verdict = Verdict::kCompleteNoBug;
+  if (!job.bugs.empty()) {
+    verdict = Verdict::kBugFound;
+  } else if (job.stopped || job.incomplete || !job.ledger->finished()) {
+    verdict = Verdict::kLimitReached;
+  }
+  job.state = endings::row_of(verdict).state;
+  job.ended = Clock::now();
+  running_job_ = 0;
+  record_end(job);
+  spdlog::info("job {} ended: {}", job.id, proto::JobState_Name(job.state));
+  start_next_job(job.ended);
+}
+
+void JobDispatcher::fail_job(Job& job, const std::string& error) {
+  if (is_final(job.state)) return;
+  spdlog::error("job {} failed: {}", job.id, error);
+  job.error = error;
+  if (job.state == proto::JOB_RUNNING) stop_job(job);
+  job.state = proto::JOB_FAILED;
+  if (running_job_ == job.id) running_job_ = 0;
+  job.ended = Clock::now();
+  if (job.ledger == nullptr) job.started = job.ended;
+  std::erase(queue_, job.id);
+  record_end(job);
+  start_next_job(job.ended);
+}
+
+JobDispatcher::Job* JobDispatcher::current_job() {
+  if (running_job_ == 0) return nullptr;
+  return jobs_.at(running_job_).get();
+}
+
+const JobDispatcher::Job* JobDispatcher::find_job(std::uint64_t job_id) const {
+  const auto found = jobs_.find(job_id);
+  return found == jobs_.end() ? nullptr : found->second.get();
+}
+
+bool JobDispatcher::wait_until_over(std::uint64_t job_id, Clock::time_point deadline) const {
+  std::unique_lock lock(mutex_);
+  // Every change of a job's state ends with notify().
+  return changed_.wait_until(lock, deadline, [&] {
+    const Job* job = find_job(job_id);
+    return job == nullptr || is_final(job->state);
+  });
+}
+
+std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) const {
+  std::lock_guard lock(mutex_);
+  const Job* job = find_job(job_id);
+  if (job == nullptr) return std::nullopt;
+  proto::JobProgress progress;
+  progress.set_job_id(job_id);
+  progress.set_state(job->state);
+  progress.set_error(job->error);
+  for (const auto& refusal : job->refusals) progress.add_refusals(refusal);
+  if (!job->ledger) return progress;
+  const auto stats = stats_of(*job);
+  progress.set_paths(stats.paths);
+  progress.set_sleep_blocked(stats.sleep_blocked);
+  progress.set_transitions(stats.transitions);
+  progress.set_executed_steps(stats.executed_steps);
+  progress.set_classes(stats.classes);
+  progress.set_bugs(job->bugs.size());
+  progress.set_outstanding(job->ledger->out());
+  progress.set_frontier(job->ledger->waiting());
+  progress.set_subtrees(job->ledger->takings());
+  std::uint32_t agents = 0;
+  for (const auto id : job->accepted_by) agents += agents_.contains(id) ? 1 : 0;
+  progress.set_agents(agents);
+  const auto until = is_final(job->state) ? job->ended : Clock::now();
+  progress.set_elapsed_seconds(
+      job->restored_elapsed.value_or(std::chrono::duration<double>(until - job->started).count()));
+  if (is_final(job->state)) {
+    for (const auto& warning : job->warnings) progress.add_warnings(warning);
+  }
+  return progress;
+}
+
+std::vector<Bug> JobDispatcher::bugs(std::uint64_t job_id) const {
+  std::lock_guard lock(mutex_);
+  const Job* job = find_job(job_id);
+  if (job == nullptr) return {};
+  return job->bugs;
+}
+
+}  // namespace exocheck::coordinator
