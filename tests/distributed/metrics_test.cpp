@@ -128,7 +128,8 @@ TEST(Metrics, ScrapedWhileAJobRunsTheyAgreeWithItsProgressAndSummary) {
     EXPECT_EQ(sample(running, "exocheck_jobs{state=\"running\"}"), 1);
     EXPECT_EQ(sample(running, "exocheck_job_state{job=\"1\",state=\"running\"}"), 1);
     EXPECT_GE(sample(running, "exocheck_job_paths{job=\"1\"}"), update.paths());  // they only grow
-    EXPECT_LT(sample(running, "exocheck_job_paths{job=\"1\"}"), 19'845);
+    // A running job may have every path in while the last subtree's end is on its way.
+    EXPECT_LE(sample(running, "exocheck_job_paths{job=\"1\"}"), 19'845);
     EXPECT_GE(sample(running, "exocheck_leases_out"), 1);
     EXPECT_GT(sample(running, "exocheck_paths_per_second"), 0);
     EXPECT_EQ(sample(running, "exocheck_job_agents{job=\"1\"}"), 2);
