@@ -83,6 +83,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_sleep_set_flags(*app_, sleep_sets_, no_sleep_sets_);
   options::add_heuristic_option(*app_, heuristic_, options::HeuristicChoices::kAll,
                                 "Which message to try first at each configuration");
+  options::add_delivery_option(*app_, delivery_);
   auto* workers = app_->add_option("--workers", workers_, "Runs at a time (local agent threads)")
                       ->check(CLI::Range(1, 1024))
                       ->capture_default_str();
@@ -146,6 +147,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.explorer.reduction = options::parse_reduction(reduction_).value();
   session.explorer.sleep_sets = !no_sleep_sets_;
   session.explorer.heuristic = options::parse_heuristic(heuristic_).value();
+  session.explorer.delivery = options::parse_delivery(delivery_).value();
   session.explorer.max_paths = max_paths_;
   apply_strategy(session.explorer);
   if (const auto refusal = options::refusal(session.explorer); !refusal.empty()) {

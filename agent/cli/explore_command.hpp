@@ -12,6 +12,7 @@
 #include "exocheck/link/link_settings.hpp"
 #include "exocheck/options/bounds.hpp"
 #include "exocheck/options/check.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/strategy.hpp"
@@ -48,6 +49,7 @@ class ExploreCommand {
   bool sleep_sets_ = false;
   bool no_sleep_sets_ = false;
   std::string heuristic_{options::name_of(kDefaults.explorer.heuristic)};
+  std::string delivery_{options::name_of(kDefaults.explorer.delivery)};
   std::size_t workers_;
   std::uint64_t max_paths_ = kDefaults.explorer.max_paths;
   std::string strategy_{options::name_of(kDefaults.explorer.strategy)};

@@ -11,6 +11,7 @@
 #include "exit_status.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "exocheck/options/check.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
@@ -50,6 +51,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["reduction"] = options::name_of(explorer.reduction);
   options["sleep_sets"] = explorer.sleep_sets;
   options["heuristic"] = options::name_of(explorer.heuristic);
+  options["delivery"] = options::name_of(explorer.delivery);
   options["workers"] = settings.workers;
   options["max_paths"] = explorer.max_paths;
   options["strategy"] = options::name_of(explorer.strategy);
@@ -115,7 +117,7 @@ std::string options_text(const ExploreSettings& settings) {
   for (const auto& arg : settings.session.args) subject += " " + arg;
   const auto& session = settings.session;
   const std::string limits = fmt::format(
-      "time limit {}, {}, run timeout {} s, step limit {}",
+      "delivery {}, time limit {}, {}, run timeout {} s, step limit {}", options::name_of(explorer.delivery),
       session.time_limit.count() == 0 ? std::string("none") : fmt::format("{} s", seconds_of(session.time_limit)),
       session.keep_going ? "keep going after bugs" : "stop at the first bug", seconds_of(session.run_timeout),
       session.step_limit);

@@ -3,6 +3,7 @@
 #include "command_checks.hpp"
 #include "exit_status.hpp"
 #include "exocheck/agent/runner.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "exocheck/wire/trace_file.hpp"
@@ -17,6 +18,7 @@ agent::RunSpec spec_of(const RunSettings& settings) {
   spec.timeout = settings.timeout;
   spec.request.set_protocol_version(wire::kProtocolVersion);
   spec.request.set_heuristic(options::to_hook(settings.heuristic));
+  spec.request.set_delivery(options::row_of(options::kDeliveries, settings.delivery).wire);
   spec.request.set_step_limit(settings.step_limit);
   for (const auto& id : settings.prefix) spec.request.add_prefix(id);
   for (const auto& actor : settings.ranking) spec.request.add_ranking(actor);
@@ -24,8 +26,9 @@ agent::RunSpec spec_of(const RunSettings& settings) {
 }
 
 proto::TraceFile describe(const RunSettings& settings) {
-  auto trace = wire::new_trace_file(settings.subject, settings.args, options::name_of(settings.heuristic),
-                                    settings.step_limit, settings.ranking);
+  auto trace =
+      wire::new_trace_file(settings.subject, settings.args, options::name_of(settings.heuristic), settings.step_limit,
+                           settings.ranking, options::row_of(options::kDeliveries, settings.delivery).wire);
   for (const auto& id : settings.prefix) trace.add_prefix(id);
   return trace;
 }
@@ -58,6 +61,11 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
   const auto heuristic = options::parse_heuristic(recorded.heuristic());
   if (!heuristic) throw InputError(command + ": the trace names an unknown heuristic '" + recorded.heuristic() + "'");
   settings.heuristic = *heuristic;
+  const auto* delivery = options::row_on_wire(options::kDeliveries, recorded.delivery());
+  if (delivery == nullptr) {
+    throw InputError(command + ": the trace names an unknown delivery order " + std::to_string(recorded.delivery()));
+  }
+  settings.delivery = delivery->engine;
   settings.prefix = schedule_of(recorded);
   settings.step_limit = recorded.step_limit();
   settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());

@@ -24,6 +24,7 @@ struct RunSettings {
   std::vector<std::string> args;    ///< its arguments
   std::vector<std::string> prefix;  ///< message ids to deliver first
   engine::Heuristic heuristic = engine::Heuristic::kFifo;
+  engine::Delivery delivery = engine::Delivery::kUnordered;
   /// 0 = no limit.
   std::uint64_t step_limit = options::kDefaultStepLimit;
   std::vector<std::string> ranking;  ///< actor ranking for HMS and SGR (sent as RANKED)
@@ -37,7 +38,7 @@ proto::TraceFile record_run(const RunSettings& settings);
 proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner);
 
 /// The settings that run `recorded`'s schedule again: its subject (or the one after '--'), its
-/// heuristic, step limit and ranking. Throws InputError, naming `command`, when they cannot be had.
+/// heuristic, delivery order, step limit and ranking. Throws InputError, naming `command`, when they cannot be had.
 RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject,
                                std::chrono::milliseconds timeout, const std::string& command);
 

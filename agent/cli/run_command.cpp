@@ -4,6 +4,7 @@
 
 #include "command_checks.hpp"
 #include "exit_status.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/option_flags.hpp"
 #include "exocheck/wire/trace_file.hpp"
@@ -18,6 +19,7 @@ RunCommand::RunCommand(CLI::App& parent)
   app_->add_option("--prefix", prefix_, "Message ids to deliver first, comma-separated (e.g. env#1,0#2)");
   options::add_heuristic_option(*app_, heuristic_, options::HeuristicChoices::kAppliedByHook,
                                 "How to choose after the prefix");
+  options::add_delivery_option(*app_, delivery_);
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)
       ->check(CLI::NonNegativeNumber)  // without it CLI11 wraps "-3" around to a huge unsigned limit
       ->capture_default_str();
@@ -40,6 +42,7 @@ int RunCommand::execute(const SubjectCommand& subject) const {
   settings.prefix = parse_prefix(prefix_);
   // The option accepts only the table's names.
   settings.heuristic = options::parse_heuristic(heuristic_).value();
+  settings.delivery = options::parse_delivery(delivery_).value();
   settings.step_limit = step_limit_;
   settings.timeout = timeout_from_seconds(timeout_seconds_);
 

@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include "exocheck/options/bounds.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "recorded_run.hpp"
 #include "subject_command.hpp"
 
 namespace exocheck::cli {
@@ -27,9 +29,12 @@ class RunCommand {
  private:
   CLI::App* app_;
   std::string prefix_;
-  std::string heuristic_{options::name_of(engine::Heuristic::kFifo)};
-  std::uint64_t step_limit_ = options::kDefaultStepLimit;
-  double timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
+  // Defaults are a run's (RunSettings{}), named by the option tables.
+  static inline const RunSettings kDefaults{};
+  std::string heuristic_{options::name_of(kDefaults.heuristic)};
+  std::string delivery_{options::name_of(kDefaults.delivery)};
+  std::uint64_t step_limit_ = kDefaults.step_limit;
+  double timeout_seconds_ = std::chrono::duration<double>(kDefaults.timeout).count();
   std::string out_ = "exocheck-run.trace";
   bool json_ = false;
 };

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "delivery_order.hpp"
 #include "exocheck/actor.hpp"
 #include "exocheck/wire/utf8.hpp"
 #include "identity.hpp"
@@ -98,18 +99,25 @@ void ControlledRuntime::collect_enabled() {
   enabled_.clear();
   candidates_.clear();
   for (std::size_t i = 0; i < pending_.size(); ++i) {
+    if (is_enabled(*pending_[i])) enabled_.push_back(i);
+  }
+  hold_back_by_order(delivery_, enabled_, [this](std::size_t i) {
     const Envelope& envelope = *pending_[i];
-    if (!is_enabled(envelope)) continue;
-    enabled_.push_back(i);
-    const ActorCell& receiver = *envelope.receiver;
-    candidates_.push_back({envelope.send_seq, receiver.index, receiver.creation_seq, &receiver.id});
+    return SendFacts{envelope.receiver->index, envelope.sender != nullptr ? envelope.sender->index : -1,
+                     envelope.send_seq, envelope.clock.get()};
+  });
+  for (std::size_t i : enabled_) {
+    const ActorCell& receiver = *pending_[i]->receiver;
+    candidates_.push_back({pending_[i]->send_seq, receiver.index, receiver.creation_seq, &receiver.id});
   }
 }
 
 void ControlledRuntime::record_clock(const VectorClock& clock) {
   auto& entries = clock_by_actor_id_;
   entries.clear();
-  for (const auto& [index, count] : clock.entries()) entries.emplace_back(&cells_[index]->id, count);
+  for (const auto& [index, count] : clock.entries()) {
+    if (index != kStepZeroSends) entries.emplace_back(&cells_[index]->id, count);
+  }
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
   for (const auto& [actor, count] : entries) {
     auto* entry = event_->add_clock();
@@ -124,7 +132,11 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   ActorCell& cell = *envelope->receiver;
 
   auto clock = std::make_shared<VectorClock>(cell.clock ? *cell.clock : VectorClock{});
-  if (envelope->clock) clock->merge(*envelope->clock);
+  if (envelope->clock) {
+    clock->merge(*envelope->clock);
+  } else {
+    clock->raise(kStepZeroSends, static_cast<std::uint32_t>(envelope->send_seq));
+  }
   clock->tick(cell.index);
   step_clock_ = clock;
   cell.clock = clock;
@@ -355,6 +367,7 @@ int ControlledRuntime::run() {
   }
   SchedulingOrder order(request);
   sleep_.assign(request.sleep());
+  delivery_ = request.delivery();
 
   finish_requested_destroys();
   write_event();

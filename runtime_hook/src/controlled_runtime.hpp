@@ -81,7 +81,8 @@ class ControlledRuntime : public Runtime {
   std::vector<std::string> dead_letters_;
   std::vector<ActorCell*> destroying_;  ///< destroy() was called for them in the step in progress
   SleepSet sleep_;                      ///< asleep after the prefix
-  proto::RunResult first_failure_;      ///< status and detail of the first failed step
+  proto::DeliveryOrder delivery_ = proto::DELIVERY_UNORDERED;  ///< the request's
+  proto::RunResult first_failure_;                             ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t creation_seq_ = 0;
   std::uint32_t top_level_actors_ = 0;

@@ -35,9 +35,18 @@ void VectorClock::merge(const VectorClock& other) {
   entries_ = std::move(merged);
 }
 
+namespace {
+
+template <typename Entries>
+auto slot_of(Entries& entries, std::uint32_t index) {
+  return std::lower_bound(entries.begin(), entries.end(), VectorClock::Entry{index, 0},
+                          [](const VectorClock::Entry& x, const VectorClock::Entry& y) { return x.first < y.first; });
+}
+
+}  // namespace
+
 void VectorClock::tick(std::uint32_t index) {
-  auto it = std::lower_bound(entries_.begin(), entries_.end(), Entry{index, 0},
-                             [](const Entry& x, const Entry& y) { return x.first < y.first; });
+  auto it = slot_of(entries_, index);
   if (it != entries_.end() && it->first == index) {
     ++it->second;
   } else {
@@ -45,9 +54,17 @@ void VectorClock::tick(std::uint32_t index) {
   }
 }
 
+void VectorClock::raise(std::uint32_t index, std::uint32_t count) {
+  auto it = slot_of(entries_, index);
+  if (it != entries_.end() && it->first == index) {
+    it->second = std::max(it->second, count);
+  } else {
+    entries_.insert(it, Entry{index, count});
+  }
+}
+
 std::uint32_t VectorClock::at(std::uint32_t index) const {
-  auto it = std::lower_bound(entries_.begin(), entries_.end(), Entry{index, 0},
-                             [](const Entry& x, const Entry& y) { return x.first < y.first; });
+  auto it = slot_of(entries_, index);
   return it != entries_.end() && it->first == index ? it->second : 0;
 }
 

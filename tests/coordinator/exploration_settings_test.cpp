@@ -25,6 +25,7 @@ ExplorationOptions every_field_set() {
   options.explorer.strategy = engine::Strategy::kPct;
   options.explorer.seed = 123456789;
   options.explorer.pct_depth = 5;
+  options.explorer.delivery = engine::Delivery::kCausal;
   options.step_limit = 42;
   options.run_timeout = milliseconds(2'500);
   options.time_limit = milliseconds(90'000);
@@ -52,6 +53,7 @@ void expect_same(const ExplorationOptions& a, const ExplorationOptions& b) {
   EXPECT_EQ(a.explorer.strategy, b.explorer.strategy);
   EXPECT_EQ(a.explorer.seed, b.explorer.seed);
   EXPECT_EQ(a.explorer.pct_depth, b.explorer.pct_depth);
+  EXPECT_EQ(a.explorer.delivery, b.explorer.delivery);
   EXPECT_EQ(a.step_limit, b.step_limit);
   EXPECT_EQ(a.run_timeout, b.run_timeout);
   EXPECT_EQ(a.time_limit, b.time_limit);

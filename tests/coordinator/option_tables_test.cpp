@@ -10,6 +10,7 @@
 #include "exocheck/endings/verdict.hpp"
 #include "exocheck/options/bounds.hpp"
 #include "exocheck/options/check.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
@@ -89,6 +90,16 @@ TEST(OptionTables, SleepSetsAndChecksNameTheirValues) {
   EXPECT_EQ(row_of(kChecks, false).wire, proto::CHECK_NONE);
   for (int value = proto::Check_MIN; value <= proto::Check_MAX; ++value) {
     EXPECT_NE(row_on_wire(kChecks, static_cast<proto::Check>(value)), nullptr) << value;
+  }
+}
+
+TEST(OptionTables, EveryDeliveryOrderHasOneRowAndTheWireKnowsEach) {
+  expect_unique_names_and_wire_values(kDeliveries);
+  EXPECT_EQ(name_of(engine::ExplorerOptions{}.delivery), "unordered");
+  EXPECT_EQ(parse_delivery("fifo"), engine::Delivery::kFifo);
+  EXPECT_EQ(parse_delivery("causal"), engine::Delivery::kCausal);
+  for (int value = proto::DeliveryOrder_MIN; value <= proto::DeliveryOrder_MAX; ++value) {
+    EXPECT_NE(row_on_wire(kDeliveries, static_cast<proto::DeliveryOrder>(value)), nullptr) << value;
   }
 }
 

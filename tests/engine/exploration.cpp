@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "exocheck/coordinator/subtree_ledger.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/strategy.hpp"
 #include "interpreter.hpp"
@@ -68,12 +69,13 @@ Execution as_sent(const Execution& execution, const WorkItem& item, const Explor
 
 }  // namespace
 
-Execution run_item(const Program& program, const WorkItem& item, Heuristic heuristic) {
+Execution run_item(const Program& program, const WorkItem& item, const ExplorerOptions& explorer) {
   RunSpec spec;
   spec.prefix = item.prefix;
   spec.sleep = item.sleep;
   spec.ranking = item.ranking;
-  spec.heuristic = options::to_hook(heuristic);
+  spec.heuristic = options::to_hook(explorer.heuristic);
+  spec.delivery = options::row_of(options::kDeliveries, explorer.delivery).wire;
   spec.wakeup_entries = item.wakeup_entries;
   if (item.sample) {
     spec.heuristic = options::to_hook(item.sample->strategy);
@@ -88,7 +90,7 @@ Reached explore(const Program& program, ExplorerOptions options, Results results
   Explorer explorer(options);
   Reached reached;
   while (auto item = explorer.next()) {
-    const Execution execution = run_item(program, *item, options.heuristic);
+    const Execution execution = run_item(program, *item, options);
     record(reached, execution);
     explorer.complete(item->id, as_sent(execution, *item, options, results));
   }
@@ -118,7 +120,7 @@ Reached explore_in_parallel(const Program& program, ExplorerOptions options, int
       explorer.abandon(item.id);
       continue;
     }
-    const Execution execution = run_item(program, item, options.heuristic);
+    const Execution execution = run_item(program, item, options);
     record(reached, execution);
     explorer.complete(item.id, as_sent(execution, item, options, results));
   }
@@ -235,7 +237,7 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
     const std::size_t pick = random() % part.running.size();
     WorkItem item = std::move(part.running[pick]);
     part.running.erase(part.running.begin() + static_cast<std::ptrdiff_t>(pick));
-    const Execution execution = run_item(program, item, options.heuristic);
+    const Execution execution = run_item(program, item, options);
     record(reached, execution);
     // A subtree's first run comes whole (its explorer holds no step above its root yet); later
     // ones leave out their prefix half of the time, as agents send them.

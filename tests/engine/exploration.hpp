@@ -29,8 +29,9 @@ struct Reached {
 /// send them; HMS and SGR runs stay whole).
 enum class Results { kWhole, kWithoutPrefix };
 
-/// Runs `item` as an agent would: its prefix, its sleep set, then `heuristic`.
-Execution run_item(const Program& program, const WorkItem& item, Heuristic heuristic = Heuristic::kFifo);
+/// Runs `item` as an agent would: its prefix, its sleep set, then `explorer`'s heuristic, messages
+/// enabled in `explorer`'s delivery order.
+Execution run_item(const Program& program, const WorkItem& item, const ExplorerOptions& explorer = {});
 
 /// Explores sequentially: one item out at a time, depth-first.
 Reached explore(const Program& program, ExplorerOptions options, Results results = Results::kWhole);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 
+#include "delivery_order.hpp"
 #include "scheduling_order.hpp"
 #include "vector_clock.hpp"
 
@@ -151,6 +152,11 @@ class Interpreter {
     for (std::size_t i = 0; i < pending_.size(); ++i) {
       if (is_enabled(pending_[i])) enabled.push_back(i);
     }
+    exocheck::detail::hold_back_by_order(
+        static_cast<exocheck::detail::proto::DeliveryOrder>(spec_.delivery), enabled, [this](std::size_t i) {
+          const Message& m = pending_[i];
+          return exocheck::detail::SendFacts{m.receiver, m.sender, m.send_seq, m.clock.get()};
+        });
     return enabled;
   }
 
@@ -263,13 +269,19 @@ class Interpreter {
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
     Actor& actor = actors_[m.receiver];
     auto clock = std::make_shared<VectorClock>(actor.clock ? *actor.clock : VectorClock{});
-    if (m.clock) clock->merge(*m.clock);
+    if (m.clock) {
+      clock->merge(*m.clock);
+    } else {
+      clock->raise(exocheck::detail::kStepZeroSends, static_cast<std::uint32_t>(m.send_seq));
+    }
     clock->tick(static_cast<std::uint32_t>(m.receiver));
     step_clock_ = clock;
     actor.clock = clock;
     current_->actor = actor.id;
     current_->message = m.id;
-    for (const auto& [index_, count] : clock->entries()) current_->clock.emplace_back(actors_[index_].id, count);
+    for (const auto& [index_, count] : clock->entries()) {
+      if (index_ != exocheck::detail::kStepZeroSends) current_->clock.emplace_back(actors_[index_].id, count);
+    }
 
     actor.count += 1;
     actor.acc = (actor.acc * 7 + m.value + 1) % 1000003;

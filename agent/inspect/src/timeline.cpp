@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "exocheck/endings/run_ending.hpp"
+#include "exocheck/options/delivery.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -134,8 +135,13 @@ std::string format_header(const proto::TraceFile& trace) {
   const std::string prefix = trace.prefix().empty() ? "(none)" : join(trace.prefix(), ",", identity);
   const std::string limit = trace.step_limit() == 0 ? "none" : std::to_string(trace.step_limit());
   std::string out = "Subject: " + subject + "\n";
-  out += "Options: heuristic " + (trace.heuristic().empty() ? std::string("?") : trace.heuristic()) + ", step limit " +
-         limit + ", prefix " + prefix + "\n";
+  // Unordered delivery, the default, goes unsaid, as in traces recorded before there was a choice.
+  const auto* delivery = options::row_on_wire(options::kDeliveries, trace.delivery());
+  const std::string order = trace.delivery() == proto::DELIVERY_UNORDERED ? std::string()
+                            : delivery != nullptr                         ? ", delivery " + std::string(delivery->name)
+                                                  : ", delivery " + std::to_string(trace.delivery());
+  out += "Options: heuristic " + (trace.heuristic().empty() ? std::string("?") : trace.heuristic()) + order +
+         ", step limit " + limit + ", prefix " + prefix + "\n";
   if (!trace.ranking().empty()) out += "Ranking: " + join(trace.ranking(), ", ", identity) + "\n";
   out += "Recorded by: exocheck " + trace.tool_version() + ", protocol " + std::to_string(trace.protocol_version()) +
          ", trace format " + std::to_string(trace.format_version()) + "\n";

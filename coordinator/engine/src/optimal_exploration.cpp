@@ -373,7 +373,7 @@ class OptimalExploration final : public Exploration {
   }
 
   void analyse(Key m, std::size_t point) {
-    find_races(trace_, m, trace_.receiver(m), point, races_);
+    find_races(trace_, options_.delivery, m, trace_.receiver(m), point, races_);
     for (const Race& race : races_) insert(race.step, m);
   }
 

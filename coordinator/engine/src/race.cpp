@@ -16,6 +16,31 @@ bool held_back_at(const TraceView& trace, std::size_t i, Key m) {
   return sent < i && !enabled_before(trace, i, m);
 }
 
+/// Whether step 0 sent `earlier` no later than a step-0 message delivered in the causal past of
+/// step `b` (b itself included): step 0 is one step, so `earlier` then precedes what b sends.
+bool step_zero_send_before(const TraceView& trace, Key earlier, std::size_t b) {
+  for (std::size_t k = 1; k <= b; ++k) {
+    const Key delivered = trace.step(k).message;
+    if (trace.send_step(delivered) != 0 || (k != b && !trace.happens_before(k, b))) continue;
+    if (delivered == earlier || trace.sent_first_in_step(0, earlier, delivered)) return true;
+  }
+  return false;
+}
+
+/// Whether the delivery order puts msg(S_i) before m at their receiver (dependency.md, "Delivery
+/// orders"): sent first on the same channel (FIFO), or causally first (causal). Then m cannot be
+/// delivered where step i's message is pending and accepted, so it does not race with step i.
+bool ordered_before(const TraceView& trace, Delivery delivery, std::size_t i, Key m) {
+  if (delivery == Delivery::kUnordered) return false;
+  const Key earlier = trace.step(i).message;
+  const std::size_t a = trace.send_step(earlier);
+  const std::size_t b = trace.send_step(m);
+  if (a > b || (a == b && !trace.sent_first_in_step(a, earlier, m))) return false;
+  if (delivery == Delivery::kFifo) return trace.sender_of(earlier) == trace.sender_of(m);
+  if (a == b) return true;
+  return a != 0 ? trace.happens_before(a, b) : step_zero_send_before(trace, earlier, b);
+}
+
 /// The race of m with step i of its receiver (i does not happen before m).
 Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) {
   Race race;
@@ -50,14 +75,15 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
 // the race is with the receiver's latest earlier step at which m was enabled, or whose pre(S, .)
 // m had not reached yet. Taking the race at i regardless gave DPOR an empty E there, and Fig. 2's
 // line 7 then added every enabled message: the blow-up guards caused.
-void find_races(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races) {
+void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, std::size_t point,
+                std::vector<Race>& races) {
   races.clear();
   // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Dependent steps are on one
   // lane, totally ordered: if one happens before m, all earlier ones do too.
   for (std::size_t i = trace.latest_dependent_step(receiver, point); i != 0;
        i = trace.latest_dependent_step(receiver, i - 1)) {
     if (trace.happens_before_message(i, m)) return;
-    if (held_back_at(trace, i, m)) continue;
+    if (held_back_at(trace, i, m) || ordered_before(trace, delivery, i, m)) continue;
     races.push_back(race_with(trace, m, i, point));
     return;
   }

@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "exocheck/engine/options.hpp"
 #include "names.hpp"
 #include "short_list.hpp"
 #include "trace_view.hpp"
@@ -23,8 +24,10 @@ struct Race {
 
 /// The races of message `m` (received by `receiver`) in the configuration after step `point`:
 /// none, or the race with the receiver's last step co-enabled with m (steps at whose
-/// configuration m was pending but held back by a guard are not). Written over `races` (the
-/// caller's, reused from one message to the next: it is asked once per message of every result).
-void find_races(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races);
+/// configuration m was pending but held back by a guard are not, nor those whose message
+/// `delivery` puts before m). Written over `races` (the caller's, reused from one message to the
+/// next: it is asked once per message of every result).
+void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, std::size_t point,
+                std::vector<Race>& races);
 
 }  // namespace exocheck::engine

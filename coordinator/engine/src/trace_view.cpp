@@ -50,6 +50,8 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
                                 std::to_string(execution.first_step) + " steps before it, not " +
                                 std::to_string(prefix.size()));
   }
+  names_ = &names;
+  step_zero_senders_known_ = false;
   own_.clear();
   own_.reserve(execution.steps.size() + 1);
   if (whole) own_.push_back(intern_step(execution.initial, names));
@@ -76,6 +78,31 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
 
 std::size_t TraceView::send_step(Key m) const {
   return m < send_step_.size() ? send_step_[m] : 0;
+}
+
+Key TraceView::sender_of(Key m) const {
+  const std::size_t sent_by = send_step(m);
+  if (sent_by != 0) return steps_[sent_by]->actor;
+  // Asked only under a delivery order, so that other explorations pay nothing for it.
+  const ViewStep& zero = *steps_[0];
+  if (!step_zero_senders_known_) {
+    step_zero_senders_.clear();
+    for (Key sent : zero.sent) {
+      const std::string id = names_->name(sent);  // a copy: interning may move the names
+      step_zero_senders_.push_back(names_->intern(std::string_view(id).substr(0, id.rfind('#'))));
+    }
+    step_zero_senders_known_ = true;
+  }
+  const auto at = std::find(zero.sent.begin(), zero.sent.end(), m);
+  return at == zero.sent.end() ? kNoKey : step_zero_senders_[static_cast<std::size_t>(at - zero.sent.begin())];
+}
+
+bool TraceView::sent_first_in_step(std::size_t step, Key earlier, Key later) const {
+  for (Key sent : steps_[step]->sent) {
+    if (sent == later) return false;
+    if (sent == earlier) return true;
+  }
+  return false;
 }
 
 std::uint32_t TraceView::clock_entry(std::size_t step, Key actor) const {

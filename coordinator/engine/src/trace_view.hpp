@@ -52,6 +52,11 @@ class TraceView {
   void move_step_into(std::size_t k, ViewStep& home);
   /// The step that sent `m` (0: main did).
   std::size_t send_step(Key m) const;
+  /// The actor that sent `m`: its send step's actor, or for a message of step 0 (main's code,
+  /// constructors run there) the actor its id names ("env" for main's own).
+  Key sender_of(Key m) const;
+  /// Whether `earlier` was sent before `later` in one step's handler (both sent by `step`).
+  bool sent_first_in_step(std::size_t step, Key earlier, Key later) const;
   /// The receiver of `m` in this execution.
   /// Throws std::out_of_range for a message this execution did not send (a malformed trace).
   Key receiver(Key m) const {
@@ -88,6 +93,9 @@ class TraceView {
   std::vector<std::size_t> send_step_;  ///< 0: not sent in this execution (or by main)
   std::vector<Key> receivers_;          ///< kNoKey: not sent in this execution
   std::vector<std::vector<std::size_t>> coenabled_steps_of_lane_;
+  Names* names_ = nullptr;                      ///< the names the view interned into, for step 0's senders
+  mutable std::vector<Key> step_zero_senders_;  ///< sender_of() of step 0's sends, by position; made when first asked
+  mutable bool step_zero_senders_known_ = false;
 };
 
 }  // namespace exocheck::engine

@@ -151,7 +151,7 @@ void TreeExploration::extend_tree(TraceView& trace, const Issued& issued, std::v
 }
 
 void TreeExploration::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
-  find_races(trace, m, trace.receiver(m), point, races_);
+  find_races(trace, options_.delivery, m, trace.receiver(m), point, races_);
   for (const Race& race : races_) {
     Node* pre = path[race.step - 1];
     if (pre == nullptr) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "exocheck/options/check.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
@@ -64,6 +65,10 @@ void add_sleep_set_flags(CLI::App& app, bool& on, bool& off) {
   auto* on_flag = app.add_flag(std::string(on_row.flag), on, std::string(on_row.help));
   auto* off_flag = app.add_flag(std::string(off_row.flag), off, std::string(off_row.help));
   on_flag->excludes(off_flag);
+}
+
+CLI::Option* add_delivery_option(CLI::App& app, std::string& name) {
+  return add_choice_option(app, kDeliveryFlag, name, kDeliveryHelp, kDeliveries)->capture_default_str();
 }
 
 CLI::Option* add_check_option(CLI::App& app, std::string& name) {

@@ -1,6 +1,7 @@
 #include "exocheck/coordinator/execution_conversion.hpp"
 
 #include "exocheck/endings/run_ending.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/strategy.hpp"
 #include "exocheck/wire/frame.hpp"
@@ -68,20 +69,14 @@ engine::Execution to_execution(EventSpan events, const proto::RunResult& result)
   return execution;
 }
 
-proto::RunRequest to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
-                             const std::vector<std::string>& ranking) {
-  proto::RunRequest request;
-  to_request(item, heuristic, step_limit, ranking, request);
-  return request;
-}
-
-void to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
+void to_request(const engine::WorkItem& item, const engine::ExplorerOptions& explorer, std::uint64_t step_limit,
                 const std::vector<std::string>& ranking, proto::RunRequest& request) {
   request.Clear();
   request.set_protocol_version(wire::kProtocolVersion);
   for (const auto& id : item.prefix) request.add_prefix(id);
   for (const auto& id : item.sleep) request.add_sleep(id);
-  request.set_heuristic(options::to_hook(heuristic));
+  request.set_heuristic(options::to_hook(explorer.heuristic));
+  request.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
   request.set_step_limit(step_limit);
   for (const auto& actor : ranking) request.add_ranking(actor);
   request.set_wakeup_entries(static_cast<std::uint32_t>(item.wakeup_entries));

@@ -7,6 +7,7 @@
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/endings/run_ending.hpp"
 #include "exocheck/engine/class_key.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/wire/result_events.hpp"
 #include "exocheck/wire/trace_file.hpp"
@@ -141,7 +142,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   std::optional<Lease> lease;
   if (!item) return lease;
   lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
-  to_request(*item, options_.explorer.heuristic, options_.step_limit, item->ranking, lease->request);
+  to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
   lease->request.set_whole_result(options_.check_determinism || item->whole);
   return lease;
 }
@@ -199,7 +200,8 @@ void ExplorationSession::check_final_state(EventSpan events, const proto::RunRes
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,
                                               const std::vector<std::string>& ranking) const {
   auto trace = wire::new_trace_file(options_.subject, options_.args, options::name_of(options_.explorer.heuristic),
-                                    options_.step_limit, ranking);
+                                    options_.step_limit, ranking,
+                                    options::row_of(options::kDeliveries, options_.explorer.delivery).wire);
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;

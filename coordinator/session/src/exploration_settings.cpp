@@ -5,6 +5,7 @@
 #include <string>
 
 #include "exocheck/options/check.hpp"
+#include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/option_rules.hpp"
 #include "exocheck/options/reduction.hpp"
@@ -45,6 +46,7 @@ ExplorationOptions from_wire(const proto::ExplorationSettings& settings, const s
   explorer.strategy = row_on_wire(options::kStrategies, settings.strategy(), "strategy").engine;
   explorer.seed = settings.seed();
   explorer.pct_depth = or_default(settings.pct_depth(), defaults.explorer.pct_depth);
+  explorer.delivery = row_on_wire(options::kDeliveries, settings.delivery(), "delivery order").engine;
   options.keep_going = settings.keep_going();
   options.check_determinism = row_on_wire(options::kChecks, settings.check(), "check").engine;
   options.step_limit = or_default(settings.step_limit(), defaults.step_limit);
@@ -67,6 +69,7 @@ proto::ExplorationSettings to_wire(const ExplorationOptions& options) {
   wire.set_strategy(options::row_of(options::kStrategies, explorer.strategy).wire);
   wire.set_seed(explorer.seed);
   wire.set_pct_depth(explorer.pct_depth);
+  wire.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
   wire.set_time_limit_ms(static_cast<std::uint64_t>(options.time_limit.count()));
   wire.set_keep_going(options.keep_going);
   wire.set_check(options::row_of(options::kChecks, options.check_determinism).wire);

@@ -26,6 +26,14 @@ enum class Strategy {
   kPct,         ///< seeded PCT runs (Burckhardt et al., ASPLOS 2010) over messages
 };
 
+/// In which order a receiver takes the messages it accepts: the hook enables them so, and race
+/// analysis knows that a message the order holds behind another does not race with it.
+enum class Delivery {
+  kUnordered,  ///< any accepted message
+  kFifo,       ///< per (sender, receiver) channel, in send order
+  kCausal,     ///< a message sent causally before another to the same actor first
+};
+
 /// Its defaults are every command's and the coordinator's.
 struct ExplorerOptions {
   Reduction reduction = Reduction::kTransDpor;
@@ -37,6 +45,7 @@ struct ExplorerOptions {
   /// PCT's d: d - 1 priority change points per run. By default d - 1 = 2 change points, which find
   /// bugs of up to three ordering constraints with the guaranteed probability.
   std::uint32_t pct_depth = 3;
+  Delivery delivery = Delivery::kUnordered;
 };
 
 }  // namespace exocheck::engine

@@ -29,6 +29,9 @@ CLI::Option* add_heuristic_option(CLI::App& app, std::string& name, HeuristicCho
 /// --sleep-sets and --no-sleep-sets (kSleepSets), which exclude each other; sets `off` for the latter.
 void add_sleep_set_flags(CLI::App& app, bool& on, bool& off);
 
+/// --delivery NAME, one of kDeliveries.
+CLI::Option* add_delivery_option(CLI::App& app, std::string& name);
+
 /// --check NAME, one of kChecks.
 CLI::Option* add_check_option(CLI::App& app, std::string& name);
 

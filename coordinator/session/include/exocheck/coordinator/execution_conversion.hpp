@@ -28,12 +28,10 @@ void to_execution(EventSpan events, const proto::RunResult& result, engine::Exec
 /// of a run end with it).
 void take_verdict(const proto::RunResult& result, engine::Execution& execution);
 
-/// The request that runs `item` under `heuristic` (HMS and SGR become RANKED with `ranking`).
-proto::RunRequest to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
-                             const std::vector<std::string>& ranking = {});
-/// The same, written over `request`: an earlier request's strings are reused, not allocated again
-/// (protobuf keeps a cleared repeated field's elements).
-void to_request(const engine::WorkItem& item, engine::Heuristic heuristic, std::uint64_t step_limit,
+/// The request that runs `item` under `explorer`'s heuristic and delivery order (HMS and SGR become
+/// RANKED with `ranking`), written over `request`: an earlier request's strings are reused, not
+/// allocated again (protobuf keeps a cleared repeated field's elements).
+void to_request(const engine::WorkItem& item, const engine::ExplorerOptions& explorer, std::uint64_t step_limit,
                 const std::vector<std::string>& ranking, proto::RunRequest& request);
 
 }  // namespace exocheck::coordinator
