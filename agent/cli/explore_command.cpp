@@ -105,7 +105,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
                        std::to_string(options::kMostPctDepth))
       ->capture_default_str();
   app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
-  options::add_check_option(*app_, check_);
+  options::add_check_option(*app_, checks_);
   options::add_seconds_option(*app_, options::kRunTimeout, run_timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)
@@ -159,7 +159,9 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.time_limit =
       time_limit_seconds_ == 0 ? std::chrono::milliseconds(0) : timeout_from_seconds(time_limit_seconds_);
   session.keep_going = keep_going_;
-  session.check_determinism = options::parse(options::kChecks, check_).value();
+  for (const auto& name : checks_) {
+    options::add_check(options::row_named(options::kChecks, name), session.explorer.checks);  // the option's check
+  }
   session.subject = subject.words.front();
   session.args.assign(subject.words.begin() + 1, subject.words.end());
   settings.workers = workers_;
@@ -231,6 +233,13 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
       coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_, link_settings());
   outcome.sampled = settings.session.explorer.strategy != engine::Strategy::kSystematic;
   if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
+  const auto cut = outcome.progress.stats.step_limited;
+  if (cut != 0 && !settings.session.explorer.checks.termination) {
+    outcome.warnings.push_back(fmt::format(
+        "{} {} cut at the step limit of {} ({}): what they would have done next is not explored, so the "
+        "exploration is bounded; --check termination reports such runs as bugs (livelocks)",
+        cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
+  }
   if (shrink_) shrink_bugs(settings, outcome);
   write_out_dir(settings.out_dir, settings, outcome);
   if (json_) {

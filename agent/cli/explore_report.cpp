@@ -62,8 +62,9 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   }
   options["time_limit"] = seconds_of(settings.session.time_limit);
   options["keep_going"] = settings.session.keep_going;
-  options["check"] = settings.session.check_determinism ? nlohmann::ordered_json(options::check_name(true))
-                                                        : nlohmann::ordered_json(nullptr);
+  const auto& checks = settings.session.explorer.checks;
+  options["check"] =
+      options::any_check(checks) ? nlohmann::ordered_json(options::names_of(checks)) : nlohmann::ordered_json(nullptr);
   options["run_timeout"] = seconds_of(settings.session.run_timeout);
   options["fork_server"] = settings.fork_server;
   options["pin_workers"] = settings.pin_workers;
@@ -82,6 +83,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["classes"] = stats.classes;
   json["redundancy"] = stats.redundancy();
   json["bugs"] = outcome.bugs.size();
+  json["step_limited"] = stats.step_limited;
   json["wall_seconds"] = outcome.wall_seconds;
   json["paths_per_second"] = paths_per_second(outcome);
   if (outcome.runs) {
@@ -131,7 +133,7 @@ std::string options_text(const ExploreSettings& settings) {
       options::name_of(explorer.reduction), options::sleep_sets_name(explorer.sleep_sets),
       options::name_of(explorer.heuristic), settings.workers,
       explorer.max_paths == 0 ? std::string("none") : std::to_string(explorer.max_paths), limits,
-      settings.session.check_determinism ? ", check " + std::string(options::check_name(true)) : "",
+      options::any_check(explorer.checks) ? ", check " + options::names_of(explorer.checks) : "",
       !settings.fork_server ? ", one process per run"
       : settings.in_place   ? ""
                             : ", runs forked");
@@ -150,6 +152,7 @@ std::string figures_text(const ExploreOutcome& outcome) {
   row("classes", std::to_string(stats.classes));
   row("redundancy", fmt::format("{:.2f}", stats.redundancy()));
   row("bugs", std::to_string(outcome.bugs.size()));
+  if (stats.step_limited != 0) row("step-limited", std::to_string(stats.step_limited));
   row("wall time", fmt::format("{:.2f} s", outcome.wall_seconds));
   row("paths/s", fmt::format("{:.1f}", paths_per_second(outcome)));
   return text;

@@ -58,7 +58,7 @@ std::string junit_xml(const ExploreSettings& settings, const ExploreOutcome& out
   const std::string classname = "exocheck." + std::filesystem::path(settings.session.subject).filename().string();
   std::vector<const Check*> checks;
   for (const auto& check : kChecks) checks.push_back(&check);
-  const bool determinism = settings.session.check_determinism;
+  const bool determinism = settings.session.explorer.checks.determinism;
   const bool complete = explored_completely(outcome);
 
   std::string cases;

@@ -44,6 +44,7 @@ coordinator::Progress to_progress(const proto::JobProgress& job) {
   progress.stats.executed_steps = job.executed_steps();
   progress.stats.classes = job.classes();
   progress.stats.bugs = job.bugs();
+  progress.stats.step_limited = job.step_limited();
   progress.outstanding = job.outstanding();
   progress.frontier = job.frontier();
   progress.bugs = job.bugs();

@@ -30,7 +30,8 @@ RunCommand::RunCommand(CLI::App& parent)
   app_->allow_extras();
   app_->footer(
       "The subject and its arguments follow '--': exocheck run [OPTIONS] -- ./subject [ARGS...]\n"
-      "Exit status: 0 the run completed, 1 it ended in a bug, 2 bad arguments or the subject cannot be launched.");
+      "Exit status: 0 the run completed, 1 it ended in a bug, 2 bad arguments or the subject cannot be launched,\n"
+      "3 it was cut at the step limit.");
 }
 
 int RunCommand::execute(const SubjectCommand& subject) const {

@@ -31,7 +31,14 @@ void print_trace(const proto::TraceFile& trace, bool json) {
 }
 
 int exit_status_of(const proto::RunResult& result) {
-  return result.status() == proto::RUN_COMPLETED ? kNoBug : kBug;
+  switch (result.status()) {
+    case proto::RUN_COMPLETED:
+      return kNoBug;
+    case proto::RUN_STEP_LIMIT:  // the run did not end: bounded, not a bug by itself
+      return kStoppedByLimit;
+    default:
+      return kBug;
+  }
 }
 
 }  // namespace exocheck::cli

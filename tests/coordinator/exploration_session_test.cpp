@@ -314,7 +314,7 @@ TEST(ExplorationSession, MaxPathsIsALimit) {
 
 TEST(ExplorationSession, DeterminismCheckReportsTheSecondFinalStateWithBothTraces) {
   auto options = options_with(engine::Reduction::kDpor);
-  options.check_determinism = true;
+  options.explorer.checks.determinism = true;
   ExplorationSession session(options);
   std::size_t runs = 0;
   while (auto lease = session.next()) {
@@ -347,7 +347,7 @@ TEST(ExplorationSession, WithoutTheCheckDifferentFinalStatesAreNoBug) {
 
 TEST(ExplorationSession, DeterminismCheckAcceptsOneFinalStateOnEveryPath) {
   auto options = options_with(engine::Reduction::kExhaustive);
-  options.check_determinism = true;
+  options.explorer.checks.determinism = true;
   ExplorationSession session(options);
   EXPECT_EQ(drain(session), 2u);  // the fake program's final state is empty on both paths
   EXPECT_EQ(session.verdict(), Verdict::kCompleteNoBug);

@@ -30,7 +30,8 @@ ExplorationOptions every_field_set() {
   options.run_timeout = milliseconds(2'500);
   options.time_limit = milliseconds(90'000);
   options.keep_going = true;
-  options.check_determinism = true;
+  options.explorer.checks.determinism = true;
+  options.explorer.checks.termination = true;
   options.subject = "/bin/subject";
   options.args = {"--n=3", "x"};
   return options;
@@ -58,7 +59,8 @@ void expect_same(const ExplorationOptions& a, const ExplorationOptions& b) {
   EXPECT_EQ(a.run_timeout, b.run_timeout);
   EXPECT_EQ(a.time_limit, b.time_limit);
   EXPECT_EQ(a.keep_going, b.keep_going);
-  EXPECT_EQ(a.check_determinism, b.check_determinism);
+  EXPECT_EQ(a.explorer.checks.determinism, b.explorer.checks.determinism);
+  EXPECT_EQ(a.explorer.checks.termination, b.explorer.checks.termination);
   EXPECT_EQ(a.subject, b.subject);
   EXPECT_EQ(a.args, b.args);
 }

@@ -85,12 +85,23 @@ TEST(OptionTables, SleepSetsAndChecksNameTheirValues) {
   expect_unique_names_and_wire_values(kSleepSets);
   EXPECT_EQ(sleep_sets_name(true), "on");
   EXPECT_EQ(sleep_sets_name(false), "off");
-  expect_unique_names_and_wire_values(kChecks);
-  EXPECT_EQ(check_name(true), "determinism");
-  EXPECT_EQ(row_of(kChecks, false).wire, proto::CHECK_NONE);
+  std::set<std::string_view> names;
+  for (const auto& row : kChecks) {
+    EXPECT_TRUE(names.insert(row.name).second) << row.name;
+    EXPECT_EQ(row_on_wire(kChecks, row.wire), &row) << row.name;
+  }
   for (int value = proto::Check_MIN; value <= proto::Check_MAX; ++value) {
     EXPECT_NE(row_on_wire(kChecks, static_cast<proto::Check>(value)), nullptr) << value;
   }
+  EXPECT_EQ(names_of(engine::Checks{}), "none");
+  engine::Checks checks;
+  EXPECT_TRUE(add_check(row_named(kChecks, "termination"), checks));
+  EXPECT_TRUE(add_check(row_named(kChecks, "none"), checks));
+  EXPECT_FALSE(add_check(row_named(kChecks, "liveness"), checks));
+  EXPECT_TRUE(checks.termination);
+  EXPECT_FALSE(checks.determinism);
+  EXPECT_TRUE(add_check(row_on_wire(kChecks, proto::CHECK_DETERMINISM), checks));
+  EXPECT_EQ(names_of(checks), "determinism,termination");
 }
 
 TEST(OptionTables, EveryDeliveryOrderHasOneRowAndTheWireKnowsEach) {

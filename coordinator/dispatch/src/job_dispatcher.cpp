@@ -168,6 +168,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_executed_steps(stats.executed_steps);
   progress.set_classes(stats.classes);
   progress.set_bugs(job->bugs.size());
+  progress.set_step_limited(stats.step_limited);
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());
   progress.set_subtrees(job->ledger->takings());

@@ -35,6 +35,13 @@ class Exploration {
   virtual std::vector<ClassKey> class_keys() const = 0;
 };
 
+/// Counts a path (not a sleep-blocked run) that ended with `ending`: its bug, or its cut at the step limit.
+inline void count_path(Stats& stats, Ending ending, const ExplorerOptions& options) {
+  ++stats.paths;
+  if (is_bug(ending, options.checks.termination)) ++stats.bugs;
+  if (ending == Ending::kStepLimit) ++stats.step_limited;
+}
+
 /// The reduction's tree; `subtree` null: the whole tree.
 std::unique_ptr<Exploration> make_tree_exploration(const ExplorerOptions& options, const Subtree* subtree);
 /// Optimal DPOR; `subtree` null: the whole tree.

@@ -40,8 +40,10 @@ std::vector<BacktrackRequest> Explorer::take_backtrack_requests() {
 bool Explorer::finished() const {
   return state_->finished();
 }
+// A path cut at the step limit leaves what comes after it unexplored: unless that is a bug
+// (--check termination), the exploration is bounded, never complete.
 bool Explorer::explored_completely() const {
-  return state_->explored_completely();
+  return state_->explored_completely() && (state_->stats().step_limited == 0 || state_->options().checks.termination);
 }
 std::size_t Explorer::outstanding() const {
   return state_->outstanding();

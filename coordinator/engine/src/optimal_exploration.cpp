@@ -106,8 +106,7 @@ class OptimalExploration final : public Exploration {
     if (blocked) {
       ++stats_.sleep_blocked;
     } else {
-      ++stats_.paths;
-      if (is_bug(execution.ending)) ++stats_.bugs;
+      count_path(stats_, execution.ending, options_);
       classes_.insert(trace_.class_key());
       stats_.classes = classes_.size();
     }

@@ -81,10 +81,9 @@ class SampledRuns final : public Exploration {
       if (first_run_ == 0) next_run_ = 1;
     }
     if (out.calibration) return true;
-    ++stats_.paths;
+    count_path(stats_, execution.ending, options_);
     stats_.executed_steps += trace_.size();
     stats_.transitions += trace_.size();
-    if (is_bug(execution.ending)) ++stats_.bugs;
     if (execution.ending != Ending::kDivergence) classes_.insert(trace_.class_key());
     stats_.classes = classes_.size();
     return true;

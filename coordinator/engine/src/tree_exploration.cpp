@@ -222,8 +222,7 @@ void TreeExploration::count_ending(const Execution& execution, const TraceView& 
     ++stats_.sleep_blocked;
     return;
   }
-  ++stats_.paths;
-  if (is_bug(execution.ending)) ++stats_.bugs;
+  count_path(stats_, execution.ending, options_);
   if (execution.ending != Ending::kDivergence) classes_.insert(trace.class_key());
   stats_.classes = classes_.size();
 }

@@ -71,8 +71,12 @@ CLI::Option* add_delivery_option(CLI::App& app, std::string& name) {
   return add_choice_option(app, kDeliveryFlag, name, kDeliveryHelp, kDeliveries)->capture_default_str();
 }
 
-CLI::Option* add_check_option(CLI::App& app, std::string& name) {
-  return add_choice_option(app, kCheckFlag, name, kCheckHelp, kChecks)->capture_default_str();
+CLI::Option* add_check_option(CLI::App& app, std::vector<std::string>& names) {
+  return app
+      .add_option(std::string(kCheckFlag), names, std::string(kCheckHelp) + " (" + choices_described(kChecks) + ")")
+      ->check(CLI::IsMember(names_of(kChecks)))
+      ->delimiter(',')
+      ->default_str(std::string(kChecks.front().name));
 }
 
 CLI::Option* add_json_flag(CLI::App& app, bool& json, std::string_view help) {

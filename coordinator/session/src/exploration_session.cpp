@@ -143,13 +143,13 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   if (!item) return lease;
   lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
   to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
-  lease->request.set_whole_result(options_.check_determinism || item->whole);
+  lease->request.set_whole_result(options_.explorer.checks.determinism || item->whole);
   return lease;
 }
 
 std::optional<proto::TraceFile> ExplorationSession::bug_trace_of(EventSpan events,
                                                                  const proto::RunResult& result) const {
-  if (!engine::is_bug(endings::to_ending(result.status()))) return std::nullopt;
+  if (!engine::is_bug(endings::to_ending(result.status()), options_.explorer.checks.termination)) return std::nullopt;
   return trace_of(events, result, {});  // the ranking is the lease's: added under the lock
 }
 
@@ -172,7 +172,7 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
                      {},
                      engine::class_key_of(engine::canonical_form(execution)),
                      runs_});
-  } else if (options_.check_determinism && result.status() == proto::RUN_COMPLETED && recording) {
+  } else if (options_.explorer.checks.determinism && result.status() == proto::RUN_COMPLETED && recording) {
     check_final_state(events, result, ranking, execution);
   }
   return true;

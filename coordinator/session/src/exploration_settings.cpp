@@ -48,7 +48,12 @@ ExplorationOptions from_wire(const proto::ExplorationSettings& settings, const s
   explorer.pct_depth = or_default(settings.pct_depth(), defaults.explorer.pct_depth);
   explorer.delivery = row_on_wire(options::kDeliveries, settings.delivery(), "delivery order").engine;
   options.keep_going = settings.keep_going();
-  options.check_determinism = row_on_wire(options::kChecks, settings.check(), "check").engine;
+  for (const int check : settings.checks()) {
+    if (!options::add_check(options::row_on_wire(options::kChecks, static_cast<proto::Check>(check)),
+                            options.explorer.checks)) {
+      throw std::invalid_argument("unknown check number " + std::to_string(check));
+    }
+  }
   options.step_limit = or_default(settings.step_limit(), defaults.step_limit);
   options.run_timeout = std::chrono::milliseconds(or_default(settings.run_timeout_ms(), defaults.run_timeout.count()));
   options.time_limit = std::chrono::milliseconds(settings.time_limit_ms());
@@ -72,7 +77,9 @@ proto::ExplorationSettings to_wire(const ExplorationOptions& options) {
   wire.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
   wire.set_time_limit_ms(static_cast<std::uint64_t>(options.time_limit.count()));
   wire.set_keep_going(options.keep_going);
-  wire.set_check(options::row_of(options::kChecks, options.check_determinism).wire);
+  for (const auto* row : options::rows_of(explorer.checks)) {
+    if (row->engine != nullptr) wire.add_checks(row->wire);
+  }
   wire.set_run_timeout_ms(static_cast<std::uint64_t>(options.run_timeout.count()));
   wire.set_step_limit(options.step_limit);
   return wire;

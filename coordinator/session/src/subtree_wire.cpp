@@ -88,11 +88,12 @@ void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
   out.set_executed_steps(stats.executed_steps);
   out.set_classes(stats.classes);
   out.set_bugs(stats.bugs);
+  out.set_step_limited(stats.step_limited);
 }
 
 engine::Stats from_wire(const proto::ExplorationStats& stats) {
-  return {stats.paths(),          stats.sleep_blocked(), stats.transitions(),
-          stats.executed_steps(), stats.classes(),       stats.bugs()};
+  return {stats.paths(),   stats.sleep_blocked(), stats.transitions(),  stats.executed_steps(),
+          stats.classes(), stats.bugs(),          stats.step_limited()};
 }
 
 void to_wire(const std::vector<engine::ClassKey>& keys, google::protobuf::RepeatedField<std::uint64_t>& out) {

@@ -56,10 +56,13 @@ struct Execution {
   std::vector<std::string> final_state;  ///< per-actor summaries, sorted
 };
 
-/// True for the endings that are bugs of the subject (not reductions or limits).
-inline bool is_bug(Ending ending) {
+/// True for the endings that are bugs of the subject (not reductions or limits). A run cut at the
+/// step limit did not end: a bug (a livelock) only when termination is checked, otherwise a bound
+/// that keeps the exploration from being complete.
+inline bool is_bug(Ending ending, bool check_termination) {
   return ending == Ending::kDeadlock || ending == Ending::kAssertion || ending == Ending::kException ||
-         ending == Ending::kCrash || ending == Ending::kDivergence || ending == Ending::kStepLimit;
+         ending == Ending::kCrash || ending == Ending::kDivergence ||
+         (ending == Ending::kStepLimit && check_termination);
 }
 
 }  // namespace exocheck::engine

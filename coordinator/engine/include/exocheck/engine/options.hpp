@@ -34,6 +34,12 @@ enum class Delivery {
   kCausal,     ///< a message sent causally before another to the same actor first
 };
 
+/// Properties of whole paths checked besides each run's own verdict (--check).
+struct Checks {
+  bool determinism = false;  ///< every completed path must end in the same final state (the session's)
+  bool termination = false;  ///< a run cut at the step limit is a bug (a livelock), not a bound
+};
+
 /// Its defaults are every command's and the coordinator's.
 struct ExplorerOptions {
   Reduction reduction = Reduction::kTransDpor;
@@ -46,6 +52,7 @@ struct ExplorerOptions {
   /// bugs of up to three ordering constraints with the guaranteed probability.
   std::uint32_t pct_depth = 3;
   Delivery delivery = Delivery::kUnordered;
+  Checks checks{};
 };
 
 }  // namespace exocheck::engine

@@ -12,6 +12,7 @@ struct Stats {
   std::uint64_t executed_steps = 0;  ///< macro-steps actually run, prefix replays included
   std::uint64_t classes = 0;         ///< distinct Mazurkiewicz classes among the paths
   std::uint64_t bugs = 0;            ///< executions that ended in a bug
+  std::uint64_t step_limited = 0;    ///< paths cut at the step limit (the exploration is then bounded)
 
   /// paths / classes (1.0 = no redundancy; 0 when nothing was explored).
   double redundancy() const { return classes == 0 ? 0.0 : static_cast<double>(paths) / static_cast<double>(classes); }
@@ -23,6 +24,7 @@ struct Stats {
     executed_steps += other.executed_steps;
     classes += other.classes;
     bugs += other.bugs;
+    step_limited += other.step_limited;
     return *this;
   }
 };

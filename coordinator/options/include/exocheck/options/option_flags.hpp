@@ -32,8 +32,8 @@ void add_sleep_set_flags(CLI::App& app, bool& on, bool& off);
 /// --delivery NAME, one of kDeliveries.
 CLI::Option* add_delivery_option(CLI::App& app, std::string& name);
 
-/// --check NAME, one of kChecks.
-CLI::Option* add_check_option(CLI::App& app, std::string& name);
+/// --check NAME[,NAME...], each one of kChecks (the flag may also be given again).
+CLI::Option* add_check_option(CLI::App& app, std::vector<std::string>& names);
 
 /// The bound's flag with its help text; the caller adds the range check and the default shown.
 template <typename Value>

@@ -38,7 +38,6 @@ struct ExplorationOptions {
   /// coordinator stop handing out work after it.
   std::chrono::milliseconds time_limit{0};
   bool keep_going = false;         ///< false: stop at the first bug
-  bool check_determinism = false;  ///< every completed path must end in the same final state
   std::string subject;             ///< subject path as agents see it (recorded in bug traces)
   std::vector<std::string> args;   ///< its arguments
 };
