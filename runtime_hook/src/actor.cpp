@@ -1,5 +1,6 @@
 #include "exocheck/actor.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "exocheck/check.hpp"
@@ -62,6 +63,37 @@ void Actor::post_reply(const detail::MessageType& type, detail::Payload payload)
   runtime_->send(std::move(envelope));
 }
 
+Timer Actor::arm(std::chrono::nanoseconds delay, detail::TimerKind kind, const detail::MessageType& type,
+                 detail::Payload payload, std::function<detail::Payload()> again, std::string answers) {
+  auto firing = std::make_unique<detail::Envelope>();
+  firing->id = detail::message_id(cell_->id, ++cell_->sent);
+  firing->sender = cell_;
+  firing->receiver = cell_;
+  firing->type = &type;
+  firing->payload = std::move(payload);
+  firing->timer = kind;
+  firing->delay = std::max(delay, std::chrono::nanoseconds(0));
+  firing->series = firing->id;
+  firing->again = std::move(again);
+  firing->answers = std::move(answers);
+  Timer timer(firing->id);
+  runtime_->arm(std::move(firing));
+  return timer;
+}
+
+void Actor::arm_call_timeout(std::chrono::nanoseconds timeout, std::function<void()> on_timeout) {
+  // It answers the call, as the reply does: while the call waits, both are enabled, nothing else.
+  const std::string call = cell_->awaiting;
+  const Timer timer = arm(timeout, detail::TimerKind::kCallTimeout, detail::message_type_of<Timeout>(),
+                          detail::make_payload(Timeout{call}), {}, call);
+  cell_->call_timeout = timer.id();
+  cell_->on_timeout = std::move(on_timeout);
+}
+
+void Actor::cancel(const Timer& timer) {
+  if (timer.armed()) runtime_->cancel(cell_, timer.id());
+}
+
 ActorRef Actor::sender() const {
   const detail::Envelope* current = detail::current_envelope();
   return ActorRef(current != nullptr ? current->sender : nullptr);
@@ -115,15 +147,44 @@ bool is_enabled(const Envelope& envelope) {
   return true;
 }
 
+std::unique_ptr<Envelope> next_firing(const Envelope& fired, std::string id) {
+  auto next = std::make_unique<Envelope>();
+  next->id = std::move(id);
+  next->sender = fired.sender;
+  next->receiver = fired.receiver;
+  next->type = fired.type;
+  next->payload = fired.again();
+  next->timer = fired.timer;
+  next->delay = fired.delay;
+  next->series = fired.series;
+  next->again = fired.again;
+  return next;
+}
+
 void dispatch(const Envelope& envelope) {
   ActorCell& cell = *envelope.receiver;
+  Runtime& runtime = *cell.actor->runtime_;
   if (!cell.awaiting.empty() && envelope.answers == cell.awaiting) {
-    auto continuation = std::move(cell.continuation);
+    const std::string call = std::move(cell.awaiting);
     cell.awaiting.clear();
+    auto continuation = std::move(cell.continuation);
+    auto on_timeout = std::move(cell.on_timeout);
     cell.continuation = nullptr;
-    continuation(envelope);
+    cell.on_timeout = nullptr;
+    const std::string call_timeout = std::move(cell.call_timeout);
+    cell.call_timeout.clear();
+    if (envelope.timer == TimerKind::kCallTimeout) {
+      runtime.abandon_reply(&cell, call);
+      on_timeout();
+    } else {
+      if (!call_timeout.empty()) runtime.cancel(&cell, call_timeout);  // the reply won
+      continuation(envelope);
+    }
     return;
   }
+  if (envelope.timer == TimerKind::kCallTimeout) return;  // its call was answered (it is cancelled then)
+  // Armed again before the handler runs, so that the handler may cancel it.
+  if (envelope.timer == TimerKind::kPeriodic) runtime.arm(next_firing(envelope, message_id(cell.id, ++cell.sent)));
   for (const auto& handler : cell.actor->handlers_) {
     if (same_type(handler.type, envelope.type->type)) {
       handler.run(envelope.payload.get());

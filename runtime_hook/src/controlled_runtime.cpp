@@ -58,12 +58,50 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
   sent->set_id(envelope->id);
   sent->set_receiver(envelope->receiver->id);
   sent->set_type(*envelope->type->name);
+  if (envelope->timer != TimerKind::kNone) {
+    sent->set_timer(static_cast<proto::TimerKind>(envelope->timer));
+    sent->set_delay_ns(static_cast<std::uint64_t>(envelope->delay.count()));
+  }
   if (envelope->receiver->destroyed) {
     dead_letters_.push_back(envelope->id);
     event_->add_dead_letters(envelope->id);
     return;
   }
+  // The reply to a call that timed out is dropped as it is sent.
+  auto& abandoned = envelope->receiver->abandoned_calls;
+  if (const auto call = std::find(abandoned.begin(), abandoned.end(), envelope->answers);
+      !envelope->answers.empty() && call != abandoned.end()) {
+    abandoned.erase(call);
+    event_->add_cancelled(envelope->id);
+    return;
+  }
   pending_.push_back(std::move(envelope));
+}
+
+// No time passes: a timer is a pending message of its actor from now on, and fires when the
+// schedule delivers it; its due time only orders what views show.
+void ControlledRuntime::arm(std::unique_ptr<Envelope> firing) {
+  firing->due_ns = now_ns_ + static_cast<std::uint64_t>(firing->delay.count());
+  send(std::move(firing));
+}
+
+template <typename Matches>
+bool ControlledRuntime::withdraw(Matches matches) {
+  const auto found = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return matches(*e); });
+  if (found == pending_.end()) return false;
+  event_->add_cancelled((*found)->id);
+  pending_.erase(found);
+  return true;
+}
+
+void ControlledRuntime::cancel(ActorCell* cell, const std::string& series) {
+  withdraw([&](const Envelope& e) { return e.receiver == cell && e.timer != TimerKind::kNone && e.series == series; });
+}
+
+void ControlledRuntime::abandon_reply(ActorCell* cell, const std::string& call) {
+  const bool pending = withdraw(
+      [&](const Envelope& e) { return e.receiver == cell && e.timer == TimerKind::kNone && e.answers == call; });
+  if (!pending) cell->abandoned_calls.push_back(call);
 }
 
 void ControlledRuntime::destroy(ActorCell* cell) {
@@ -147,7 +185,14 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   event_->set_sender(envelope->sender != nullptr ? envelope->sender->id : kEnvironment);
   event_->set_type(*envelope->type->name);
   event_->set_summary(wire::valid_utf8(envelope->type->summarize(envelope->payload.get())));
-  event_->set_reply(!cell.awaiting.empty() && envelope->answers == cell.awaiting);
+  // A call with a timeout has two answers, its reply and its timeout, enabled together: neither is a
+  // reply in the engine's sense (nothing else enabled at the actor), they race.
+  event_->set_reply(!cell.awaiting.empty() && envelope->answers == cell.awaiting && cell.call_timeout.empty());
+  if (envelope->timer != TimerKind::kNone) {
+    event_->set_timer(static_cast<proto::TimerKind>(envelope->timer));
+    now_ns_ = std::max(now_ns_, envelope->due_ns);
+  }
+  event_->set_time_ns(now_ns_);
   record_clock(*clock);
 
   const StepVerdict verdict = execute_step(*envelope);

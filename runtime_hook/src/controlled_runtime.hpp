@@ -30,6 +30,9 @@ class ControlledRuntime : public Runtime {
   void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) override;
   void send(std::unique_ptr<Envelope> envelope) override;
   void destroy(ActorCell* cell) override;
+  void arm(std::unique_ptr<Envelope> firing) override;
+  void cancel(ActorCell* cell, const std::string& series) override;
+  void abandon_reply(ActorCell* cell, const std::string& call) override;
 
   /// What `cell`, adopted in this step, is called in the trace instead of its C++ class (an
   /// adapter's actors are all of one proxy class).
@@ -61,6 +64,9 @@ class ControlledRuntime : public Runtime {
   Choice choose(const proto::RunRequest& request, std::uint32_t step, SchedulingOrder& order);
   proto::StepOutcome execute(std::size_t pending_index, std::uint32_t step);
   void finish_destroy(ActorCell& cell);
+  /// Takes the first pending message `matches` accepts out of the run, as withdrawn in this step.
+  template <typename Matches>
+  bool withdraw(Matches matches);
   void collect_enabled();
   void write_event();
   void report(proto::RunResult result);
@@ -84,6 +90,7 @@ class ControlledRuntime : public Runtime {
   proto::DeliveryOrder delivery_ = proto::DELIVERY_UNORDERED;  ///< the request's
   proto::RunResult first_failure_;                             ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
+  std::uint64_t now_ns_ = 0;  ///< virtual time: the due time of the latest timer fired
   std::uint64_t creation_seq_ = 0;
   std::uint32_t top_level_actors_ = 0;
   /// Demangled class names: one demangling per class, not per actor created.

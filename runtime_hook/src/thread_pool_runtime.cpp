@@ -1,6 +1,8 @@
 #include "thread_pool_runtime.hpp"
 
 #include <boost/asio/post.hpp>
+
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
@@ -42,8 +44,80 @@ void ThreadPoolRuntime::send(std::unique_ptr<Envelope> envelope) {
                  envelope->type->name->c_str(), receiver.id.c_str());
     return;
   }
+  // The reply to a call that timed out is dropped.
+  auto& abandoned = receiver.abandoned_calls;
+  if (const auto call = std::find(abandoned.begin(), abandoned.end(), envelope->answers);
+      !envelope->answers.empty() && call != abandoned.end()) {
+    abandoned.erase(call);
+    return;
+  }
   receiver.mailbox.push_back(std::move(envelope));
   schedule_locked(receiver);
+}
+
+// An armed timer is work to wait for: run() returns once every timer fired or was cancelled.
+void ThreadPoolRuntime::arm(std::unique_ptr<Envelope> firing) {
+  std::lock_guard lock(timers_mutex_);
+  const TimerKey key{firing->receiver, firing->series};
+  ArmedTimer& armed = timers_[key];
+  armed.firing = std::move(firing);
+  ++active_;
+  if (running_) start_locked(key, armed);
+}
+
+void ThreadPoolRuntime::start_locked(const TimerKey& key, ArmedTimer& armed) {
+  armed.clock = std::make_unique<boost::asio::steady_timer>(pool_->get_executor(), armed.firing->delay);
+  armed.clock->async_wait([this, key](const boost::system::error_code& error) {
+    if (!error) fire(key);  // else cancelled: cancel() took it out
+    work_done();
+  });
+}
+
+void ThreadPoolRuntime::fire(const TimerKey& key) {
+  std::unique_ptr<Envelope> firing;
+  {
+    std::lock_guard lock(timers_mutex_);
+    const auto armed = timers_.find(key);
+    if (armed == timers_.end()) return;
+    firing = std::move(armed->second.firing);
+    timers_.erase(armed);
+  }
+  send(std::move(firing));
+}
+
+void ThreadPoolRuntime::cancel(ActorCell* cell, const std::string& series) {
+  {
+    std::lock_guard lock(timers_mutex_);
+    const auto armed = timers_.find(TimerKey{cell, series});
+    if (armed != timers_.end()) {
+      const bool started = armed->second.clock != nullptr;
+      timers_.erase(armed);  // a started clock's wait ends as cancelled, and counts itself done
+      if (!started) work_done();
+      return;
+    }
+  }
+  // It fired already: a firing still in the mailbox is taken out.
+  std::lock_guard lock(cell->mutex);
+  std::erase_if(cell->mailbox, [&](const auto& e) { return e->timer != TimerKind::kNone && e->series == series; });
+}
+
+void ThreadPoolRuntime::abandon_reply(ActorCell* cell, const std::string& call) {
+  std::lock_guard lock(cell->mutex);
+  const auto pending = std::find_if(cell->mailbox.begin(), cell->mailbox.end(), [&](const auto& e) {
+    return e->timer == TimerKind::kNone && e->answers == call;
+  });
+  if (pending != cell->mailbox.end()) {
+    cell->mailbox.erase(pending);
+  } else {
+    cell->abandoned_calls.push_back(call);
+  }
+}
+
+void ThreadPoolRuntime::work_done() {
+  if (--active_ == 0) {
+    std::lock_guard lock(idle_mutex_);
+    idle_.notify_all();
+  }
 }
 
 void ThreadPoolRuntime::destroy(ActorCell* cell) {
@@ -56,10 +130,7 @@ void ThreadPoolRuntime::schedule_locked(ActorCell& cell) {
   ++active_;
   boost::asio::post(*pool_, [this, &cell] {
     drain(cell);
-    if (--active_ == 0) {
-      std::lock_guard lock(idle_mutex_);
-      idle_.notify_all();
-    }
+    work_done();
   });
 }
 
@@ -151,6 +222,12 @@ int ThreadPoolRuntime::run() {
         cell->mailbox.clear();
       }
       if (!cell->mailbox.empty()) schedule_locked(*cell);
+    }
+  }
+  {
+    std::lock_guard lock(timers_mutex_);
+    for (auto& [key, armed] : timers_) {
+      if (!armed.clock) start_locked(key, armed);  // those armed since running_ was set have one
     }
   }
   {

@@ -6,11 +6,14 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 
 #include "exocheck/detail/actor_cell.hpp"
@@ -28,12 +31,26 @@ class ThreadPoolRuntime : public Runtime {
   void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) override;
   void send(std::unique_ptr<Envelope> envelope) override;
   void destroy(ActorCell* cell) override;
+  void arm(std::unique_ptr<Envelope> firing) override;
+  void cancel(ActorCell* cell, const std::string& series) override;
+  void abandon_reply(ActorCell* cell, const std::string& call) override;
 
   /// Runs until quiescent. Returns 0, or 1 after a failed check, an exception or a deadlock.
   int run();
 
  private:
+  /// A timer armed: its firing waits in `firing` until the time comes.
+  struct ArmedTimer {
+    std::unique_ptr<Envelope> firing;
+    std::unique_ptr<boost::asio::steady_timer> clock;  ///< null until run() starts it
+  };
+  using TimerKey = std::pair<const ActorCell*, std::string>;  ///< its actor and its series
+
+  void start_locked(const TimerKey& key, ArmedTimer& armed);
+  void fire(const TimerKey& key);
   void schedule_locked(ActorCell& cell);
+  /// A drain task or a timer ended: the last one wakes run().
+  void work_done();
   void drain(ActorCell& cell);
   std::unique_ptr<Envelope> take_enabled_locked(ActorCell& cell);
   void finish_destroy(ActorCell& cell);
@@ -52,6 +69,8 @@ class ThreadPoolRuntime : public Runtime {
   std::mutex idle_mutex_;
   std::condition_variable idle_;
   std::mutex output_mutex_;
+  std::mutex timers_mutex_;
+  std::map<TimerKey, ArmedTimer> timers_;  ///< armed and not yet fired or cancelled
 };
 
 }  // namespace exocheck::detail

@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 
 #include "delivery_order.hpp"
+#include "exocheck/detail/envelope.hpp"
 #include "scheduling_order.hpp"
 #include "vector_clock.hpp"
 
 namespace exocheck::engine::testing {
 namespace {
 
+using exocheck::detail::TimerKind;
 using exocheck::detail::VectorClock;
 
 struct Actor {
@@ -23,6 +26,10 @@ struct Actor {
   bool destroy_requested = false;
   std::string awaiting;
   int await_then = 0;
+  int await_timeout = -1;                                 ///< the continuation of the call's timeout
+  std::string call_timeout;                               ///< the call's timeout timer, while it waits
+  std::vector<std::string> abandoned;                     ///< calls that timed out: their replies are dropped
+  std::vector<std::string> timers = std::vector<std::string>(2);  ///< timer slots: timers' names
   int children = 0;
   int sent = 0;
   std::shared_ptr<const VectorClock> clock;
@@ -39,9 +46,12 @@ struct Message {
   std::string answers;
   std::uint64_t send_seq = 0;
   std::shared_ptr<const VectorClock> clock;
+  TimerKind timer = TimerKind::kNone;  ///< as the hook's Envelope
+  std::string series;                  ///< a timer's name
 };
 
 constexpr int kReplyType = -1;
+constexpr int kTimeoutType = -2;
 
 class Interpreter {
  public:
@@ -182,7 +192,36 @@ class Interpreter {
       current_->dead_letters.push_back(m.id);
       return;
     }
+    auto& abandoned = actors_[m.receiver].abandoned;
+    if (const auto call = std::find(abandoned.begin(), abandoned.end(), m.answers);
+        !m.answers.empty() && call != abandoned.end()) {
+      abandoned.erase(call);
+      current_->dead_letters.push_back(m.id);  // withdrawn messages are lost in their step, as in the hook
+      return;
+    }
     pending_.push_back(std::move(m));
+  }
+
+  /// Takes the first pending message `matches` accepts out of the run, lost in this step.
+  template <typename Matches>
+  bool withdraw(Matches matches) {
+    const auto found = std::find_if(pending_.begin(), pending_.end(), matches);
+    if (found == pending_.end()) return false;
+    current_->dead_letters.push_back(found->id);
+    pending_.erase(found);
+    return true;
+  }
+
+  void arm(int self, TimerKind kind, int type, long value, std::string answers = {}) {
+    Message m = make_message(self, self, type, value);
+    m.timer = kind;
+    m.series = m.id;
+    m.answers = std::move(answers);
+    post(std::move(m));
+  }
+
+  void cancel(int self, const std::string& series) {
+    withdraw([&](const Message& m) { return m.receiver == self && m.timer != TimerKind::kNone && m.series == series; });
   }
 
   int resolve(int self, Target target, int slot, const Message* handled) const {
@@ -237,6 +276,16 @@ class Interpreter {
         return true;
       case Op::kCheck:
         return actors_[self].acc % 3 != action.value;
+      case Op::kAfter:
+      case Op::kEvery: {
+        const auto kind = action.op == Op::kAfter ? TimerKind::kOnce : TimerKind::kPeriodic;
+        arm(self, kind, action.type, actors_[self].acc + action.value);
+        actors_[self].timers[action.slot] = pending_.back().id;
+        return true;
+      }
+      case Op::kCancel:
+        if (!actors_[self].timers[action.slot].empty()) cancel(self, actors_[self].timers[action.slot]);
+        return true;
     }
     return true;
   }
@@ -257,11 +306,17 @@ class Interpreter {
     Message m = make_message(self, to, action.type, actors_[self].acc + action.value);
     m.carry = resolve(self, action.carry, action.carry_slot, handled);
     m.is_call = action.op == Action::Op::kCall;
-    if (m.is_call) {
-      actors_[self].awaiting = m.id;
-      actors_[self].await_then = action.then;
-    }
+    const std::string call = m.id;
     post(std::move(m));
+    if (action.op == Action::Op::kCall) {
+      actors_[self].awaiting = call;
+      actors_[self].await_then = action.then;
+      if (action.timeout >= 0) {
+        actors_[self].await_timeout = action.timeout;
+        arm(self, TimerKind::kCallTimeout, kTimeoutType, 0, call);
+        actors_[self].call_timeout = pending_.back().id;
+      }
+    }
   }
 
   bool deliver(std::size_t index) {
@@ -288,10 +343,26 @@ class Interpreter {
     const ActorType& type = program_.types[actor.type];
     const Handler* handler = nullptr;
     if (!actor.awaiting.empty() && m.answers == actor.awaiting) {
-      actor.awaiting.clear();
-      current_->reply = true;
-      handler = &type.continuations[static_cast<std::size_t>(actor.await_then)];
-    } else {
+      const std::string call = std::exchange(actor.awaiting, {});
+      const std::string call_timeout = std::exchange(actor.call_timeout, {});
+      current_->reply = call_timeout.empty();  // a reply and a timeout race: neither is a reply alone
+      if (m.timer == TimerKind::kCallTimeout) {
+        const int receiver = m.receiver;
+        if (!withdraw([&](const Message& r) { return r.receiver == receiver && r.timer == TimerKind::kNone && r.answers == call; })) {
+          actors_[receiver].abandoned.push_back(call);
+        }
+        handler = &type.continuations[static_cast<std::size_t>(actors_[receiver].await_timeout)];
+      } else {
+        if (!call_timeout.empty()) cancel(m.receiver, call_timeout);
+        handler = &type.continuations[static_cast<std::size_t>(actor.await_then)];
+      }
+    } else if (m.timer != TimerKind::kCallTimeout) {
+      if (m.timer == TimerKind::kPeriodic) {  // armed again before the handler runs, as in the hook
+        Message next = make_message(m.receiver, m.receiver, m.type, m.value);
+        next.timer = TimerKind::kPeriodic;
+        next.series = m.series;
+        post(std::move(next));
+      }
       for (const auto& [t, h] : type.handlers) {
         if (t == m.type) handler = &h;
       }

@@ -26,6 +26,9 @@ struct Action {
     kDestroy,  ///< end this actor after the step
     kCheck,    ///< assertion: fails when acc % 3 == `value`
     kStore,    ///< store the carried actor into slot `slot`
+    kAfter,    ///< arm a one-shot timer: message `type` (value acc + `value`) to self; its name into timer slot `slot`
+    kEvery,    ///< arm a periodic timer, likewise
+    kCancel,   ///< cancel the timer in timer slot `slot`
   } op;
   int type = 0;
   Target to = Target::kSlot;
@@ -34,6 +37,7 @@ struct Action {
   int carry_slot = 0;
   int value = 0;
   int then = 0;
+  int timeout = -1;  ///< kCall: the continuation that runs when the call times out (-1: the call has no timeout)
   int when_count = -1;  ///< only when the actor's handled-message count equals this (-1: always)
 };
 

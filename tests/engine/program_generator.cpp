@@ -11,7 +11,7 @@ constexpr int kChildTypes = 2;
 
 class Generator {
  public:
-  explicit Generator(std::uint64_t seed) : random_(seed) {}
+  Generator(std::uint64_t seed, Features features) : random_(seed), features_(features) {}
 
   Program program() {
     Program p;
@@ -34,15 +34,23 @@ class Generator {
   ActorType actor_type(bool root, std::string name) {
     ActorType type;
     type.name = std::move(name);
+    periodic_cancel_ = 0;
     if (root) {
       const int children = pick(3);
       for (int c = 0; c < children; ++c) {
         type.constructor.push_back({.op = Action::Op::kSpawn, .type = kRootTypes + pick(kChildTypes), .slot = c});
       }
       if (children > 0 && chance(3)) type.constructor.push_back(send_action(0, /*in_constructor=*/true));
+      if (features_.timers) add_constructor_timers(type);
     }
     for (int t = 0; t < kMessageTypes; ++t) type.handlers.emplace_back(t, handler(t));
     type.continuations.push_back(chance(2) ? Handler{} : Handler{send_action(2, false)});
+    if (features_.timers) {
+      type.continuations.push_back(chance(2) ? Handler{} : Handler{send_action(1, false)});
+      // Every delivery runs a handler or a continuation: one of them sees the count at which the
+      // periodic timer is cancelled.
+      for (auto& continuation : type.continuations) add_periodic_cancel(continuation);
+    }
     if (chance(3)) {
       const int guarded = pick(kMessageTypes);
       const int min_count = 1 + pick(2);
@@ -72,22 +80,49 @@ class Generator {
         a.op = Action::Op::kCall;
         a.then = 0;
       }
+      if (features_.timers && a.op == Action::Op::kCall && chance(2)) a.timeout = 1;
       h.push_back(a);
       if (a.op == Action::Op::kCall) break;  // the rest of this step waits for the reply
     }
+    if (features_.timers) add_handler_timers(h, level);
     if (chance(2)) h.push_back({.op = Action::Op::kReply});
     if (chance(6)) h.push_back({.op = Action::Op::kDestroy, .when_count = 1 + pick(3)});
     if (chance(5)) h.push_back({.op = Action::Op::kCheck, .value = pick(3)});
     return h;
   }
 
+  // A root may arm a one-shot timer (slot 0) and a periodic one (slot 1) that every handler of
+  // the actor cancels once it has handled a few messages, so that every run ends.
+  void add_constructor_timers(ActorType& type) {
+    if (chance(2)) type.constructor.push_back({.op = Action::Op::kAfter, .type = pick(kMessageTypes), .slot = 0});
+    if (chance(3)) {
+      type.constructor.push_back({.op = Action::Op::kEvery, .type = 1 + pick(kMessageTypes - 1), .slot = 1});
+      periodic_cancel_ = 1 + pick(2);
+    }
+  }
+
+  // A handler may arm a one-shot timer of a higher level (runs still end) and cancel slot 0's.
+  void add_periodic_cancel(Handler& h) const {
+    if (periodic_cancel_ > 0) h.insert(h.begin(), {.op = Action::Op::kCancel, .slot = 1, .when_count = periodic_cancel_});
+  }
+
+  void add_handler_timers(Handler& h, int level) {
+    add_periodic_cancel(h);
+    if (level + 1 < kMessageTypes && chance(4)) {
+      h.push_back({.op = Action::Op::kAfter, .type = level + 1 + pick(kMessageTypes - level - 1), .slot = 0});
+    }
+    if (chance(5)) h.push_back({.op = Action::Op::kCancel, .slot = 0});
+  }
+
   std::mt19937_64 random_;
+  Features features_;
+  int periodic_cancel_ = 0;  ///< the actor type being made: the count at which its periodic timer is cancelled
 };
 
 }  // namespace
 
-Program generate_program(std::uint64_t seed) {
-  return Generator(seed).program();
+Program generate_program(std::uint64_t seed, Features features) {
+  return Generator(seed, features).program();
 }
 
 }  // namespace exocheck::engine::testing

@@ -9,6 +9,12 @@
 
 namespace exocheck::engine::testing {
 
-Program generate_program(std::uint64_t seed);
+/// What a generated program may use beyond messages, guards, calls and destroy. With none, the
+/// programs are those every earlier test ran (the same random draws).
+struct Features {
+  bool timers = false;  ///< one-shot timers, periodic ones (cancelled after a few firings), cancels, call timeouts
+};
+
+Program generate_program(std::uint64_t seed, Features features = {});
 
 }  // namespace exocheck::engine::testing

@@ -2,7 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 #include "exocheck/exocheck.hpp"
 
@@ -147,6 +149,72 @@ TEST_F(NormalMode, MessagesToAnActorUnderConstructionWaitForIt) {
   for (int i = 0; i < 20; ++i) system.send(root, Spawn{});
   EXPECT_EQ(system.run(), 0);
   EXPECT_EQ(greetings.load(), 20 * 4);
+}
+
+// Timers by hand: real time passes, the program waits for armed timers, a cancelled one never
+// fires, and a call that times out runs its timeout and drops the reply that comes later.
+using namespace std::chrono_literals;
+
+struct Tick {};
+struct Stop {};
+class Ticker : public Actor {
+ public:
+  Ticker(std::atomic<int>* ticks, std::atomic<bool>* late) {
+    const auto armed = std::chrono::steady_clock::now();
+    after(20ms, Stop{});
+    timer_ = every(2ms, Tick{});
+    const Timer never = after(1h, Stop{});
+    cancel(never);  // else run() would wait an hour
+    on([ticks](const Tick&) { ++*ticks; });
+    on([this, armed, late](const Stop&) {
+      *late = std::chrono::steady_clock::now() - armed >= 20ms;
+      cancel(timer_);
+    });
+  }
+
+ private:
+  Timer timer_;
+};
+
+TEST_F(NormalMode, TimersFireAfterTheirDelayAndACancelledOneNever) {
+  std::atomic<int> ticks{0};
+  std::atomic<bool> late{false};
+  System system;
+  system.spawn<Ticker>(&ticks, &late);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(system.run(), 0);
+  EXPECT_TRUE(late.load()) << "Stop fired before its 20 ms";
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  EXPECT_GE(ticks.load(), 2);  // every 2 ms for 20 ms, however loaded the machine: a few at least
+}
+
+struct Slow {};
+class SlowServer : public Actor {
+ public:
+  SlowServer() {
+    on([this](const Slow&) {
+      std::this_thread::sleep_for(50ms);  // the caller's 5 ms timeout fires meanwhile
+      reply();
+    });
+  }
+};
+class Impatient : public Actor {
+ public:
+  Impatient(ActorRef server, std::atomic<int>* replies, std::atomic<int>* timeouts) {
+    call<Done>(
+        server, Slow{}, [replies](const Done&) { ++*replies; }, 5ms, [timeouts] { ++*timeouts; });
+  }
+};
+
+TEST_F(NormalMode, ACallThatTimesOutRunsItsTimeoutAndDropsTheLateReply) {
+  std::atomic<int> replies{0};
+  std::atomic<int> timeouts{0};
+  System system;
+  const auto server = system.spawn<SlowServer>();
+  system.spawn<Impatient>(server, &replies, &timeouts);
+  EXPECT_EQ(system.run(), 0);
+  EXPECT_EQ(timeouts.load(), 1);
+  EXPECT_EQ(replies.load(), 0);
 }
 
 }  // namespace

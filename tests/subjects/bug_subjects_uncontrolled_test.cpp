@@ -1,4 +1,4 @@
-// serverreal, minesweeper, le-erlang and futures-dataproc started by hand (thread-pool runtime,
+// serverreal, minesweeper, le-erlang, futures-dataproc and retry started by hand (thread-pool runtime,
 // no control channel).
 
 #include <gtest/gtest.h>
@@ -64,11 +64,27 @@ TEST(LeErlangUncontrolled, ThreeNodesWithoutFailuresAgreeOnALeader) {
   }
 }
 
+// Real timers: the account answers well within the client's 100 ms, so the deposit is
+// acknowledged once; the buggy variant may still retry on a loaded machine (and then fail).
+TEST(RetryUncontrolled, TheFixedAccountIsAcknowledgedAndTheBuggyOneAtWorstFails) {
+  for (int run = 0; run < kRepetitions; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const auto fixed = run_subject("retry", {"--fixed"});
+    ASSERT_FALSE(fixed.timed_out);
+    EXPECT_EQ(fixed.exit_code, 0);
+    EXPECT_EQ(fixed.out, "retry: done\n");
+  }
+  const auto buggy = run_subject("retry", {});
+  ASSERT_FALSE(buggy.timed_out);
+  EXPECT_TRUE(buggy.exit_code == 0 || buggy.exit_code == 1) << "exit code " << buggy.exit_code;
+}
+
 TEST(BugSubjectsCommandLine, RejectsBadValuesWithExitCodeTwo) {
   EXPECT_EQ(run_subject("minesweeper", {"--mines", "9"}).exit_code, 2);  // a 3x3 board
   EXPECT_EQ(run_subject("minesweeper", {"--rows", "0"}).exit_code, 2);
   EXPECT_EQ(run_subject("le-erlang", {"--nodes", "1"}).exit_code, 2);
   EXPECT_EQ(run_subject("futures-dataproc", {"--futures", "0"}).exit_code, 2);
+  EXPECT_EQ(run_subject("retry", {"--retries", "11"}).exit_code, 2);
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <cstdio>
 #include <string_view>
 #include <vector>
 
@@ -39,8 +41,32 @@ std::string right_aligned(const std::string& text, std::size_t width) {
   return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
 }
 
+/// "100 ms", "1.5 s", "250 us": a virtual duration for people.
+std::string duration_text(std::uint64_t ns) {
+  const auto in = [ns](double unit, const char* name) {
+    const double value = static_cast<double>(ns) / unit;
+    char text[32];
+    std::snprintf(text, sizeof text, "%.4g %s", value, name);
+    return std::string(text);
+  };
+  if (ns >= 1'000'000'000) return in(1e9, "s");
+  if (ns >= 1'000'000) return in(1e6, "ms");
+  if (ns >= 1'000) return in(1e3, "us");
+  return std::to_string(ns) + " ns";
+}
+
 std::string format_sent(const proto::SentMessage& sent) {
-  return sent.id() + " " + sent.type() + " to " + sent.receiver();
+  std::string text = sent.id() + " " + sent.type() + " to " + sent.receiver();
+  switch (sent.timer()) {
+    case proto::TIMER_ONCE:
+      return text + " (timer, after " + duration_text(sent.delay_ns()) + ")";
+    case proto::TIMER_PERIODIC:
+      return text + " (timer, every " + duration_text(sent.delay_ns()) + ")";
+    case proto::TIMER_CALL_TIMEOUT:
+      return text + " (call timeout, after " + duration_text(sent.delay_ns()) + ")";
+    default:
+      return text;
+  }
 }
 
 std::string outcome_marker(const proto::Event& event) {
@@ -77,6 +103,8 @@ std::string effects_of(const proto::Event& event) {
   if (event.destroyed()) parts.push_back("[destroyed]");
   if (!event.dead_letters().empty())
     parts.push_back("[dead letters: " + join(event.dead_letters(), ", ", identity) + "]");
+  if (!event.cancelled().empty()) parts.push_back("[cancelled: " + join(event.cancelled(), ", ", identity) + "]");
+  if (event.timer() != proto::NOT_A_TIMER) parts.push_back("[timer fired at " + duration_text(event.time_ns()) + "]");
   if (const auto marker = outcome_marker(event); !marker.empty()) parts.push_back(marker);
   return join(parts, "; ", identity);
 }

@@ -30,7 +30,9 @@ void fill_step(const proto::Event& event, engine::Step& step) {
     step.clock[static_cast<std::size_t>(i)].second = event.clock(i).count();
   }
   step.destroyed = event.destroyed();
+  // Messages withdrawn (a cancelled timer, a dropped reply) are lost in their step as dead letters are.
   step.dead_letters.assign(event.dead_letters().begin(), event.dead_letters().end());
+  step.dead_letters.insert(step.dead_letters.end(), event.cancelled().begin(), event.cancelled().end());
   step.reply = event.reply();
   step.failed = event.outcome() != proto::STEP_OK;
 }

@@ -136,6 +136,7 @@ bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine
     case proto::Event::kEnabledFieldNumber:
       return assign_string(reader, next_of(step.enabled, sizes.enabled));
     case proto::Event::kDeadLettersFieldNumber:
+    case proto::Event::kCancelledFieldNumber:  // withdrawn messages are lost in their step as dead letters are
       return assign_string(reader, next_of(step.dead_letters, sizes.dead_letters));
     default:
       return reader.skip(field, Type::kLengthDelimited);

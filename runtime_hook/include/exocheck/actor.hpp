@@ -1,5 +1,5 @@
 #pragma once
-// Actors: private state, typed message handlers, guards, spawn, send, call/reply, destroy.
+// Actors: private state, typed message handlers, guards, spawn, send, call/reply, timers, destroy.
 //
 //   class Registry : public exocheck::Actor {
 //    public:
@@ -12,7 +12,14 @@
 // Handlers and guards are registered in the constructor. A handler runs as one atomic
 // macro-step. Construction code (including spawns and sends) belongs to the step that spawned
 // the actor, or to main's initial step.
+//
+// Timers: after(d, m) delivers m to the actor itself after d, every(d, m) every d until
+// cancel(timer), and call(to, m, then, d, on_timeout) gives up on the reply after d. Started by
+// hand they use real time. Under exploration no time passes: an armed timer is a pending message
+// of its actor, and the schedule chooses when it fires (`--timers`), so a timeout is explored
+// against the reply it races with.
 
+#include <chrono>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -43,6 +50,28 @@ class ActorRef {
 
  private:
   detail::ActorCell* cell_ = nullptr;
+};
+
+/// A timer an actor armed, for cancel(). Cheap to copy.
+class Timer {
+ public:
+  Timer() = default;
+  /// The timer's name: the id of its first firing ("0#3"); "" for no timer.
+  const std::string& id() const { return id_; }
+  bool armed() const { return !id_.empty(); }
+  friend bool operator==(const Timer&, const Timer&) = default;
+
+ private:
+  friend class Actor;
+  explicit Timer(std::string id) : id_(std::move(id)) {}
+  std::string id_;
+};
+
+/// What a call's timeout delivers to its own actor (traces show it; on_timeout receives nothing).
+struct Timeout {
+  static constexpr const char* type_name = "Timeout";
+  std::string call;  ///< the id of the call that timed out
+  void describe(Describer& d) const { d("call", call); }
 };
 
 namespace detail {
@@ -124,6 +153,31 @@ class Actor {
     };
   }
 
+  /// The same call, given up after `timeout`: exactly one of `then(reply)` and `on_timeout()` runs,
+  /// as a new step; a reply that comes after the timeout is dropped, a timeout after the reply never fires.
+  template <typename R, typename M, typename F, typename G>
+  void call(const ActorRef& to, M message, F&& then, std::chrono::nanoseconds timeout, G&& on_timeout) {
+    call<R>(to, std::move(message), std::forward<F>(then));
+    arm_call_timeout(timeout, std::function<void()>(std::forward<G>(on_timeout)));
+  }
+
+  /// Arms a one-shot timer: `message` is delivered to this actor after `delay`.
+  template <typename M>
+  Timer after(std::chrono::nanoseconds delay, M message) {
+    return arm(delay, detail::TimerKind::kOnce, detail::message_type_of<M>(), detail::make_payload(std::move(message)),
+               {});
+  }
+  /// Arms a periodic timer: `message` (copied each time) is delivered to this actor every `period`
+  /// until the timer is cancelled.
+  template <typename M>
+  Timer every(std::chrono::nanoseconds period, M message) {
+    std::function<detail::Payload()> again = [message] { return detail::make_payload(M(message)); };
+    return arm(period, detail::TimerKind::kPeriodic, detail::message_type_of<M>(), again(), again);
+  }
+  /// Cancels `timer`: a firing of it not delivered yet never is. Cancelling a timer that already
+  /// fired (a one-shot one) or was cancelled does nothing.
+  void cancel(const Timer& timer);
+
   /// Answers the call being handled with `value` (the caller's continuation receives it).
   template <typename T>
   void reply(T value) {
@@ -151,6 +205,9 @@ class Actor {
   };
 
   std::string post(const ActorRef& to, const detail::MessageType& type, detail::Payload payload, bool is_call);
+  Timer arm(std::chrono::nanoseconds delay, detail::TimerKind kind, const detail::MessageType& type,
+            detail::Payload payload, std::function<detail::Payload()> again, std::string answers = {});
+  void arm_call_timeout(std::chrono::nanoseconds timeout, std::function<void()> on_timeout);
   void post_reply(const detail::MessageType& type, detail::Payload payload);
   ActorRef spawn_child(const std::function<std::unique_ptr<Actor>()>& construct);
 

@@ -33,9 +33,15 @@ class ActorCell {
   bool destroyed = false;
   bool destroy_requested = false;  ///< destroy() was called in the current step
 
-  /// A synchronous call is outstanding: only its reply is enabled until it arrives.
+  /// A synchronous call is outstanding: only its reply (or its timeout) is enabled until it arrives.
   std::string awaiting;
   std::function<void(const Envelope&)> continuation;
+  /// The outstanding call's timeout, if it has one: its timer's name, and what runs when it fires
+  /// before the reply comes (the reply is then dropped).
+  std::string call_timeout;
+  std::function<void()> on_timeout;
+  /// Calls that timed out and whose reply has not been dropped yet (it is, when it is sent).
+  std::vector<std::string> abandoned_calls;
   /// Requests whose replies the actor waits for while it goes on handling other messages (set by
   /// adapters: CAF's request(...).then). One still open when nothing is left to deliver is a
   /// deadlock, as `awaiting` is.
@@ -54,7 +60,11 @@ class ActorCell {
 /// waiting for another reply, and its guard for this type (if any) accepts the message.
 bool is_enabled(const Envelope& envelope);
 
-/// Runs the receiver's handler (or call continuation) for `envelope`. Throws what it throws.
+/// Runs the receiver's handler (or call continuation, or call timeout) for `envelope`; a periodic
+/// timer's firing arms its next one first. Throws what the handler throws.
 void dispatch(const Envelope& envelope);
+
+/// The next firing of the periodic timer whose firing `fired` is, named `id`.
+std::unique_ptr<Envelope> next_firing(const Envelope& fired, std::string id);
 
 }  // namespace exocheck::detail

@@ -1,7 +1,9 @@
 #pragma once
 // A message in flight, type-erased, with the identity it keeps across re-executions.
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <typeinfo>
@@ -30,6 +32,15 @@ struct MessageType {
 template <typename M>
 const MessageType& message_type_of();
 
+/// What a timer's firing is (trace.proto's TimerKind): an actor's message to itself that the
+/// runtime delivers after a while (normal mode) or when the schedule chooses (controlled mode).
+enum class TimerKind : std::uint8_t {
+  kNone,         ///< an ordinary message
+  kOnce,         ///< Actor::after
+  kPeriodic,     ///< Actor::every: armed again each time it fires
+  kCallTimeout,  ///< a call's timeout: it answers the call when the reply has not come
+};
+
 struct Envelope {
   std::string id;               ///< "<sender>#<n>" or "env#<n>"
   ActorCell* sender = nullptr;  ///< nullptr: sent by main (the environment)
@@ -40,6 +51,12 @@ struct Envelope {
   std::string answers;                       ///< for a reply: the id of the call it answers
   std::uint64_t send_seq = 0;                ///< global send order, for FIFO/LIFO and "send order"
   std::shared_ptr<const VectorClock> clock;  ///< controlled mode: clock of the sending step
+  // Timers only.
+  TimerKind timer = TimerKind::kNone;
+  std::chrono::nanoseconds delay{0};  ///< from arming to firing (a periodic timer's period)
+  std::string series;                 ///< the timer's name, its first firing's id: what cancel() names
+  std::function<Payload()> again;     ///< a periodic timer's payload for its next firing
+  std::uint64_t due_ns = 0;           ///< controlled mode: the virtual time of its firing
 };
 
 }  // namespace exocheck::detail

@@ -25,6 +25,13 @@ class Runtime {
   virtual void send(std::unique_ptr<Envelope> envelope) = 0;
   /// The actor destroys itself at the end of its current step.
   virtual void destroy(ActorCell* cell) = 0;
+  /// Arms a timer: `firing` (envelope.timer, delay and series set; sender and receiver the actor)
+  /// is delivered after its delay, or when the schedule chooses.
+  virtual void arm(std::unique_ptr<Envelope> firing) = 0;
+  /// Cancels the timer `series` of `cell`: a firing of it not delivered yet never is.
+  virtual void cancel(ActorCell* cell, const std::string& series) = 0;
+  /// The call `call` of `cell` timed out: its reply, pending now or sent later, is dropped.
+  virtual void abandon_reply(ActorCell* cell, const std::string& call) = 0;
 };
 
 /// Who is constructing an actor right now on this thread (spawn sets it, Actor() reads it).

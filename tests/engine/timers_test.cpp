@@ -1,0 +1,79 @@
+// Timers (one-shot, periodic, cancelled, call timeouts) under the default semantics, where a timer
+// may fire at any step after it was armed: a timer's firing is a delivery to its own actor. On
+// random programs with timers, every reduction, with and without sleep sets, alone, with simulated
+// parallel agents and in split subtrees, reaches what exhaustive exploration reaches; optimal DPOR
+// runs one execution per class with one worker.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "differential.hpp"
+#include "program_generator.hpp"
+
+namespace exocheck::engine::testing {
+namespace {
+
+constexpr int kPrograms = 300;
+
+struct Use {
+  int periodic = 0, cancels = 0, timeouts = 0;
+};
+
+// How much of the timers' model the generated programs exercise (counted on their actions).
+Use use_of(const Program& program) {
+  Use use;
+  const auto count = [&](const Handler& h) {
+    for (const auto& action : h) {
+      use.periodic += action.op == Action::Op::kEvery ? 1 : 0;
+      use.cancels += action.op == Action::Op::kCancel ? 1 : 0;
+      use.timeouts += action.op == Action::Op::kCall && action.timeout >= 0 ? 1 : 0;
+    }
+  };
+  for (const auto& type : program.types) {
+    count(type.constructor);
+    for (const auto& [message, handler] : type.handlers) count(handler);
+    for (const auto& continuation : type.continuations) count(continuation);
+  }
+  return use;
+}
+
+TEST(Timers, EveryReductionReachesWhatExhaustiveReaches) {
+  int programs = 0, with_periodic = 0, with_cancel = 0, with_timeout = 0;
+  std::uint64_t optimal_blocked = 0;
+  for (std::uint64_t seed = 90001; programs < kPrograms; ++seed) {
+    const Program program = generate_program(seed, {.timers = true});
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    const Use use = use_of(program);
+    with_periodic += use.periodic > 0 ? 1 : 0;
+    with_cancel += use.cancels > 0 ? 1 : 0;
+    with_timeout += use.timeouts > 0 ? 1 : 0;
+    const Heuristic heuristic = kHeuristics[seed % 6];
+    for (Reduction reduction : {Reduction::kDpor, Reduction::kTransDpor}) {
+      for (bool sleep : {false, true}) {
+        const ExplorerOptions options{reduction, sleep, heuristic};
+        expect_same_reach(reference, explore(program, options), describe(seed, options));
+      }
+    }
+    const ExplorerOptions optimal{Reduction::kOptimal, true, heuristic};
+    const Reached once = explore(program, optimal);
+    expect_same_reach(reference, once, describe(seed, optimal));
+    EXPECT_EQ(once.stats.paths, once.stats.classes) << describe(seed, optimal) << ": an execution repeated a class";
+    optimal_blocked += once.stats.sleep_blocked;
+    const ExplorerOptions parallel{seed % 2 == 0 ? Reduction::kTransDpor : Reduction::kOptimal, true, heuristic};
+    expect_same_reach(reference, explore_in_parallel(program, parallel, 4, seed), describe(seed, parallel) + ", 4 agents");
+    expect_same_reach(reference, explore_in_subtrees(program, parallel, 4, seed), describe(seed, parallel) + ", in subtrees");
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(programs, kPrograms);
+  EXPECT_GT(with_periodic, kPrograms / 10);
+  EXPECT_GT(with_cancel, kPrograms / 10);
+  EXPECT_GT(with_timeout, kPrograms / 10);
+  std::printf("timers: %d programs (periodic timers in %d, cancels in %d, call timeouts in %d), optimal cut short %llu "
+              "times\n",
+              programs, with_periodic, with_cancel, with_timeout, static_cast<unsigned long long>(optimal_blocked));
+}
+
+}  // namespace
+}  // namespace exocheck::engine::testing
