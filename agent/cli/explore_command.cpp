@@ -84,6 +84,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_heuristic_option(*app_, heuristic_, options::HeuristicChoices::kAll,
                                 "Which message to try first at each configuration");
   options::add_delivery_option(*app_, delivery_);
+  options::add_timers_option(*app_, timers_);
   auto* workers = app_->add_option("--workers", workers_, "Runs at a time (local agent threads)")
                       ->check(CLI::Range(1, 1024))
                       ->capture_default_str();
@@ -148,6 +149,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.explorer.sleep_sets = !no_sleep_sets_;
   session.explorer.heuristic = options::parse_heuristic(heuristic_).value();
   session.explorer.delivery = options::parse_delivery(delivery_).value();
+  session.explorer.timers = options::parse_timers(timers_).value();
   session.explorer.max_paths = max_paths_;
   apply_strategy(session.explorer);
   if (const auto refusal = options::refusal(session.explorer); !refusal.empty()) {
@@ -235,10 +237,10 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
   if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
   const auto cut = outcome.progress.stats.step_limited;
   if (cut != 0 && !settings.session.explorer.checks.termination) {
-    outcome.warnings.push_back(fmt::format(
-        "{} {} cut at the step limit of {} ({}): what they would have done next is not explored, so the "
-        "exploration is bounded; --check termination reports such runs as bugs (livelocks)",
-        cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
+    outcome.warnings.push_back(
+        fmt::format("{} {} cut at the step limit of {} ({}): what they would have done next is not explored, so the "
+                    "exploration is bounded; --check termination reports such runs as bugs (livelocks)",
+                    cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
   }
   if (shrink_) shrink_bugs(settings, outcome);
   write_out_dir(settings.out_dir, settings, outcome);

@@ -16,6 +16,7 @@
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/strategy.hpp"
+#include "exocheck/options/timers.hpp"
 #include "explore_report.hpp"
 #include "subject_command.hpp"
 
@@ -50,6 +51,7 @@ class ExploreCommand {
   bool no_sleep_sets_ = false;
   std::string heuristic_{options::name_of(kDefaults.explorer.heuristic)};
   std::string delivery_{options::name_of(kDefaults.explorer.delivery)};
+  std::string timers_{options::name_of(kDefaults.explorer.timers)};
   std::size_t workers_;
   std::uint64_t max_paths_ = kDefaults.explorer.max_paths;
   std::string strategy_{options::name_of(kDefaults.explorer.strategy)};

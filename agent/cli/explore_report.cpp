@@ -16,6 +16,7 @@
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
 #include "exocheck/options/strategy.hpp"
+#include "exocheck/options/timers.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "json_text.hpp"
 #include "junit_report.hpp"
@@ -52,6 +53,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["sleep_sets"] = explorer.sleep_sets;
   options["heuristic"] = options::name_of(explorer.heuristic);
   options["delivery"] = options::name_of(explorer.delivery);
+  options["timers"] = options::name_of(explorer.timers);
   options["workers"] = settings.workers;
   options["max_paths"] = explorer.max_paths;
   options["strategy"] = options::name_of(explorer.strategy);
@@ -119,7 +121,8 @@ std::string options_text(const ExploreSettings& settings) {
   for (const auto& arg : settings.session.args) subject += " " + arg;
   const auto& session = settings.session;
   const std::string limits = fmt::format(
-      "delivery {}, time limit {}, {}, run timeout {} s, step limit {}", options::name_of(explorer.delivery),
+      "delivery {}, timers {}, time limit {}, {}, run timeout {} s, step limit {}", options::name_of(explorer.delivery),
+      options::name_of(explorer.timers),
       session.time_limit.count() == 0 ? std::string("none") : fmt::format("{} s", seconds_of(session.time_limit)),
       session.keep_going ? "keep going after bugs" : "stop at the first bug", seconds_of(session.run_timeout),
       session.step_limit);

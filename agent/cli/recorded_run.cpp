@@ -5,6 +5,7 @@
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/timers.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "exocheck/wire/trace_file.hpp"
 
@@ -19,6 +20,7 @@ agent::RunSpec spec_of(const RunSettings& settings) {
   spec.request.set_protocol_version(wire::kProtocolVersion);
   spec.request.set_heuristic(options::to_hook(settings.heuristic));
   spec.request.set_delivery(options::row_of(options::kDeliveries, settings.delivery).wire);
+  spec.request.set_timers(options::row_of(options::kTimers, settings.timers).wire);
   spec.request.set_step_limit(settings.step_limit);
   for (const auto& id : settings.prefix) spec.request.add_prefix(id);
   for (const auto& actor : settings.ranking) spec.request.add_ranking(actor);
@@ -28,7 +30,8 @@ agent::RunSpec spec_of(const RunSettings& settings) {
 proto::TraceFile describe(const RunSettings& settings) {
   auto trace =
       wire::new_trace_file(settings.subject, settings.args, options::name_of(settings.heuristic), settings.step_limit,
-                           settings.ranking, options::row_of(options::kDeliveries, settings.delivery).wire);
+                           settings.ranking, options::row_of(options::kDeliveries, settings.delivery).wire,
+                           options::row_of(options::kTimers, settings.timers).wire);
   for (const auto& id : settings.prefix) trace.add_prefix(id);
   return trace;
 }
@@ -66,6 +69,11 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
     throw InputError(command + ": the trace names an unknown delivery order " + std::to_string(recorded.delivery()));
   }
   settings.delivery = delivery->engine;
+  const auto* timers = options::row_on_wire(options::kTimers, recorded.timers());
+  if (timers == nullptr) {
+    throw InputError(command + ": the trace names unknown timer semantics " + std::to_string(recorded.timers()));
+  }
+  settings.timers = timers->engine;
   settings.prefix = schedule_of(recorded);
   settings.step_limit = recorded.step_limit();
   settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());

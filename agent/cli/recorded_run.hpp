@@ -25,6 +25,7 @@ struct RunSettings {
   std::vector<std::string> prefix;  ///< message ids to deliver first
   engine::Heuristic heuristic = engine::Heuristic::kFifo;
   engine::Delivery delivery = engine::Delivery::kUnordered;
+  engine::Timers timers = engine::Timers::kAnytime;
   /// 0 = no limit.
   std::uint64_t step_limit = options::kDefaultStepLimit;
   std::vector<std::string> ranking;  ///< actor ranking for HMS and SGR (sent as RANKED)
@@ -38,7 +39,8 @@ proto::TraceFile record_run(const RunSettings& settings);
 proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner);
 
 /// The settings that run `recorded`'s schedule again: its subject (or the one after '--'), its
-/// heuristic, delivery order, step limit and ranking. Throws InputError, naming `command`, when they cannot be had.
+/// heuristic, delivery order, timer semantics, step limit and ranking. Throws InputError, naming `command`, when they
+/// cannot be had.
 RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject,
                                std::chrono::milliseconds timeout, const std::string& command);
 

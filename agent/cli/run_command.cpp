@@ -20,6 +20,7 @@ RunCommand::RunCommand(CLI::App& parent)
   options::add_heuristic_option(*app_, heuristic_, options::HeuristicChoices::kAppliedByHook,
                                 "How to choose after the prefix");
   options::add_delivery_option(*app_, delivery_);
+  options::add_timers_option(*app_, timers_);
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)
       ->check(CLI::NonNegativeNumber)  // without it CLI11 wraps "-3" around to a huge unsigned limit
       ->capture_default_str();
@@ -44,6 +45,7 @@ int RunCommand::execute(const SubjectCommand& subject) const {
   // The option accepts only the table's names.
   settings.heuristic = options::parse_heuristic(heuristic_).value();
   settings.delivery = options::parse_delivery(delivery_).value();
+  settings.timers = options::parse_timers(timers_).value();
   settings.step_limit = step_limit_;
   settings.timeout = timeout_from_seconds(timeout_seconds_);
 

@@ -10,6 +10,7 @@
 #include "exocheck/options/bounds.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/timers.hpp"
 #include "recorded_run.hpp"
 #include "subject_command.hpp"
 
@@ -33,6 +34,7 @@ class RunCommand {
   static inline const RunSettings kDefaults{};
   std::string heuristic_{options::name_of(kDefaults.heuristic)};
   std::string delivery_{options::name_of(kDefaults.delivery)};
+  std::string timers_{options::name_of(kDefaults.timers)};
   std::uint64_t step_limit_ = kDefaults.step_limit;
   double timeout_seconds_ = std::chrono::duration<double>(kDefaults.timeout).count();
   std::string out_ = "exocheck-run.trace";

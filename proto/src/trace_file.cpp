@@ -113,7 +113,8 @@ void check_magic(std::string_view bytes, const std::string& origin) {
 
 proto::TraceFile new_trace_file(const std::string& subject, const std::vector<std::string>& args,
                                 std::string_view heuristic, std::uint64_t step_limit,
-                                const std::vector<std::string>& ranking, proto::DeliveryOrder delivery) {
+                                const std::vector<std::string>& ranking, proto::DeliveryOrder delivery,
+                                proto::TimerSemantics timers) {
   proto::TraceFile trace;
   trace.set_format_version(kTraceFormatVersion);
   trace.set_tool_version(EXOCHECK_VERSION);
@@ -124,6 +125,7 @@ proto::TraceFile new_trace_file(const std::string& subject, const std::vector<st
   trace.set_step_limit(step_limit);
   for (const auto& actor : ranking) trace.add_ranking(actor);
   trace.set_delivery(delivery);
+  trace.set_timers(timers);
   return trace;
 }
 

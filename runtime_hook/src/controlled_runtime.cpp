@@ -10,6 +10,7 @@
 #include "exocheck/wire/utf8.hpp"
 #include "identity.hpp"
 #include "step_execution.hpp"
+#include "timer_semantics.hpp"
 #include "type_name.hpp"
 
 namespace exocheck::detail {
@@ -144,6 +145,9 @@ void ControlledRuntime::collect_enabled() {
     return SendFacts{envelope.receiver->index, envelope.sender != nullptr ? envelope.sender->index : -1,
                      envelope.send_seq, envelope.clock.get()};
   });
+  keep_quiescent_firings(
+      timers_, enabled_, [this](std::size_t i) { return pending_[i]->timer != TimerKind::kNone; },
+      [this](std::size_t i) { return pending_[i]->due_ns; });
   for (std::size_t i : enabled_) {
     const ActorCell& receiver = *pending_[i]->receiver;
     candidates_.push_back({pending_[i]->send_seq, receiver.index, receiver.creation_seq, &receiver.id});
@@ -350,11 +354,17 @@ void ControlledRuntime::note_failure(proto::StepOutcome outcome, std::uint32_t s
                             std::to_string(step) + ": " + event_->detail());
 }
 
-void ControlledRuntime::wake_sleepers_of(const std::string& actor) {
-  sleep_.wake_messages_of(actor, [&](const std::string& id) -> const std::string* {
+void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_lane) {
+  static const std::string every(kEveryLane);
+  sleep_.wake_messages_of(every_lane ? every : actor, [&](const std::string& id) -> const std::string* {
     auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == id; });
-    return it == pending_.end() ? nullptr : &(*it)->receiver->id;
+    if (it == pending_.end()) return nullptr;
+    return quiescent_firing(**it) ? &every : &(*it)->receiver->id;
   });
+}
+
+bool ControlledRuntime::quiescent_firing(const Envelope& envelope) const {
+  return timers_ == proto::TIMERS_QUIESCENT && envelope.timer != TimerKind::kNone;
 }
 
 proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, SchedulingOrder& order) {
@@ -390,8 +400,9 @@ proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, 
     }
     begin_step(step);
     for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
+    const bool delivered_quiescent_firing = quiescent_firing(*pending_[choice.pending_index]);
     const proto::StepOutcome outcome = execute(choice.pending_index, step);
-    if (step > firm_prefix(request)) wake_sleepers_of(event_->actor());
+    if (step > firm_prefix(request)) wake_sleepers_of(event_->actor(), delivered_quiescent_firing);
     note_failure(outcome, step);
     write_event();
   }
@@ -413,6 +424,7 @@ int ControlledRuntime::run() {
   SchedulingOrder order(request);
   sleep_.assign(request.sleep());
   delivery_ = request.delivery();
+  timers_ = request.timers();
 
   finish_requested_destroys();
   write_event();

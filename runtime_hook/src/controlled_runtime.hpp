@@ -57,7 +57,10 @@ class ControlledRuntime : public Runtime {
   proto::RunResult run_steps(const proto::RunRequest& request, SchedulingOrder& order);
   proto::RunResult with_first_failure(proto::RunResult result) const;
   void note_failure(proto::StepOutcome outcome, std::uint32_t step);
-  void wake_sleepers_of(const std::string& actor);
+  /// After a step at `actor` (on every lane: a quiescent timer's firing).
+  void wake_sleepers_of(const std::string& actor, bool every_lane);
+  /// A timer's firing that depends on everything before it (TIMERS_QUIESCENT).
+  bool quiescent_firing(const Envelope& envelope) const;
   void begin_step(std::uint32_t step);
   void finish_requested_destroys();
   proto::RunResult divergence(const proto::RunRequest& request, std::uint32_t step) const;
@@ -88,6 +91,7 @@ class ControlledRuntime : public Runtime {
   std::vector<ActorCell*> destroying_;  ///< destroy() was called for them in the step in progress
   SleepSet sleep_;                      ///< asleep after the prefix
   proto::DeliveryOrder delivery_ = proto::DELIVERY_UNORDERED;  ///< the request's
+  proto::TimerSemantics timers_ = proto::TIMERS_ANYTIME;       ///< the request's
   proto::RunResult first_failure_;                             ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t now_ns_ = 0;  ///< virtual time: the due time of the latest timer fired

@@ -22,12 +22,13 @@ class SleepSet {
 
   /// After a step at `actor`: wakes the messages `actor` receives. `receiver_of(id)` is the
   /// receiver's id of a pending message, or nullptr once the message is no longer pending (it
-  /// wakes too: it can no longer be chosen).
+  /// wakes too: it can no longer be chosen). A step or a message on every lane ("*": a timer's
+  /// firing that depends on everything, timer_semantics.hpp) wakes, or is woken, with any.
   template <class ReceiverOf>
   void wake_messages_of(const std::string& actor, ReceiverOf receiver_of) {
     std::erase_if(ids_, [&](const std::string& id) {
       const std::string* receiver = receiver_of(id);
-      return receiver == nullptr || *receiver == actor;
+      return receiver == nullptr || *receiver == actor || actor == "*" || *receiver == "*";
     });
   }
 

@@ -11,6 +11,7 @@
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/strategy.hpp"
+#include "exocheck/options/timers.hpp"
 #include "interpreter.hpp"
 
 namespace exocheck::engine::testing {
@@ -76,6 +77,7 @@ Execution run_item(const Program& program, const WorkItem& item, const ExplorerO
   spec.ranking = item.ranking;
   spec.heuristic = options::to_hook(explorer.heuristic);
   spec.delivery = options::row_of(options::kDeliveries, explorer.delivery).wire;
+  spec.timers = options::row_of(options::kTimers, explorer.timers).wire;
   spec.wakeup_entries = item.wakeup_entries;
   if (item.sample) {
     spec.heuristic = options::to_hook(item.sample->strategy);

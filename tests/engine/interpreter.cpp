@@ -7,6 +7,7 @@
 #include "delivery_order.hpp"
 #include "exocheck/detail/envelope.hpp"
 #include "scheduling_order.hpp"
+#include "timer_semantics.hpp"
 #include "vector_clock.hpp"
 
 namespace exocheck::engine::testing {
@@ -26,9 +27,9 @@ struct Actor {
   bool destroy_requested = false;
   std::string awaiting;
   int await_then = 0;
-  int await_timeout = -1;                                 ///< the continuation of the call's timeout
-  std::string call_timeout;                               ///< the call's timeout timer, while it waits
-  std::vector<std::string> abandoned;                     ///< calls that timed out: their replies are dropped
+  int await_timeout = -1;                                         ///< the continuation of the call's timeout
+  std::string call_timeout;                                       ///< the call's timeout timer, while it waits
+  std::vector<std::string> abandoned;                             ///< calls that timed out: their replies are dropped
   std::vector<std::string> timers = std::vector<std::string>(2);  ///< timer slots: timers' names
   int children = 0;
   int sent = 0;
@@ -48,6 +49,8 @@ struct Message {
   std::shared_ptr<const VectorClock> clock;
   TimerKind timer = TimerKind::kNone;  ///< as the hook's Envelope
   std::string series;                  ///< a timer's name
+  std::uint64_t due = 0;               ///< a timer's due time
+  int delay = 0;                       ///< a timer's delay
 };
 
 constexpr int kReplyType = -1;
@@ -102,18 +105,27 @@ class Interpreter {
       current_ = &execution_.steps.back();
       for (std::size_t i : enabled) current_->enabled.push_back(pending_[i].id);
       if (step > spec_.prefix.size() - (spec_.wakeup_entries != 0 ? 1 : 0)) {
-        std::erase_if(sleep, [&](const std::string& s) { return receiver_of(s) == receiver; });
+        // As the hook's sleep set: a quiescent timer's firing is on every lane (timer_semantics.hpp).
+        const bool every_lane = quiescent_firing(pending_[chosen]);
+        std::erase_if(sleep, [&](const std::string& s) {
+          const Message* m = pending_named(s);
+          return every_lane || (m != nullptr && (m->receiver == receiver || quiescent_firing(*m)));
+        });
       }
       if (!deliver(chosen) && failure_.empty()) failure_ = "check failed at " + current_->message;
     }
   }
 
  private:
-  int receiver_of(const std::string& id) const {
+  const Message* pending_named(const std::string& id) const {
     for (const auto& m : pending_) {
-      if (m.id == id) return m.receiver;
+      if (m.id == id) return &m;
     }
-    return -2;
+    return nullptr;
+  }
+
+  bool quiescent_firing(const Message& m) const {
+    return spec_.timers == proto::TIMERS_QUIESCENT && m.timer != TimerKind::kNone;
   }
 
   std::vector<std::size_t> awake_messages(const std::vector<std::size_t>& enabled,
@@ -167,6 +179,10 @@ class Interpreter {
           const Message& m = pending_[i];
           return exocheck::detail::SendFacts{m.receiver, m.sender, m.send_seq, m.clock.get()};
         });
+    exocheck::detail::keep_quiescent_firings(
+        static_cast<exocheck::detail::proto::TimerSemantics>(spec_.timers), enabled,
+        [this](std::size_t i) { return pending_[i].timer != TimerKind::kNone; },
+        [this](std::size_t i) { return pending_[i].due; });
     return enabled;
   }
 
@@ -187,7 +203,8 @@ class Interpreter {
   void post(Message m) {
     m.send_seq = ++send_seq_;
     m.clock = step_clock_;
-    current_->sent.push_back({m.id, actors_[m.receiver].id});
+    m.due = now_ + static_cast<std::uint64_t>(m.delay);
+    current_->sent.push_back({m.id, actors_[m.receiver].id, m.timer != TimerKind::kNone});
     if (actors_[m.receiver].destroyed) {
       current_->dead_letters.push_back(m.id);
       return;
@@ -212,9 +229,10 @@ class Interpreter {
     return true;
   }
 
-  void arm(int self, TimerKind kind, int type, long value, std::string answers = {}) {
+  void arm(int self, TimerKind kind, int type, long value, int delay, std::string answers = {}) {
     Message m = make_message(self, self, type, value);
     m.timer = kind;
+    m.delay = delay;
     m.series = m.id;
     m.answers = std::move(answers);
     post(std::move(m));
@@ -279,7 +297,7 @@ class Interpreter {
       case Op::kAfter:
       case Op::kEvery: {
         const auto kind = action.op == Op::kAfter ? TimerKind::kOnce : TimerKind::kPeriodic;
-        arm(self, kind, action.type, actors_[self].acc + action.value);
+        arm(self, kind, action.type, actors_[self].acc + action.value, action.delay);
         actors_[self].timers[action.slot] = pending_.back().id;
         return true;
       }
@@ -313,7 +331,7 @@ class Interpreter {
       actors_[self].await_then = action.then;
       if (action.timeout >= 0) {
         actors_[self].await_timeout = action.timeout;
-        arm(self, TimerKind::kCallTimeout, kTimeoutType, 0, call);
+        arm(self, TimerKind::kCallTimeout, kTimeoutType, 0, action.delay, call);
         actors_[self].call_timeout = pending_.back().id;
       }
     }
@@ -334,6 +352,8 @@ class Interpreter {
     actor.clock = clock;
     current_->actor = actor.id;
     current_->message = m.id;
+    current_->timer = m.timer != TimerKind::kNone;
+    if (m.timer != TimerKind::kNone) now_ = std::max(now_, m.due);
     for (const auto& [index_, count] : clock->entries()) {
       if (index_ != exocheck::detail::kStepZeroSends) current_->clock.emplace_back(actors_[index_].id, count);
     }
@@ -348,7 +368,9 @@ class Interpreter {
       current_->reply = call_timeout.empty();  // a reply and a timeout race: neither is a reply alone
       if (m.timer == TimerKind::kCallTimeout) {
         const int receiver = m.receiver;
-        if (!withdraw([&](const Message& r) { return r.receiver == receiver && r.timer == TimerKind::kNone && r.answers == call; })) {
+        if (!withdraw([&](const Message& r) {
+              return r.receiver == receiver && r.timer == TimerKind::kNone && r.answers == call;
+            })) {
           actors_[receiver].abandoned.push_back(call);
         }
         handler = &type.continuations[static_cast<std::size_t>(actors_[receiver].await_timeout)];
@@ -361,6 +383,7 @@ class Interpreter {
         Message next = make_message(m.receiver, m.receiver, m.type, m.value);
         next.timer = TimerKind::kPeriodic;
         next.series = m.series;
+        next.delay = m.delay;
         post(std::move(next));
       }
       for (const auto& [t, h] : type.handlers) {
@@ -419,6 +442,7 @@ class Interpreter {
   std::vector<Message> pending_;
   std::shared_ptr<const VectorClock> step_clock_;
   std::uint64_t send_seq_ = 0;
+  std::uint64_t now_ = 0;  ///< virtual time: the due time of the latest timer fired
   std::uint64_t creation_seq_ = 0;
   int environment_sent_ = 0;
   int roots_spawned_ = 0;

@@ -23,6 +23,7 @@ struct RunSpec {
   std::uint32_t pct_steps = 0;
   std::size_t wakeup_entries = 0;  ///< optimal DPOR: the prefix's last entries that may be held back
   proto::DeliveryOrder delivery = proto::DELIVERY_UNORDERED;
+  proto::TimerSemantics timers = proto::TIMERS_ANYTIME;
 };
 
 Execution run_program(const Program& program, const RunSpec& spec);

@@ -94,22 +94,30 @@ class Generator {
   // A root may arm a one-shot timer (slot 0) and a periodic one (slot 1) that every handler of
   // the actor cancels once it has handled a few messages, so that every run ends.
   void add_constructor_timers(ActorType& type) {
-    if (chance(2)) type.constructor.push_back({.op = Action::Op::kAfter, .type = pick(kMessageTypes), .slot = 0});
+    if (chance(2)) {
+      type.constructor.push_back(
+          {.op = Action::Op::kAfter, .type = pick(kMessageTypes), .slot = 0, .delay = 1 + pick(3)});
+    }
     if (chance(3)) {
-      type.constructor.push_back({.op = Action::Op::kEvery, .type = 1 + pick(kMessageTypes - 1), .slot = 1});
+      type.constructor.push_back(
+          {.op = Action::Op::kEvery, .type = 1 + pick(kMessageTypes - 1), .slot = 1, .delay = 1 + pick(3)});
       periodic_cancel_ = 1 + pick(2);
     }
   }
 
   // A handler may arm a one-shot timer of a higher level (runs still end) and cancel slot 0's.
   void add_periodic_cancel(Handler& h) const {
-    if (periodic_cancel_ > 0) h.insert(h.begin(), {.op = Action::Op::kCancel, .slot = 1, .when_count = periodic_cancel_});
+    if (periodic_cancel_ > 0)
+      h.insert(h.begin(), {.op = Action::Op::kCancel, .slot = 1, .when_count = periodic_cancel_});
   }
 
   void add_handler_timers(Handler& h, int level) {
     add_periodic_cancel(h);
     if (level + 1 < kMessageTypes && chance(4)) {
-      h.push_back({.op = Action::Op::kAfter, .type = level + 1 + pick(kMessageTypes - level - 1), .slot = 0});
+      h.push_back({.op = Action::Op::kAfter,
+                   .type = level + 1 + pick(kMessageTypes - level - 1),
+                   .slot = 0,
+                   .delay = 1 + pick(3)});
     }
     if (chance(5)) h.push_back({.op = Action::Op::kCancel, .slot = 0});
   }

@@ -1,8 +1,9 @@
-// Timers (one-shot, periodic, cancelled, call timeouts) under the default semantics, where a timer
-// may fire at any step after it was armed: a timer's firing is a delivery to its own actor. On
-// random programs with timers, every reduction, with and without sleep sets, alone, with simulated
-// parallel agents and in split subtrees, reaches what exhaustive exploration reaches; optimal DPOR
-// runs one execution per class with one worker.
+// Timers (one-shot, periodic, cancelled, call timeouts) in both semantics: where a timer may fire at
+// any step after it was armed (a delivery to its own actor), and where it fires only when nothing
+// else can be delivered, earliest due time first (a firing on every lane). On random programs with
+// timers, every reduction, with and without sleep sets, alone, with simulated parallel agents and
+// in split subtrees, reaches what exhaustive exploration reaches under the same semantics; optimal
+// DPOR runs one execution per class with one worker.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -37,12 +38,23 @@ Use use_of(const Program& program) {
   return use;
 }
 
-TEST(Timers, EveryReductionReachesWhatExhaustiveReaches) {
+ExplorerOptions with(Reduction reduction, bool sleep, Heuristic heuristic, Timers timers, std::uint64_t max_paths = 0) {
+  ExplorerOptions options{reduction, sleep, heuristic, max_paths};
+  options.timers = timers;
+  return options;
+}
+
+std::string described(std::uint64_t seed, const ExplorerOptions& options) {
+  return describe(seed, options) + (options.timers == Timers::kQuiescent ? ", timers quiescent" : ", timers anytime");
+}
+
+void expect_every_reduction_reaches_what_exhaustive_reaches(Timers timers, std::uint64_t first_seed) {
   int programs = 0, with_periodic = 0, with_cancel = 0, with_timeout = 0;
   std::uint64_t optimal_blocked = 0;
-  for (std::uint64_t seed = 90001; programs < kPrograms; ++seed) {
+  for (std::uint64_t seed = first_seed; programs < kPrograms; ++seed) {
     const Program program = generate_program(seed, {.timers = true});
-    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    const Reached reference =
+        explore(program, with(Reduction::kExhaustive, false, Heuristic::kFifo, timers, kLargestSpace + 1));
     if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
     ++programs;
     const Use use = use_of(program);
@@ -52,27 +64,39 @@ TEST(Timers, EveryReductionReachesWhatExhaustiveReaches) {
     const Heuristic heuristic = kHeuristics[seed % 6];
     for (Reduction reduction : {Reduction::kDpor, Reduction::kTransDpor}) {
       for (bool sleep : {false, true}) {
-        const ExplorerOptions options{reduction, sleep, heuristic};
-        expect_same_reach(reference, explore(program, options), describe(seed, options));
+        const auto options = with(reduction, sleep, heuristic, timers);
+        expect_same_reach(reference, explore(program, options), described(seed, options));
       }
     }
-    const ExplorerOptions optimal{Reduction::kOptimal, true, heuristic};
+    const auto optimal = with(Reduction::kOptimal, true, heuristic, timers);
     const Reached once = explore(program, optimal);
-    expect_same_reach(reference, once, describe(seed, optimal));
-    EXPECT_EQ(once.stats.paths, once.stats.classes) << describe(seed, optimal) << ": an execution repeated a class";
+    expect_same_reach(reference, once, described(seed, optimal));
+    EXPECT_EQ(once.stats.paths, once.stats.classes) << described(seed, optimal) << ": an execution repeated a class";
     optimal_blocked += once.stats.sleep_blocked;
-    const ExplorerOptions parallel{seed % 2 == 0 ? Reduction::kTransDpor : Reduction::kOptimal, true, heuristic};
-    expect_same_reach(reference, explore_in_parallel(program, parallel, 4, seed), describe(seed, parallel) + ", 4 agents");
-    expect_same_reach(reference, explore_in_subtrees(program, parallel, 4, seed), describe(seed, parallel) + ", in subtrees");
+    const auto parallel = with(seed % 2 == 0 ? Reduction::kTransDpor : Reduction::kOptimal, true, heuristic, timers);
+    expect_same_reach(reference, explore_in_parallel(program, parallel, 4, seed),
+                      described(seed, parallel) + ", 4 agents");
+    expect_same_reach(reference, explore_in_subtrees(program, parallel, 4, seed),
+                      described(seed, parallel) + ", in subtrees");
     if (::testing::Test::HasFailure()) break;
   }
   EXPECT_EQ(programs, kPrograms);
   EXPECT_GT(with_periodic, kPrograms / 10);
   EXPECT_GT(with_cancel, kPrograms / 10);
   EXPECT_GT(with_timeout, kPrograms / 10);
-  std::printf("timers: %d programs (periodic timers in %d, cancels in %d, call timeouts in %d), optimal cut short %llu "
-              "times\n",
-              programs, with_periodic, with_cancel, with_timeout, static_cast<unsigned long long>(optimal_blocked));
+  std::printf(
+      "timers %s: %d programs (periodic timers in %d, cancels in %d, call timeouts in %d), optimal cut short "
+      "%llu times\n",
+      timers == Timers::kQuiescent ? "quiescent" : "anytime", programs, with_periodic, with_cancel, with_timeout,
+      static_cast<unsigned long long>(optimal_blocked));
+}
+
+TEST(Timers, AnytimeEveryReductionReachesWhatExhaustiveReaches) {
+  expect_every_reduction_reaches_what_exhaustive_reaches(Timers::kAnytime, 90001);
+}
+
+TEST(Timers, QuiescentEveryReductionReachesWhatExhaustiveReaches) {
+  expect_every_reduction_reaches_what_exhaustive_reaches(Timers::kQuiescent, 95001);
 }
 
 }  // namespace

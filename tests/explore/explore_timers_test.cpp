@@ -38,5 +38,35 @@ TEST_F(ExploreTest, TheIdempotentServerExploresCompletelyUnderEveryReduction) {
   }
 }
 
+// Under --timers quiescent a timer fires only when nothing else can be delivered: the reply always
+// comes first, so the client never retries and there is one class.
+TEST_F(ExploreTest, WhenTimersFireOnlyAtQuiescenceTheReplyAlwaysWins) {
+  if (!built("retry")) GTEST_SKIP() << "retry not built";
+  const auto f = figures({"--timers", "quiescent"}, "retry");
+  EXPECT_EQ(f.exit_code, 0) << f.summary.dump(2);
+  EXPECT_EQ(f.classes, 1u);
+  EXPECT_EQ(f.summary.at("options").at("timers"), "quiescent");
+}
+
+// A periodic timer that is never cancelled: no run ends. Every run reaches the step limit, which
+// the summary names (exit 3); --check termination reports the first as a livelock that replays.
+TEST_F(ExploreTest, AHeartbeatThatNeverStopsBoundsTheExplorationAndTerminationFindsIt) {
+  if (!built("pingpong")) GTEST_SKIP() << "pingpong not built";
+  const std::vector<std::string> subject{"--steps=4", "--heartbeat"};
+  for (const auto& [timers, classes] : {std::pair{"anytime", 68u}, std::pair{"quiescent", 1u}}) {
+    const auto f = figures({"--timers", timers, "--workers", "1", "--step-limit", "12"}, "pingpong", subject);
+    EXPECT_EQ(f.exit_code, 3) << timers << "\n" << f.summary.dump(2);
+    EXPECT_EQ(f.classes, classes) << timers;
+    EXPECT_EQ(f.summary.at("stats").at("step_limited"), classes) << timers;
+    EXPECT_NE(f.summary.at("warnings").dump().find("at the step limit of 12"), std::string::npos) << timers;
+  }
+  const auto livelock = figures({"--step-limit", "12", "--check", "termination"}, "pingpong", subject);
+  ASSERT_EQ(livelock.exit_code, 1) << livelock.summary.dump(2);
+  EXPECT_EQ(livelock.summary.at("bugs").at(0).at("status"), "RUN_STEP_LIMIT");
+  const auto replay =
+      exocheck({"replay", (dir() / livelock.summary.at("bugs").at(0).at("trace").get<std::string>()).string()});
+  EXPECT_NE(replay.out.find("Replay: reproduced RUN_STEP_LIMIT"), std::string::npos) << replay.out << replay.err;
+}
+
 }  // namespace
 }  // namespace exocheck::explore_test

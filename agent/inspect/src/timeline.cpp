@@ -168,7 +168,8 @@ std::string format_header(const proto::TraceFile& trace) {
   const std::string order = trace.delivery() == proto::DELIVERY_UNORDERED ? std::string()
                             : delivery != nullptr                         ? ", delivery " + std::string(delivery->name)
                                                   : ", delivery " + std::to_string(trace.delivery());
-  out += "Options: heuristic " + (trace.heuristic().empty() ? std::string("?") : trace.heuristic()) + order +
+  const std::string timers = trace.timers() == proto::TIMERS_QUIESCENT ? ", timers quiescent" : "";
+  out += "Options: heuristic " + (trace.heuristic().empty() ? std::string("?") : trace.heuristic()) + order + timers +
          ", step limit " + limit + ", prefix " + prefix + "\n";
   if (!trace.ranking().empty()) out += "Ranking: " + join(trace.ranking(), ", ", identity) + "\n";
   out += "Recorded by: exocheck " + trace.tool_version() + ", protocol " + std::to_string(trace.protocol_version()) +

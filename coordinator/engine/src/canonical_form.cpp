@@ -4,9 +4,11 @@
 
 namespace exocheck::engine {
 
-std::string canonical_form(const Execution& execution) {
+std::string canonical_form(const Execution& execution, Timers timers) {
   Names names;
-  const TraceView view(execution, names);
+  TraceView view;
+  view.set_timers(timers);
+  view.assign(execution, names);
   return view.canonical_form(names);
 }
 

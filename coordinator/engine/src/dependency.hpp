@@ -9,15 +9,22 @@
 
 namespace exocheck::engine::dependency {
 
+/// The lane that is every lane ("*", which every Names interns first): a timer's firing that may
+/// happen only when nothing else can be delivered (--timers quiescent) depends on everything
+/// before it and everything after it. Traces name its messages' receiver so in the engine.
+inline constexpr Key kEveryLane = 0;
+
 /// The lane of a delivery: the actor whose state its handler reads and writes, its receiver.
-/// Deliveries on one lane are totally ordered in every execution; a class is each lane's sequence.
+/// Deliveries on one lane are totally ordered in every execution; a class is each lane's sequence
+/// between the deliveries on every lane.
 constexpr Key lane(Key receiver) {
   return receiver;
 }
 
-/// Deliveries to `receiver_a` and to `receiver_b` do not commute: they are on the same lane.
+/// Deliveries to `receiver_a` and to `receiver_b` do not commute: they are on the same lane, or one
+/// of them is on every lane.
 constexpr bool dependent(Key receiver_a, Key receiver_b) {
-  return lane(receiver_a) == lane(receiver_b);
+  return lane(receiver_a) == lane(receiver_b) || lane(receiver_a) == kEveryLane || lane(receiver_b) == kEveryLane;
 }
 
 /// The delivery of a message that the delivery of `earlier` sent (`sender`: the message whose

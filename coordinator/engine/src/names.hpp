@@ -16,6 +16,9 @@ inline constexpr Key kNoKey = ~Key{0};
 /// one over short ids (FNV-1a, linear probing, at most half full) rather than a node-based map.
 class Names {
  public:
+  /// Key 0 is "*": the lane of a step that depends on every other (dependency.hpp, kEveryLane).
+  Names() { intern("*"); }
+
   Key intern(std::string_view name) {
     if ((names_.size() + 1) * 2 > slots_.size()) grow();
     const std::uint64_t h = hash(name);

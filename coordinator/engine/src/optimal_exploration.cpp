@@ -46,6 +46,7 @@ class OptimalExploration final : public Exploration {
  public:
   OptimalExploration(const ExplorerOptions& options, const Subtree* subtree)
       : options_(options), tree_(subtree == nullptr ? 0 : subtree->prefix.size()) {
+    trace_.set_timers(options.timers);
     if (subtree == nullptr) return;
     for (const auto& message : subtree->prefix) root_prefix_.push_back(names_.intern(message));
     Configuration& root = tree_.root();
@@ -346,9 +347,9 @@ class OptimalExploration final : public Exploration {
       if (path_[k] != nullptr) continue;  // the item's
       const ViewStep& step = trace_.step(k);
       Configuration& parent = *path_[k - 1];
-      parent.done.push_back({step.message, step.actor, false, false, false});
-      SleepSet sleep = k == last && held_back ? out.before_last.passed_through(step.actor)  // the hook's
-                                              : parent.sleep.passed_through(step.actor);
+      parent.done.push_back({step.message, step.lane(), false, false, false});
+      SleepSet sleep = k == last && held_back ? out.before_last.passed_through(step.lane())  // the hook's
+                                              : parent.sleep.passed_through(step.lane());
       WakeupTree wakeup;
       if (auto subtree = parent.wakeup.take(step.message)) wakeup = std::move(*subtree);
       tree_.relist(parent);
@@ -382,7 +383,7 @@ class OptimalExploration final : public Exploration {
     WakeupSequence v;
     for (std::size_t k = i + 1; k <= trace_.size(); ++k) {
       if (trace_.happens_before(i, k)) continue;
-      v.push_back(event_of(trace_.step(k).message, trace_.step(k).actor, i));
+      v.push_back(event_of(trace_.step(k).message, trace_.step(k).lane(), i));
     }
     WakeupEvent last = event_of(m, trace_.receiver(m), i);
     last.tentative = trace_.send_step(m) >= i;

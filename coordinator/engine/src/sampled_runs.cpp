@@ -38,6 +38,7 @@ std::uint64_t run_seed(std::uint64_t seed, std::uint64_t run) {
 class SampledRuns final : public Exploration {
  public:
   SampledRuns(const ExplorerOptions& options, const Subtree* range) : options_(options) {
+    trace_.set_timers(options.timers);
     // A range of no count (the whole exploration, as a coordinator leases it first) runs to the end.
     end_run_ = options.max_paths == 0 ? kNoEnd : options.max_paths;
     if (range != nullptr) {

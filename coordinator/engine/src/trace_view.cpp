@@ -8,17 +8,19 @@ namespace exocheck::engine {
 namespace {
 
 /// One delivery in a class key.
-struct Delivery {
+struct LaneDelivery {
   Key actor;
   Key message;
 };
-static_assert(sizeof(Delivery) == 2 * sizeof(Key), "class keys are copied as bytes");
+static_assert(sizeof(LaneDelivery) == 2 * sizeof(Key), "class keys are copied as bytes");
 
-ViewStep intern_step(const Step& step, Names& names) {
+/// `timers_on_every_lane`: a timer's firing, and the receiver of a timer armed, are on every lane.
+ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) {
   ViewStep view;
   if (!step.actor.empty()) view.actor = names.intern(step.actor);
   if (!step.message.empty()) view.message = names.intern(step.message);
   view.reply = step.reply;
+  view.every_lane = timers_on_every_lane && step.timer;
   // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
   view.sent.reserve(step.sent.size());
   view.sent_to.reserve(step.sent.size());
@@ -28,7 +30,7 @@ ViewStep intern_step(const Step& step, Names& names) {
   for (const auto& sent : step.sent) {
     const Key id = names.intern(sent.id);
     view.sent.push_back(id);
-    view.sent_to.push_back(names.intern(sent.receiver));
+    view.sent_to.push_back(timers_on_every_lane && sent.timer ? dependency::kEveryLane : names.intern(sent.receiver));
   }
   for (const auto& id : step.enabled) view.enabled.push_back(names.intern(id));
   for (const auto& id : step.dead_letters) view.dead_letters.push_back(names.intern(id));
@@ -54,8 +56,8 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
   step_zero_senders_known_ = false;
   own_.clear();
   own_.reserve(execution.steps.size() + 1);
-  if (whole) own_.push_back(intern_step(execution.initial, names));
-  for (const auto& step : execution.steps) own_.push_back(intern_step(step, names));
+  if (whole) own_.push_back(intern_step(execution.initial, names, timers_on_every_lane_));
+  for (const auto& step : execution.steps) own_.push_back(intern_step(step, names, timers_on_every_lane_));
   steps_.clear();
   steps_.reserve(prefix.size() + own_.size());
   if (!whole) steps_.assign(prefix.begin(), prefix.end());
@@ -66,13 +68,21 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
   // Cleared, not destroyed: each lane's list keeps its memory for the next execution.
   for (auto& steps : coenabled_steps_of_lane_) steps.clear();
   if (coenabled_steps_of_lane_.size() < names.size()) coenabled_steps_of_lane_.resize(names.size());
+  coenabled_steps_.clear();
+  last_every_lane_.clear();
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const ViewStep& step = *steps_[k];
     for (std::size_t i = 0; i < step.sent.size(); ++i) {
       send_step_[step.sent[i]] = k;
       receivers_[step.sent[i]] = step.sent_to[i];
     }
-    if (k > 0 && !step.reply) coenabled_steps_of_lane_[dependency::lane(step.actor)].push_back(k);
+    if (k > 0 && !step.reply) {
+      coenabled_steps_of_lane_[step.lane()].push_back(k);
+      if (timers_on_every_lane_) coenabled_steps_.push_back(k);
+    }
+    if (timers_on_every_lane_) {
+      last_every_lane_.push_back(step.every_lane ? k : (k == 0 ? 0 : last_every_lane_.back()));
+    }
   }
 }
 
@@ -115,6 +125,9 @@ bool TraceView::happens_before(std::size_t i, std::size_t j) const {
   if (i == 0 || j == 0) return false;  // main's step is concurrent with everything
   if (i == j) return true;
   if (i > j) return false;
+  // A step on every lane between them (either of them included) orders them; the hook's clocks
+  // know only messages and actors.
+  if (!last_every_lane_.empty() && last_every_lane_[j] >= i) return true;
   const Key actor = steps_[i]->actor;
   return clock_entry(i, actor) <= clock_entry(j, actor);
 }
@@ -124,12 +137,21 @@ bool TraceView::happens_before_message(std::size_t i, Key m) const {
   return sender != 0 && happens_before(i, sender);
 }
 
-std::size_t TraceView::latest_dependent_step(Key receiver, std::size_t limit) const {
-  const Key lane = dependency::lane(receiver);
-  if (lane >= coenabled_steps_of_lane_.size()) return 0;
-  const auto& steps = coenabled_steps_of_lane_[lane];
+namespace {
+
+std::size_t latest_at_most(const std::vector<std::size_t>& steps, std::size_t limit) {
   auto after = std::upper_bound(steps.begin(), steps.end(), limit);
   return after == steps.begin() ? 0 : *(after - 1);
+}
+
+}  // namespace
+
+std::size_t TraceView::latest_dependent_step(Key receiver, std::size_t limit) const {
+  const Key lane = dependency::lane(receiver);
+  if (lane == dependency::kEveryLane) return latest_at_most(coenabled_steps_, limit);
+  if (lane >= coenabled_steps_of_lane_.size()) return 0;
+  const std::size_t on_lane = latest_at_most(coenabled_steps_of_lane_[lane], limit);
+  return std::max(on_lane, latest_at_most(coenabled_steps_of_lane_[dependency::kEveryLane], limit));
 }
 
 void TraceView::move_step_into(std::size_t k, ViewStep& home) {
@@ -162,41 +184,63 @@ std::string TraceView::canonical_form(const Names& names) const {
   return canonical_form_of(class_key(), names);
 }
 
+// A step on every lane is dependent with every other: the execution is its segments between such
+// steps, each one's class being its lanes' sequences, and those steps themselves in between.
 std::string TraceView::class_key() const {
-  std::vector<Delivery> deliveries;
+  std::vector<LaneDelivery> deliveries;
   deliveries.reserve(size());
+  std::size_t segment = 0;
+  const auto close_segment = [&] {
+    std::stable_sort(deliveries.begin() + static_cast<std::ptrdiff_t>(segment), deliveries.end(),
+                     [](const LaneDelivery& a, const LaneDelivery& b) { return a.actor < b.actor; });
+  };
   for (std::size_t k = 1; k < steps_.size(); ++k) {
-    deliveries.push_back({dependency::lane(steps_[k]->actor), steps_[k]->message});
+    if (!steps_[k]->every_lane) {
+      deliveries.push_back({steps_[k]->lane(), steps_[k]->message});
+      continue;
+    }
+    close_segment();
+    deliveries.push_back({dependency::kEveryLane, steps_[k]->message});
+    segment = deliveries.size();
   }
-  std::stable_sort(deliveries.begin(), deliveries.end(),
-                   [](const Delivery& a, const Delivery& b) { return a.actor < b.actor; });
-  std::string key(deliveries.size() * sizeof(Delivery), '\0');
+  close_segment();
+  std::string key(deliveries.size() * sizeof(LaneDelivery), '\0');
   if (!deliveries.empty()) std::memcpy(key.data(), deliveries.data(), key.size());
   return key;
 }
 
 std::string TraceView::canonical_form_of(std::string_view key, const Names& names) {
-  std::vector<Delivery> deliveries(key.size() / sizeof(Delivery));
-  if (!deliveries.empty()) std::memcpy(deliveries.data(), key.data(), deliveries.size() * sizeof(Delivery));
-  // Each actor's deliveries, as [begin, end) in `deliveries`, ordered by the actor's name.
-  std::vector<std::pair<std::size_t, std::size_t>> actors;
-  for (std::size_t i = 0; i < deliveries.size(); ++i) {
-    if (i == 0 || deliveries[i - 1].actor != deliveries[i].actor) actors.emplace_back(i, i);
-    actors.back().second = i + 1;
-  }
-  std::sort(actors.begin(), actors.end(), [&](const auto& a, const auto& b) {
-    return names.name(deliveries[a.first].actor) < names.name(deliveries[b.first].actor);
-  });
+  std::vector<LaneDelivery> deliveries(key.size() / sizeof(LaneDelivery));
+  if (!deliveries.empty()) std::memcpy(deliveries.data(), key.data(), deliveries.size() * sizeof(LaneDelivery));
   std::string form;
-  for (const auto& [begin, end] : actors) {
-    form += names.name(deliveries[begin].actor);
-    form += ':';
-    for (std::size_t i = begin; i < end; ++i) {
-      if (i > begin) form += ',';
-      form += names.name(deliveries[i].message);
+  // One segment [first, last) at a time: each actor's deliveries, ordered by the actor's name.
+  const auto add_segment = [&](std::size_t first, std::size_t last) {
+    std::vector<std::pair<std::size_t, std::size_t>> actors;
+    for (std::size_t i = first; i < last; ++i) {
+      if (i == first || deliveries[i - 1].actor != deliveries[i].actor) actors.emplace_back(i, i);
+      actors.back().second = i + 1;
     }
-    form += ';';
+    std::sort(actors.begin(), actors.end(), [&](const auto& a, const auto& b) {
+      return names.name(deliveries[a.first].actor) < names.name(deliveries[b.first].actor);
+    });
+    for (const auto& [begin, end] : actors) {
+      form += names.name(deliveries[begin].actor);
+      form += ':';
+      for (std::size_t i = begin; i < end; ++i) {
+        if (i > begin) form += ',';
+        form += names.name(deliveries[i].message);
+      }
+      form += ';';
+    }
+  };
+  std::size_t first = 0;
+  for (std::size_t i = 0; i < deliveries.size(); ++i) {
+    if (deliveries[i].actor != dependency::kEveryLane) continue;
+    add_segment(first, i);
+    form += names.name(dependency::kEveryLane) + ":" + names.name(deliveries[i].message) + ";";
+    first = i + 1;
   }
+  add_segment(first, deliveries.size());
   return form;
 }
 

@@ -12,6 +12,7 @@
 
 #include "dependency.hpp"
 #include "exocheck/engine/execution.hpp"
+#include "exocheck/engine/options.hpp"
 #include "names.hpp"
 #include "short_list.hpp"
 
@@ -21,11 +22,15 @@ struct ViewStep {
   Key actor = kNoKey;
   Key message = kNoKey;
   bool reply = false;
+  bool every_lane = false;  ///< a timer's firing that depends on everything (--timers quiescent)
   ShortList<Key, 2> sent;
   ShortList<Key, 2> sent_to;  ///< sent_to[i] receives sent[i]
   ShortList<Key, 8> enabled;
   ShortList<Key, 1> dead_letters;
   ShortList<std::pair<Key, std::uint32_t>, 8> clock;  ///< sorted by actor key
+
+  /// The lane the step is on (dependency.hpp): its actor's, or every lane.
+  Key lane() const { return every_lane ? dependency::kEveryLane : dependency::lane(actor); }
 };
 
 class TraceView {
@@ -36,6 +41,9 @@ class TraceView {
   TraceView(const Execution& execution, Names& names, std::span<const ViewStep* const> prefix = {});
   /// An empty view, for assign().
   TraceView() = default;
+  /// Timer firings are on every lane (--timers quiescent): from the next assign() on, they and the
+  /// messages of timers armed are, and a step on every lane happens before every later step.
+  void set_timers(Timers timers) { timers_on_every_lane_ = timers == Timers::kQuiescent; }
   TraceView(const TraceView&) = delete;  // steps_ points into own_
   TraceView& operator=(const TraceView&) = delete;
   /// Makes this the view of `execution`, as the constructor does, in the memory of the view it
@@ -74,7 +82,7 @@ class TraceView {
   std::size_t latest_dependent_step(Key receiver, std::size_t limit) const;
   /// Messages sent and neither delivered nor lost by the end.
   std::vector<Key> pending_at_end() const;
-  /// The canonical form of the execution's class: the format of canonical_form(Execution).
+  /// The canonical form of the execution's class: the format of canonical_form(Execution, Timers).
   std::string canonical_form(const Names& names) const;
   /// The execution's class in interned keys: every delivery's (actor, message) as bytes, grouped
   /// by actor in key order, each actor's in its order. Two executions interned into one Names have
@@ -93,6 +101,10 @@ class TraceView {
   std::vector<std::size_t> send_step_;  ///< 0: not sent in this execution (or by main)
   std::vector<Key> receivers_;          ///< kNoKey: not sent in this execution
   std::vector<std::vector<std::size_t>> coenabled_steps_of_lane_;
+  std::vector<std::size_t> coenabled_steps_;  ///< of every lane: for a message on every lane
+  bool timers_on_every_lane_ = false;
+  /// Per step k, the latest step at most k on every lane (0: none); empty when there is none at all.
+  std::vector<std::size_t> last_every_lane_;
   Names* names_ = nullptr;                      ///< the names the view interned into, for step 0's senders
   mutable std::vector<Key> step_zero_senders_;  ///< sender_of() of step 0's sends, by position; made when first asked
   mutable bool step_zero_senders_known_ = false;

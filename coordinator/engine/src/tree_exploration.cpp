@@ -142,7 +142,7 @@ void TreeExploration::extend_tree(TraceView& trace, const Issued& issued, std::v
       if (k == issued.node->depth + 1 && issued.message != kNoKey) {
         slot->sleep = issued.child_sleep;
       } else {
-        slot->sleep = parent.sleep.passed_through(step.actor);
+        slot->sleep = parent.sleep.passed_through(step.lane());
       }
       trace.move_step_into(k, slot->step);  // `step` now reads from the node
     }

@@ -23,7 +23,9 @@ namespace exocheck::engine {
 /// the order of Fig. 2's recursion; see open_to_hand_out() for several.
 class TreeExploration final : public Exploration {
  public:
-  explicit TreeExploration(ExplorerOptions options) : options_(options), policy_(make_policy(options.reduction)) {}
+  explicit TreeExploration(ExplorerOptions options) : options_(options), policy_(make_policy(options.reduction)) {
+    trace_.set_timers(options.timers);
+  }
   TreeExploration(ExplorerOptions options, const Subtree& subtree);
 
   std::optional<WorkItem> next() override;

@@ -9,6 +9,7 @@
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
 #include "exocheck/options/strategy.hpp"
+#include "exocheck/options/timers.hpp"
 
 namespace exocheck::options {
 namespace {
@@ -69,6 +70,10 @@ void add_sleep_set_flags(CLI::App& app, bool& on, bool& off) {
 
 CLI::Option* add_delivery_option(CLI::App& app, std::string& name) {
   return add_choice_option(app, kDeliveryFlag, name, kDeliveryHelp, kDeliveries)->capture_default_str();
+}
+
+CLI::Option* add_timers_option(CLI::App& app, std::string& name) {
+  return add_choice_option(app, kTimersFlag, name, kTimersHelp, kTimers)->capture_default_str();
 }
 
 CLI::Option* add_check_option(CLI::App& app, std::vector<std::string>& names) {

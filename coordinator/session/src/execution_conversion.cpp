@@ -4,6 +4,7 @@
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/strategy.hpp"
+#include "exocheck/options/timers.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::coordinator {
@@ -21,6 +22,7 @@ void fill_step(const proto::Event& event, engine::Step& step) {
   for (int i = 0; i < event.sent_size(); ++i) {
     step.sent[static_cast<std::size_t>(i)].id = event.sent(i).id();
     step.sent[static_cast<std::size_t>(i)].receiver = event.sent(i).receiver();
+    step.sent[static_cast<std::size_t>(i)].timer = event.sent(i).timer() != proto::NOT_A_TIMER;
   }
   step.created.assign(event.created().begin(), event.created().end());
   step.enabled.assign(event.enabled().begin(), event.enabled().end());
@@ -34,6 +36,7 @@ void fill_step(const proto::Event& event, engine::Step& step) {
   step.dead_letters.assign(event.dead_letters().begin(), event.dead_letters().end());
   step.dead_letters.insert(step.dead_letters.end(), event.cancelled().begin(), event.cancelled().end());
   step.reply = event.reply();
+  step.timer = event.timer() != proto::NOT_A_TIMER;
   step.failed = event.outcome() != proto::STEP_OK;
 }
 
@@ -79,6 +82,7 @@ void to_request(const engine::WorkItem& item, const engine::ExplorerOptions& exp
   for (const auto& id : item.sleep) request.add_sleep(id);
   request.set_heuristic(options::to_hook(explorer.heuristic));
   request.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
+  request.set_timers(options::row_of(options::kTimers, explorer.timers).wire);
   request.set_step_limit(step_limit);
   for (const auto& actor : ranking) request.add_ranking(actor);
   request.set_wakeup_entries(static_cast<std::uint32_t>(item.wakeup_entries));

@@ -9,6 +9,7 @@
 #include "exocheck/engine/class_key.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/timers.hpp"
 #include "exocheck/wire/result_events.hpp"
 #include "exocheck/wire/trace_file.hpp"
 
@@ -170,7 +171,7 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
                      result.detail(),
                      std::move(*converted_result.bug_trace),
                      {},
-                     engine::class_key_of(engine::canonical_form(execution)),
+                     engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)),
                      runs_});
   } else if (options_.explorer.checks.determinism && result.status() == proto::RUN_COMPLETED && recording) {
     check_final_state(events, result, ranking, execution);
@@ -194,14 +195,15 @@ void ExplorationSession::check_final_state(EventSpan events, const proto::RunRes
   if (!difference) return;
   bugs_.push_back({bugs_.size() + 1, proto::RUN_NONDETERMINISTIC, "against the first completed path: " + *difference,
                    trace_of(events, result, ranking), reference_,
-                   engine::class_key_of(engine::canonical_form(execution)), runs_});
+                   engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)), runs_});
 }
 
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,
                                               const std::vector<std::string>& ranking) const {
   auto trace = wire::new_trace_file(options_.subject, options_.args, options::name_of(options_.explorer.heuristic),
                                     options_.step_limit, ranking,
-                                    options::row_of(options::kDeliveries, options_.explorer.delivery).wire);
+                                    options::row_of(options::kDeliveries, options_.explorer.delivery).wire,
+                                    options::row_of(options::kTimers, options_.explorer.timers).wire);
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;

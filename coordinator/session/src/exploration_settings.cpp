@@ -11,6 +11,7 @@
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
 #include "exocheck/options/strategy.hpp"
+#include "exocheck/options/timers.hpp"
 
 namespace exocheck::coordinator {
 namespace {
@@ -47,6 +48,7 @@ ExplorationOptions from_wire(const proto::ExplorationSettings& settings, const s
   explorer.seed = settings.seed();
   explorer.pct_depth = or_default(settings.pct_depth(), defaults.explorer.pct_depth);
   explorer.delivery = row_on_wire(options::kDeliveries, settings.delivery(), "delivery order").engine;
+  explorer.timers = row_on_wire(options::kTimers, settings.timers(), "timer semantics").engine;
   options.keep_going = settings.keep_going();
   for (const int check : settings.checks()) {
     if (!options::add_check(options::row_on_wire(options::kChecks, static_cast<proto::Check>(check)),
@@ -75,6 +77,7 @@ proto::ExplorationSettings to_wire(const ExplorationOptions& options) {
   wire.set_seed(explorer.seed);
   wire.set_pct_depth(explorer.pct_depth);
   wire.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
+  wire.set_timers(options::row_of(options::kTimers, explorer.timers).wire);
   wire.set_time_limit_ms(static_cast<std::uint64_t>(options.time_limit.count()));
   wire.set_keep_going(options.keep_going);
   for (const auto* row : options::rows_of(explorer.checks)) {

@@ -69,7 +69,14 @@ bool decode_clock_entry(std::string_view bytes, std::pair<std::string, std::uint
 bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
   sent.id.clear();
   sent.receiver.clear();
+  sent.timer = false;
   return for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+    if (field == proto::SentMessage::kTimerFieldNumber && wire_type == Type::kVarint) {
+      std::uint64_t kind = 0;
+      if (!reader.varint(kind)) return false;
+      sent.timer = kind != 0;
+      return true;
+    }
     if (wire_type != Type::kLengthDelimited) return reader.skip(field, wire_type);
     switch (field) {
       case proto::SentMessage::kIdFieldNumber:
@@ -109,6 +116,9 @@ bool take_varint_field(std::uint32_t field, WireReader& reader, engine::Step& st
       break;
     case proto::Event::kReplyFieldNumber:
       step.reply = value != 0;
+      break;
+    case proto::Event::kTimerFieldNumber:
+      step.timer = value != 0;
       break;
     default:  // an unknown field: skipped, which reading it did
       break;
@@ -158,7 +168,7 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
   number = 0;
   step.actor.clear();
   step.message.clear();
-  step.destroyed = step.reply = step.failed = false;
+  step.destroyed = step.reply = step.failed = step.timer = false;
   ListSizes sizes;
   const bool decoded = for_each_field(bytes, 0, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     // A known field with another wire type is an unknown one to protobuf: skipped.

@@ -27,12 +27,13 @@ class TraceFileError : public std::runtime_error {
 
 /// A new trace that describes itself: this build's format, tool and protocol versions, the subject
 /// and its arguments, and the options its run followed (heuristic by name, step limit, ranking,
-/// delivery order).
+/// delivery order, timer semantics).
 /// Its fields are UTF-8: a path or argument that is not is made valid (replay then cannot find it).
 /// The caller adds the prefix, the events and the result.
 proto::TraceFile new_trace_file(const std::string& subject, const std::vector<std::string>& args,
                                 std::string_view heuristic, std::uint64_t step_limit,
-                                const std::vector<std::string>& ranking, proto::DeliveryOrder delivery);
+                                const std::vector<std::string>& ranking, proto::DeliveryOrder delivery,
+                                proto::TimerSemantics timers);
 
 /// Writes `trace` to `path` with format_version set to kTraceFormatVersion. Crash-safe: the bytes
 /// go to "<path>.tmp-<pid>", are fsynced, and the file is renamed over `path` only when complete.

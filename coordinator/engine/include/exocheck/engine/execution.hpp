@@ -13,6 +13,7 @@ namespace exocheck::engine {
 struct SentMessage {
   std::string id;
   std::string receiver;
+  bool timer = false;  ///< a timer armed: its firing
 };
 
 /// One macro-step. Step 0 (the initial step) has no actor, message or clock.
@@ -26,6 +27,7 @@ struct Step {
   bool destroyed = false;                                    ///< the actor ended in this step
   bool reply = false;   ///< the message answers a call of the actor: no other message was enabled there
   bool failed = false;  ///< a check failed or an exception escaped: the actor ended with this step
+  bool timer = false;   ///< the message delivered is a timer's firing
   std::vector<std::string> dead_letters;  ///< messages lost in this step
 };
 

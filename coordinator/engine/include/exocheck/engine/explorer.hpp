@@ -116,6 +116,6 @@ class Explorer {
 /// actor program are equivalent iff every actor receives the same messages in the same order
 /// (same-actor steps are dependent; sends and creations follow from the actor's own history),
 /// so the per-actor delivery sequences, sorted by actor, are a canonical form.
-std::string canonical_form(const Execution& execution);
+std::string canonical_form(const Execution& execution, Timers timers = Timers::kAnytime);
 
 }  // namespace exocheck::engine

@@ -34,6 +34,13 @@ enum class Delivery {
   kCausal,     ///< a message sent causally before another to the same actor first
 };
 
+/// When a timer may fire under exploration. Under kQuiescent a firing depends on everything before
+/// it (dependency.hpp: it is on every lane).
+enum class Timers {
+  kAnytime,    ///< at any step after it was armed: a delivery to its actor like any other
+  kQuiescent,  ///< only when nothing else can be delivered, earliest due time first
+};
+
 /// Properties of whole paths checked besides each run's own verdict (--check).
 struct Checks {
   bool determinism = false;  ///< every completed path must end in the same final state (the session's)
@@ -52,6 +59,7 @@ struct ExplorerOptions {
   /// bugs of up to three ordering constraints with the guaranteed probability.
   std::uint32_t pct_depth = 3;
   Delivery delivery = Delivery::kUnordered;
+  Timers timers = Timers::kAnytime;
   Checks checks{};
 };
 

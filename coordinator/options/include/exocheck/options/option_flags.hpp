@@ -32,6 +32,9 @@ void add_sleep_set_flags(CLI::App& app, bool& on, bool& off);
 /// --delivery NAME, one of kDeliveries.
 CLI::Option* add_delivery_option(CLI::App& app, std::string& name);
 
+/// --timers NAME, one of kTimers.
+CLI::Option* add_timers_option(CLI::App& app, std::string& name);
+
 /// --check NAME[,NAME...], each one of kChecks (the flag may also be given again).
 CLI::Option* add_check_option(CLI::App& app, std::vector<std::string>& names);
 
