@@ -6,6 +6,7 @@
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/timers.hpp"
+#include "exocheck/wire/delivery_label.hpp"
 #include "exocheck/wire/frame.hpp"
 #include "exocheck/wire/trace_file.hpp"
 
@@ -41,7 +42,7 @@ proto::TraceFile describe(const RunSettings& settings) {
 std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
   std::vector<std::string> prefix;
   for (const auto& event : recorded.events()) {
-    if (event.step() > 0 && !event.message().empty()) prefix.push_back(event.message());
+    if (event.step() > 0 && !event.message().empty()) prefix.push_back(wire::label_of(event));
   }
   if (recorded.result().status() == proto::RUN_DIVERGENCE) prefix.push_back(recorded.result().divergence_expected());
   return prefix;

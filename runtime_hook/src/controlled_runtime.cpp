@@ -7,6 +7,7 @@
 
 #include "delivery_order.hpp"
 #include "exocheck/actor.hpp"
+#include "exocheck/wire/delivery_label.hpp"
 #include "exocheck/wire/utf8.hpp"
 #include "identity.hpp"
 #include "step_execution.hpp"
@@ -252,9 +253,12 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
                                                     SchedulingOrder& order) {
   const std::size_t index = step - 1;
   if (index < static_cast<std::size_t>(request.prefix_size())) {
-    const std::string& expected = request.prefix(static_cast<int>(index));
-    for (std::size_t i : enabled_) {
-      if (pending_[i]->id == expected) return {i, false, false};
+    // A label names the message and what its handler chooses (wire/delivery_label.hpp).
+    const auto expected = wire::parse_label(request.prefix(static_cast<int>(index)));
+    if (expected) {
+      for (std::size_t i : enabled_) {
+        if (pending_[i]->id == expected->message) return {i, false, false, expected->values};
+      }
     }
     // Optimal DPOR: a guard may hold the wakeup sequence's last entry back; the run then goes on
     // as after its prefix. An earlier wakeup entry held back ends the run as a redundant one.
@@ -401,11 +405,49 @@ proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, 
     begin_step(step);
     for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
     const bool delivered_quiescent_firing = quiescent_firing(*pending_[choice.pending_index]);
+    prescribed_ = choice.values;
     const proto::StepOutcome outcome = execute(choice.pending_index, step);
     if (step > firm_prefix(request)) wake_sleepers_of(event_->actor(), delivered_quiescent_firing);
     note_failure(outcome, step);
     write_event();
+    if (!choice_divergence_.empty()) {
+      proto::RunResult result;
+      result.set_status(proto::RUN_DIVERGENCE);
+      result.set_steps(step);
+      result.set_divergence_index(step - 1);
+      result.set_divergence_expected(request.prefix(static_cast<int>(step - 1)));
+      result.set_detail(choice_divergence_);
+      return result;
+    }
   }
+}
+
+// A choice's value: the prefix entry's, else the randomized strategy's draw, else 0. Every value
+// is explored as a delivery of its own (the engine adds the others as the run comes back).
+std::uint32_t ControlledRuntime::choose(std::uint32_t range) {
+  if (!in_run_) {
+    throw std::logic_error(
+        "exocheck::choose() was called in main before System::run(): under exploration only "
+        "choices in steps (handlers, constructors they run) are explored");
+  }
+  const auto made = static_cast<std::size_t>(event_->choices_size());
+  std::uint32_t value = 0;
+  if (prescribed_) {
+    if (made < prescribed_->size()) value = (*prescribed_)[made];
+  } else if (random_choices_) {
+    value = static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(0, range - 1)(choice_random_));
+  }
+  if (value >= range && choice_divergence_.empty()) {
+    choice_divergence_ = "replay diverged at step " + std::to_string(event_->step()) + ": choice " +
+                         std::to_string(made + 1) + " of message " + event_->message() + " was to be " +
+                         std::to_string(value) + ", but the handler chose among " + std::to_string(range) +
+                         " values this time";
+    value = 0;
+  }
+  auto* choice = event_->add_choices();
+  choice->set_range(range);
+  choice->set_value(value);
+  return value;
 }
 
 int ControlledRuntime::run() {
@@ -424,6 +466,8 @@ int ControlledRuntime::run() {
   SchedulingOrder order(request);
   sleep_.assign(request.sleep());
   delivery_ = request.delivery();
+  random_choices_ = request.heuristic() == proto::RANDOM_WALK || request.heuristic() == proto::PCT;
+  choice_random_.seed(request.seed() ^ 0x63686f6f7365ULL);  // its own stream: the schedule's draws stay as they were
   timers_ = request.timers();
 
   finish_requested_destroys();

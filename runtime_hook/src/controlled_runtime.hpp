@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <random>
 #include <string>
 #include <typeindex>
 #include <unordered_map>
@@ -33,6 +35,7 @@ class ControlledRuntime : public Runtime {
   void arm(std::unique_ptr<Envelope> firing) override;
   void cancel(ActorCell* cell, const std::string& series) override;
   void abandon_reply(ActorCell* cell, const std::string& call) override;
+  std::uint32_t choose(std::uint32_t range) override;
 
   /// What `cell`, adopted in this step, is called in the trace instead of its C++ class (an
   /// adapter's actors are all of one proxy class).
@@ -52,6 +55,8 @@ class ControlledRuntime : public Runtime {
     std::size_t pending_index = 0;
     bool diverged = false;
     bool sleep_blocked = false;
+    /// A prefix entry's answers to the handler's choices (the rest are 0s: the label names them all).
+    std::optional<std::vector<std::uint32_t>> values{};
   };
 
   proto::RunResult run_steps(const proto::RunRequest& request, SchedulingOrder& order);
@@ -95,6 +100,12 @@ class ControlledRuntime : public Runtime {
   proto::RunResult first_failure_;                             ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t now_ns_ = 0;  ///< virtual time: the due time of the latest timer fired
+  /// The step in progress: its prefix entry's answers to exocheck::choose, then draws from
+  /// `choice_random_` for a randomized strategy, or 0; a value out of its range diverges.
+  std::optional<std::vector<std::uint32_t>> prescribed_;
+  bool random_choices_ = false;
+  std::mt19937_64 choice_random_;
+  std::string choice_divergence_;  ///< non-empty: the step's prescribed choice was out of range
   std::uint64_t creation_seq_ = 0;
   std::uint32_t top_level_actors_ = 0;
   /// Demangled class names: one demangling per class, not per actor created.

@@ -29,9 +29,13 @@ class System::Mode {
   std::uint64_t sent_ = 0;
 };
 
-System::System() : mode_(std::make_unique<Mode>()), runtime_(&mode_->runtime()) {}
+System::System() : mode_(std::make_unique<Mode>()), runtime_(&mode_->runtime()) {
+  detail::active_runtime() = runtime_;
+}
 
-System::~System() = default;
+System::~System() {
+  if (detail::active_runtime() == runtime_) detail::active_runtime() = nullptr;
+}
 
 int System::run() {
   return mode_->run();

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <random>
+#include <stdexcept>
 #include <thread>
 
 #include "exocheck/actor.hpp"
@@ -103,14 +105,24 @@ void ThreadPoolRuntime::cancel(ActorCell* cell, const std::string& series) {
 
 void ThreadPoolRuntime::abandon_reply(ActorCell* cell, const std::string& call) {
   std::lock_guard lock(cell->mutex);
-  const auto pending = std::find_if(cell->mailbox.begin(), cell->mailbox.end(), [&](const auto& e) {
-    return e->timer == TimerKind::kNone && e->answers == call;
-  });
+  const auto pending = std::find_if(cell->mailbox.begin(), cell->mailbox.end(),
+                                    [&](const auto& e) { return e->timer == TimerKind::kNone && e->answers == call; });
   if (pending != cell->mailbox.end()) {
     cell->mailbox.erase(pending);
   } else {
     cell->abandoned_calls.push_back(call);
   }
+}
+
+// By hand a choice is random, as the program's environment would be. Before run() it is refused
+// as under exploration, where such a value could not be explored: a program behaves alike in both.
+std::uint32_t ThreadPoolRuntime::choose(std::uint32_t range) {
+  if (!running_) {
+    throw std::logic_error("exocheck::choose() was called in main before System::run(): only choices in steps "
+                           "(handlers, constructors they run) can be explored");
+  }
+  thread_local std::mt19937_64 random(std::random_device{}());
+  return static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(0, range - 1)(random));
 }
 
 void ThreadPoolRuntime::work_done() {

@@ -34,6 +34,7 @@ class ThreadPoolRuntime : public Runtime {
   void arm(std::unique_ptr<Envelope> firing) override;
   void cancel(ActorCell* cell, const std::string& series) override;
   void abandon_reply(ActorCell* cell, const std::string& call) override;
+  std::uint32_t choose(std::uint32_t range) override;
 
   /// Runs until quiescent. Returns 0, or 1 after a failed check, an exception or a deadlock.
   int run();

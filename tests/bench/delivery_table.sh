@@ -19,12 +19,12 @@ cell() {  # delivery, reduction words, subject and its arguments
     --delivery "$delivery" --out "$out/o" -- "$bin/$1" "${@:2}" 2>/dev/null || true)
   python3 -c '
 import json, sys
-j = json.loads(sys.argv[1])
+j = json.load(sys.stdin)
 s = j["stats"]
 runs, blocked, classes = s["paths"] + s["sleep_blocked"], s["sleep_blocked"], s["classes"]
 more = "" if j["complete"] else " (cut at the time limit)"
 print(f"{runs:,} / {blocked:,} / {classes:,}{more}", end="")
-' "$json"
+' <<<"$json"
 }
 
 echo "| subject | delivery | dpor, no sleep sets | transdpor | optimal |"

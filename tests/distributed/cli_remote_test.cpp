@@ -79,6 +79,23 @@ TEST(RemoteExplore, OptimalOverTwoAgentsReachesEveryClass) {
   EXPECT_EQ(summary["complete"], true);
 }
 
+TEST(RemoteExplore, ChoicesAndTimersOverTwoAgentsReachEveryClass) {
+  // Each node of election draws its timeout (exocheck::choose): a subtree's entry step with
+  // values drawn otherwise is its giver's to explore, on whichever agent holds it.
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  for (const std::string reduction : {"transdpor", "optimal"}) {
+    const auto result =
+        run_command(explore_command(cluster.address(), "--reduction " + reduction + " --json", "election --fixed"));
+    ASSERT_EQ(result.exit_code, 0) << reduction << result.out << cluster.coordinator_log();
+    const auto summary = nlohmann::json::parse(result.out);
+    EXPECT_EQ(summary["stats"]["classes"], 1404) << reduction;
+    EXPECT_EQ(summary["complete"], true) << reduction;
+  }
+}
+
 TEST(RemoteExplore, TextReportEndsWithTheStableSummaryLine) {
   LoopbackCluster cluster;
   cluster.start_agent("a1", 2);

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <memory>
+#include <random>
 #include <utility>
 
 #include "delivery_order.hpp"
 #include "exocheck/detail/envelope.hpp"
+#include "exocheck/wire/delivery_label.hpp"
 #include "scheduling_order.hpp"
 #include "timer_semantics.hpp"
 #include "vector_clock.hpp"
@@ -83,9 +85,15 @@ class Interpreter {
       // As the hook does (controlled_runtime.cpp): a wakeup sequence's last entry held back by a
       // guard lets the run go on as after the prefix; an earlier one ends it.
       auto it = enabled.end();
+      prescribed_.clear();
       if (step <= spec_.prefix.size()) {
-        it = std::find_if(enabled.begin(), enabled.end(),
-                          [&](std::size_t i) { return pending_[i].id == spec_.prefix[step - 1]; });
+        // A label names the message and what its handler chooses, as for the hook.
+        const auto label = exocheck::wire::parse_label(spec_.prefix[step - 1]);
+        if (label) {
+          it = std::find_if(enabled.begin(), enabled.end(),
+                            [&](std::size_t i) { return pending_[i].id == label->message; });
+          if (it != enabled.end()) prescribed_ = label->values;
+        }
       }
       const bool soft_last = spec_.wakeup_entries != 0 && step == spec_.prefix.size();
       if (it != enabled.end()) {
@@ -304,6 +312,9 @@ class Interpreter {
       case Op::kCancel:
         if (!actors_[self].timers[action.slot].empty()) cancel(self, actors_[self].timers[action.slot]);
         return true;
+      case Op::kChoose:
+        actors_[self].acc = (actors_[self].acc * 5 + choose(static_cast<std::uint32_t>(action.value)) + 1) % 1000003;
+        return true;
     }
     return true;
   }
@@ -337,7 +348,34 @@ class Interpreter {
     }
   }
 
+  // As the hook's ControlledRuntime::choose: the prefix entry's values, a randomized strategy's
+  // draws from a stream of its own, else 0.
+  std::uint32_t choose(std::uint32_t range) {
+    const std::size_t made = ranges_.size();
+    std::uint32_t value = 0;
+    if (made < prescribed_.size()) {
+      value = prescribed_[made];
+    } else if (random_choices_) {
+      value = static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(0, range - 1)(choice_random_));
+    }
+    if (value >= range) value = 0;
+    ranges_.push_back(range);
+    values_.push_back(value);
+    return value;
+  }
+
+  /// The step's label and alternatives from its choices (the session's take_choices).
+  void record_choices() {
+    if (values_.empty()) return;
+    if (std::any_of(values_.begin(), values_.end(), [](std::uint32_t v) { return v != 0; })) {
+      current_->label = exocheck::wire::delivery_label(current_->message, values_);
+    }
+    current_->alternatives = exocheck::wire::alternative_labels(current_->message, ranges_, values_);
+  }
+
   bool deliver(std::size_t index) {
+    ranges_.clear();
+    values_.clear();
     Message m = std::move(pending_[index]);
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
     Actor& actor = actors_[m.receiver];
@@ -391,6 +429,7 @@ class Interpreter {
       }
     }
     const bool ok = handler == nullptr || run_actions(m.receiver, *handler, &m);
+    record_choices();
     current_->failed = !ok;
     if (!ok || actors_[m.receiver].destroy_requested) destroy(m.receiver);
     return ok;
@@ -442,7 +481,10 @@ class Interpreter {
   std::vector<Message> pending_;
   std::shared_ptr<const VectorClock> step_clock_;
   std::uint64_t send_seq_ = 0;
-  std::uint64_t now_ = 0;  ///< virtual time: the due time of the latest timer fired
+  std::uint64_t now_ = 0;                                    ///< virtual time: the due time of the latest timer fired
+  std::vector<std::uint32_t> prescribed_, ranges_, values_;  ///< the step in progress's choices
+  bool random_choices_ = spec_.heuristic == proto::RANDOM_WALK || spec_.heuristic == proto::PCT;
+  std::mt19937_64 choice_random_{spec_.seed ^ 0x63686f6f7365ULL};
   std::uint64_t creation_seq_ = 0;
   int environment_sent_ = 0;
   int roots_spawned_ = 0;

@@ -29,6 +29,7 @@ struct Action {
     kAfter,    ///< arm a one-shot timer: message `type` (value acc + `value`) to self; its name into timer slot `slot`
     kEvery,    ///< arm a periodic timer, likewise
     kCancel,   ///< cancel the timer in timer slot `slot`
+    kChoose,   ///< exocheck::choose(`value`): acc changes with the value chosen
   } op;
   int type = 0;
   Target to = Target::kSlot;

@@ -85,6 +85,8 @@ class Generator {
       if (a.op == Action::Op::kCall) break;  // the rest of this step waits for the reply
     }
     if (features_.timers) add_handler_timers(h, level);
+    // A choice before the rest of the handler: what it sends and checks depends on it.
+    if (features_.choices && chance(3)) h.insert(h.begin(), {.op = Action::Op::kChoose, .value = 2 + pick(2)});
     if (chance(2)) h.push_back({.op = Action::Op::kReply});
     if (chance(6)) h.push_back({.op = Action::Op::kDestroy, .when_count = 1 + pick(3)});
     if (chance(5)) h.push_back({.op = Action::Op::kCheck, .value = pick(3)});

@@ -13,6 +13,7 @@ namespace exocheck::engine::testing {
 /// programs are those every earlier test ran (the same random draws).
 struct Features {
   bool timers = false;  ///< one-shot timers, periodic ones (cancelled after a few firings), cancels, call timeouts
+  bool choices = false;  ///< handlers that choose a value (exocheck::choose) that changes what they do
 };
 
 Program generate_program(std::uint64_t seed, Features features = {});

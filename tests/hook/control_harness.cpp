@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <exception>
 #include <stdexcept>
 #include <thread>
 
@@ -62,13 +63,19 @@ ControlledRun run_controlled(const proto::RunRequest& run_request, const std::fu
   ControlledRun run;
   std::thread reader([&] { read_frames(fds[1], run); });
   ::setenv("EXOCHECK_CONTROL_FD", std::to_string(fds[0]).c_str(), 1);
+  std::exception_ptr failure;  // the program's, rethrown once the reader is done
   {
     System system;  // takes over fds[0]
-    program(system);
-    system.run();
+    try {
+      program(system);
+      system.run();
+    } catch (...) {
+      failure = std::current_exception();
+    }
   }
   reader.join();
   ::close(fds[1]);
+  if (failure) std::rethrow_exception(failure);
   return run;
 }
 

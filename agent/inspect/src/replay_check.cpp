@@ -61,6 +61,7 @@ Difference compare_events(const proto::Event& recorded, const proto::Event& repl
       compare_field(recorded, "outcome", proto::StepOutcome_Name(recorded.outcome()),
                     proto::StepOutcome_Name(replayed.outcome())),
       compare_field(recorded, "detail", quoted(recorded.detail()), quoted(replayed.detail())),
+      compare_field(recorded, "choices", quoted(choices_text(recorded)), quoted(choices_text(replayed))),
       compare_field(recorded, "destroyed", recorded.destroyed() ? "yes" : "no", replayed.destroyed() ? "yes" : "no"),
       compare_field(recorded, "dead letters", listed(recorded.dead_letters(), as_is),
                     listed(replayed.dead_letters(), as_is)),

@@ -98,6 +98,8 @@ function hoverText(event) {
     "\n" + event.summary + "\nvector clock: " + event.clock;
   if (event.sent.length) text += "\nsent: " + event.sent.map(s => s.id + " " + s.type + " to " + s.receiver).join(", ");
   if (event.created.length) text += "\ncreated: " + event.created.join(", ");
+  if (event.timer) text += "\n" + event.timer;
+  if (event.choices) text += "\n" + event.choices;
   if (event.destroyed) text += "\nthe actor ends here";
   if (event.dead_letters.length) text += "\ndead letters: " + event.dead_letters.join(", ");
   if (event.failed) text += "\nFAILED (" + event.outcome + "): " + event.detail;

@@ -44,6 +44,8 @@ json event_data(const proto::Event& event) {
           {"destroyed", event.destroyed()},
           {"dead_letters", event.dead_letters()},
           {"reply", event.reply()},
+          {"timer", firing_text(event)},
+          {"choices", choices_text(event)},
           {"failed", event.outcome() != proto::STEP_OK},
           {"outcome", outcome_in_words(event.outcome())},
           {"detail", event.detail()}};

@@ -104,7 +104,8 @@ std::string effects_of(const proto::Event& event) {
   if (!event.dead_letters().empty())
     parts.push_back("[dead letters: " + join(event.dead_letters(), ", ", identity) + "]");
   if (!event.cancelled().empty()) parts.push_back("[cancelled: " + join(event.cancelled(), ", ", identity) + "]");
-  if (event.timer() != proto::NOT_A_TIMER) parts.push_back("[timer fired at " + duration_text(event.time_ns()) + "]");
+  if (const auto firing = firing_text(event); !firing.empty()) parts.push_back("[" + firing + "]");
+  if (const auto choices = choices_text(event); !choices.empty()) parts.push_back("[" + choices + "]");
   if (const auto marker = outcome_marker(event); !marker.empty()) parts.push_back(marker);
   return join(parts, "; ", identity);
 }
@@ -240,6 +241,17 @@ std::string format_clock(const google::protobuf::RepeatedPtrField<proto::ClockEn
 
 std::string status_in_words(proto::RunStatus status) {
   return endings::words_of(status);
+}
+
+std::string firing_text(const proto::Event& event) {
+  return event.timer() == proto::NOT_A_TIMER ? std::string() : "timer fired at " + duration_text(event.time_ns());
+}
+
+std::string choices_text(const proto::Event& event) {
+  if (event.choices().empty()) return "";
+  return "chose " + join(event.choices(), ", then ", [](const proto::Choice& c) {
+           return std::to_string(c.value()) + " of " + std::to_string(c.range());
+         });
 }
 
 std::string format_timeline(const proto::TraceFile& trace) {

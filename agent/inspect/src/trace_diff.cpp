@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "exocheck/agent/timeline.hpp"
+#include "exocheck/wire/delivery_label.hpp"
 
 namespace exocheck::agent {
 namespace {
@@ -17,7 +18,7 @@ std::uint32_t steps_of(const proto::TraceFile& trace) {
 std::map<std::string, const proto::Event*> deliveries_from(const proto::TraceFile& trace, std::uint32_t from) {
   std::map<std::string, const proto::Event*> delivered;
   for (const auto& event : trace.events()) {
-    if (event.step() >= from && event.step() > 0) delivered.emplace(event.message(), &event);
+    if (event.step() >= from && event.step() > 0) delivered.emplace(wire::label_of(event), &event);
   }
   return delivered;
 }
@@ -58,7 +59,8 @@ TraceDifference diff_traces(const proto::TraceFile& a, const proto::TraceFile& b
   difference.same_result = a.result().status() == b.result().status() && a.result().detail() == b.result().detail();
   const std::uint32_t common = std::min(steps_of(a), steps_of(b));
   std::uint32_t step = 1;
-  while (step <= common && a.events(static_cast<int>(step)).message() == b.events(static_cast<int>(step)).message()) {
+  while (step <= common &&
+         wire::label_of(a.events(static_cast<int>(step))) == wire::label_of(b.events(static_cast<int>(step)))) {
     ++step;
   }
   difference.same_steps = step - 1;
@@ -94,8 +96,8 @@ std::string format_difference(const proto::TraceFile& a, const proto::TraceFile&
     text += "note: the traces are of different programs or arguments\n";
   }
   if (!difference.parted_at) {
-    text += fmt::format("Same schedule: all {} steps deliver the same messages; {}.\n", difference.same_steps,
-                        difference.same_result ? "same result" : "different results");
+    text += fmt::format("Same schedule: all {} steps deliver the same messages with the same choices; {}.\n",
+                        difference.same_steps, difference.same_result ? "same result" : "different results");
     return text;
   }
   const std::uint32_t at = *difference.parted_at;
@@ -103,7 +105,7 @@ std::string format_difference(const proto::TraceFile& a, const proto::TraceFile&
   auto at_step = [&](const proto::TraceFile& trace, const char* name) {
     if (at >= static_cast<std::uint32_t>(trace.events_size())) return fmt::format("{} has ended", name);
     const auto& event = trace.events(static_cast<int>(at));
-    return fmt::format("{} delivers {} ({}) to {}", name, event.message(), event.type(), event.actor());
+    return fmt::format("{} delivers {} ({}) to {}", name, wire::label_of(event), event.type(), event.actor());
   };
   text += at_step(a, "A") + ", " + at_step(b, "B") + ".\n";
   auto list = [&](const char* title, const std::vector<TraceDifference::Delivery>& deliveries, auto where) {

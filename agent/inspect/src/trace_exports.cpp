@@ -24,6 +24,9 @@ std::string what_happened(const proto::Event& event) {
   if (event.step() == 0) return "step 0: main starts the program";
   std::string text = fmt::format("step {}: {} receives {} {} from {}", event.step(), event.actor(), event.message(),
                                  event.summary(), event.sender());
+  for (const auto& words : {firing_text(event), choices_text(event)}) {
+    if (!words.empty()) text += " (" + words + ")";
+  }
   if (event.outcome() != proto::STEP_OK) text += " -- FAILED: " + event.detail();
   return one_line(std::move(text));
 }
@@ -89,6 +92,8 @@ std::string chrome_trace_json(const proto::TraceFile& trace) {
       args["message"] = event.message();
       args["sender"] = event.sender();
       args["summary"] = event.summary();
+      if (const auto firing = firing_text(event); !firing.empty()) args["timer"] = firing;
+      if (const auto choices = choices_text(event); !choices.empty()) args["choices"] = choices;
     }
     if (event.outcome() != proto::STEP_OK) args["failed"] = event.detail();
     const std::string name = event.step() == 0 ? "main" : event.type();
@@ -135,8 +140,11 @@ std::string graphviz_dot(const proto::TraceFile& trace) {
     for (std::uint32_t step : steps_of[lane]) {
       const auto& event = trace.events(static_cast<int>(step));
       const bool failed = event.outcome() != proto::STEP_OK;
-      const std::string label =
+      std::string label =
           step == 0 ? "step 0: main" : fmt::format("step {}: {}\n{}", step, event.message(), event.summary());
+      for (const auto& words : {firing_text(event), choices_text(event)}) {
+        if (!words.empty()) label += "\n" + words;
+      }
       dot += fmt::format("    s{} [label={}{}];\n", step, dot_string(label), failed ? ", color=red, style=bold" : "");
     }
     for (std::size_t i = 1; i < steps_of[lane].size(); ++i) {

@@ -4,12 +4,14 @@
 #include <map>
 #include <set>
 
+#include "exocheck/wire/delivery_label.hpp"
+
 namespace exocheck::agent {
 
 Schedule schedule_of_trace(const proto::TraceFile& trace) {
   Schedule schedule;
   for (const auto& event : trace.events()) {
-    if (event.step() > 0 && !event.message().empty()) schedule.push_back(event.message());
+    if (event.step() > 0 && !event.message().empty()) schedule.push_back(wire::label_of(event));
   }
   return schedule;
 }
@@ -45,7 +47,7 @@ Schedule causal_past(const proto::TraceFile& trace, std::uint32_t step) {
     if (auto created = created_at.find(event.actor()); created != created_at.end()) work.push_back(created->second);
   }
   Schedule schedule;
-  for (std::uint32_t at : needed) schedule.push_back(trace.events(static_cast<int>(at)).message());
+  for (std::uint32_t at : needed) schedule.push_back(wire::label_of(trace.events(static_cast<int>(at))));
   return schedule;
 }
 

@@ -18,9 +18,9 @@ class DporPolicy final : public RaceDrivenPolicy {
     for (Key m : race.dpor_set) {
       if (pre.in_backtrack(m)) return;
     }
-    for (Key m : race.dpor_set) {
-      if (!pre.asleep(m)) {
-        pre.add_backtrack(m);
+    for (std::size_t k = 0; k < race.dpor_set.size(); ++k) {
+      if (!pre.sleep.asleep(race.dpor_messages[k])) {
+        pre.add_backtrack(race.dpor_set[k], race.dpor_messages[k]);
         return;
       }
     }

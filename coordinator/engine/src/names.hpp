@@ -29,12 +29,19 @@ class Names {
         names_.emplace_back(name);
         hashes_.push_back(h);
         slots_[i] = added;
+        bases_.push_back(added);
+        // A delivery's label ("0#3?1": its handler's choices) stands for its message's delivery.
+        if (const auto mark = name.find('?'); mark != std::string_view::npos && mark > 0) {
+          bases_[added] = intern(name.substr(0, mark));
+        }
         return added;
       }
       if (hashes_[key] == h && names_[key] == name) return key;
     }
   }
   const std::string& name(Key key) const { return names_[key]; }
+  /// The message a delivery label names (the key itself for a message id or any other name).
+  Key base(Key key) const { return bases_[key]; }
   /// Keys run from 0 to size() - 1: tables indexed by key can be plain vectors.
   std::size_t size() const { return names_.size(); }
 
@@ -60,6 +67,7 @@ class Names {
   std::vector<Key> slots_;  ///< a power of two in size; kNoKey: empty
   std::vector<std::string> names_;
   std::vector<std::uint64_t> hashes_;
+  std::vector<Key> bases_;
 };
 
 }  // namespace exocheck::engine

@@ -20,15 +20,16 @@ struct Node {
   Key via = kNoKey;  ///< message delivered to reach this configuration
   ViewStep step;     ///< the step that reached it (the root: step 0), for runs that leave out their prefix
   std::uint32_t depth = 0;
-  ShortList<Key, 8> enabled;    ///< enabled here (known once an execution passed through)
-  ShortList<Key, 8> receivers;  ///< receivers[i] receives enabled[i]
-  ShortList<Key, 2> backtrack;  ///< messages to explore from here, in the order added
-  ShortList<Key, 2> done;       ///< messages handed out from here (explored or in flight)
-  SleepSet sleep;               ///< messages asleep here
-  bool freeze = false;          ///< TransDPOR: an addition is waiting to be explored
-  Key latest = kNoKey;          ///< the message handed out last from here (the first run's, at first)
-  bool listed = false;          ///< on the explorer's list of nodes with open choices
-  std::uint32_t items_out = 0;  ///< items handed out from here and not completed yet
+  ShortList<Key, 8> enabled;             ///< enabled here (known once an execution passed through)
+  ShortList<Key, 8> receivers;           ///< receivers[i] receives enabled[i]
+  ShortList<Key, 2> backtrack;           ///< deliveries (labels) to explore from here, in the order added
+  ShortList<Key, 2> backtrack_messages;  ///< backtrack[i]'s message: itself, or a label's
+  ShortList<Key, 2> done;                ///< messages handed out from here (explored or in flight)
+  SleepSet sleep;                        ///< messages asleep here: every delivery of theirs (dependency.md, "Choices")
+  bool freeze = false;                   ///< TransDPOR: an addition is waiting to be explored
+  Key latest = kNoKey;                   ///< the message handed out last from here (the first run's, at first)
+  bool listed = false;                   ///< on the explorer's list of nodes with open choices
+  std::uint32_t items_out = 0;           ///< items handed out from here and not completed yet
   /// Few per node (often one): a vector searched in order beats a hash map in time and memory.
   ShortList<std::pair<Key, std::unique_ptr<Node>>, 1> children;
 
@@ -44,7 +45,13 @@ struct Node {
     }
     return children.emplace_back(m, nullptr).second;
   }
-  bool asleep(Key m) const { return sleep.asleep(m); }
+  /// Whether delivery `m` (a backtrack entry, or a message) sleeps here: its message does.
+  bool asleep(Key m) const {
+    for (std::size_t i = 0; i < backtrack.size(); ++i) {
+      if (backtrack[i] == m) return sleep.asleep(backtrack_messages[i]);
+    }
+    return sleep.asleep(m);
+  }
   /// The receiver of `m`, which is enabled here.
   Key receiver_of(Key m) const {
     for (std::size_t i = 0; i < enabled.size(); ++i) {
@@ -53,10 +60,12 @@ struct Node {
     return kNoKey;
   }
   bool is_done(Key m) const { return contains(done, m); }
-  /// Adds `m` to the backtrack set; false when it was there already.
-  bool add_backtrack(Key m) {
+  /// Adds delivery `m` (a message, or a label of `message`) to the backtrack set; false when it was
+  /// there already.
+  bool add_backtrack(Key m, Key message = kNoKey) {
     if (in_backtrack(m)) return false;
     backtrack.push_back(m);
+    backtrack_messages.push_back(message == kNoKey ? m : message);
     return true;
   }
   /// True when some backtrack entry is neither done nor asleep.

@@ -38,6 +38,7 @@
 #include "names.hpp"
 #include "race.hpp"
 #include "trace_view.hpp"
+#include "wakeup_placement.hpp"
 
 namespace exocheck::engine {
 namespace {
@@ -159,7 +160,9 @@ class OptimalExploration final : public Exploration {
   }
 
   bool request_backtrack(const BacktrackRequest& request) override {
-    if (request.wakeup.empty() || request.prefix.size() < root_prefix_.size()) return false;
+    if ((request.wakeup.empty() && request.alternatives.empty()) || request.prefix.size() < root_prefix_.size()) {
+      return false;
+    }
     for (std::size_t k = 0; k < root_prefix_.size(); ++k) {
       if (request.prefix[k] != names_.name(root_prefix_[k])) return false;
     }
@@ -168,9 +171,15 @@ class OptimalExploration final : public Exploration {
       at = at->child(names_.intern(request.prefix[k]));
     }
     if (at == nullptr) return false;
+    const Key taken = names_.intern(request.taken);
+    for (const auto& label : request.alternatives) {
+      const Taken* took = at->taken(taken);
+      placement_.add_alternative(*at, names_.intern(label), took != nullptr ? took->receiver : kNoKey);
+    }
+    if (request.wakeup.empty()) return true;
     WakeupSequence v;
     for (const WakeupStep& step : request.wakeup) v.push_back(event_named(step));
-    offer(*at, names_.intern(request.taken), std::move(v));
+    placement_.offer(*at, taken, std::move(v));
     return true;
   }
 
@@ -216,15 +225,28 @@ class OptimalExploration final : public Exploration {
   /// the finished ones for a subtree given away).
   SleepSet sleep_after(const Configuration& from, const WakeupEvent& p, bool finished_only = false) const {
     std::vector<Key> done;
-    for (const Taken& t : from.done) {
-      if (!t.unsure && (t.finished || !finished_only)) done.push_back(t.message);
+    for (const Taken& t : taken_before(from, p.message)) {
+      if (t.finished || !finished_only) done.push_back(names_.base(t.message));
     }
-    return from.sleep.after(p.message, p.receiver, done, [&](Key m) {
+    return from.sleep.after(names_.base(p.message), p.receiver, done, [&](Key m) {
       for (const Taken& t : from.done) {
-        if (t.message == m) return t.receiver;
+        if (names_.base(t.message) == m) return t.receiver;
       }
       return kNoKey;
     });
+  }
+
+  /// The sure choices taken at `from` before `label`'s message was first delivered there: a sleep
+  /// set holds messages, each asleep with every label of it, so the siblings taken between two
+  /// labels of one message do not sleep below the second (dependency.md, "Choices").
+  std::vector<Taken> taken_before(const Configuration& from, Key label) const {
+    const Key message = label == kNoKey ? kNoKey : names_.base(label);
+    std::vector<Taken> before;
+    for (const Taken& t : from.done) {
+      if (names_.base(t.message) == message) break;
+      if (!t.unsure) before.push_back(t);
+    }
+    return before;
   }
 
   std::vector<Key> prefix_of(const Configuration& c) const {
@@ -243,6 +265,8 @@ class OptimalExploration final : public Exploration {
     WakeupEvent event{names_.intern(step.message), names_.intern(step.receiver)};
     if (!step.sender.empty()) event.sender = names_.intern(step.sender);
     event.tentative = step.tentative;
+    event.chosen = step.chosen;
+    event.label_of = placement_.label_of(event.message);
     return event;
   }
   WakeupStep step_named(const WakeupEvent& event) const {
@@ -251,6 +275,7 @@ class OptimalExploration final : public Exploration {
     step.receiver = names_.name(event.receiver);
     if (event.sender != kNoKey) step.sender = names_.name(event.sender);
     step.tentative = event.tentative;
+    step.chosen = event.chosen;
     return step;
   }
 
@@ -270,9 +295,7 @@ class OptimalExploration final : public Exploration {
     item.id = next_id_++;
     item.whole = true;
     SleepSet sleep = from.sleep;  // and the choices explored from here: sleep(E) before `first`
-    for (const Taken& t : from.done) {
-      if (!t.unsure) sleep.fall_asleep({t.message, t.receiver});
-    }
+    for (const Taken& t : taken_before(from, first.message)) sleep.fall_asleep({names_.base(t.message), t.receiver});
     if (first.message != kNoKey) {
       Configuration* at = &from;
       SleepSet child_sleep = sleep_after(from, first);
@@ -310,7 +333,7 @@ class OptimalExploration final : public Exploration {
     if (trace_.size() < (blocked ? out.from->depth : firm)) return false;
     const std::size_t checked = std::min(trace_.size(), firm);
     for (std::size_t k = 1; k <= checked; ++k) {
-      if (trace_.step(k).message != out.prefix[k - 1]) return false;
+      if (trace_.step(k).label != out.prefix[k - 1]) return false;
     }
     return true;
   }
@@ -326,7 +349,7 @@ class OptimalExploration final : public Exploration {
     for (Configuration* c = &from; c != nullptr; c = c->parent) path_[c->depth] = c;
     const std::size_t last = out.prefix.size();  // the last entry's step
     const bool entries = out.first.message != kNoKey;
-    const bool held_back = entries && (trace_.size() < last || trace_.step(last).message != out.last.message);
+    const bool held_back = entries && (trace_.size() < last || trace_.step(last).label != out.last.message);
     const std::size_t held_at = held_back ? std::min(trace_.size(), last - 1) : last;  // the entry's parent
     for (std::size_t k = from.depth + 1; entries && k <= last; ++k) {
       Configuration& parent = *path_[k - 1];
@@ -340,20 +363,38 @@ class OptimalExploration final : public Exploration {
       parent.done.erase(parent.done.begin() + (&taken - parent.done.data()));
       parent.held.push_back({entry, taken.receiver});
       tree_.remove_child(parent, entry);
-      if (trace_.size() >= k && parent.taken(trace_.step(k).message)) return false;
+      if (trace_.size() >= k && parent.taken(trace_.step(k).label)) return false;
       break;
     }
     for (std::size_t k = from.depth + 1; k <= trace_.size(); ++k) {
       if (path_[k] != nullptr) continue;  // the item's
       const ViewStep& step = trace_.step(k);
       Configuration& parent = *path_[k - 1];
-      parent.done.push_back({step.message, step.lane(), false, false, false});
+      parent.done.push_back({step.label, step.lane(), false, false, false});
       SleepSet sleep = k == last && held_back ? out.before_last.passed_through(step.lane())  // the hook's
                                               : parent.sleep.passed_through(step.lane());
       WakeupTree wakeup;
-      if (auto subtree = parent.wakeup.take(step.message)) wakeup = std::move(*subtree);
+      if (auto subtree = parent.wakeup.take(step.label)) wakeup = std::move(*subtree);
       tree_.relist(parent);
-      path_[k] = &tree_.add_child(parent, step.message, std::move(sleep), std::move(wakeup));
+      path_[k] = &tree_.add_child(parent, step.label, std::move(sleep), std::move(wakeup));
+    }
+    // The same deliveries with a choice of their handlers made otherwise: each a sequence of its
+    // own from the configuration before it (dependency.md, "Choices").
+    for (std::size_t k = from.depth + 1; k <= trace_.size(); ++k) {
+      for (Key alternative : trace_.alternatives(k))
+        placement_.add_alternative(*path_[k - 1], alternative, trace_.step(k).lane());
+    }
+    // A subtree's runs enter its root by its giver's choice: that step's alternatives are the
+    // giver's to explore, asked for once, with the first run that comes back.
+    const std::size_t entry = root_prefix_.size();
+    if (entry > 0 && !entry_alternatives_asked_ && trace_.size() >= entry) {
+      entry_alternatives_asked_ = true;
+      if (trace_.alternatives(entry).empty()) return true;
+      BacktrackRequest request;
+      for (std::size_t k = 1; k < entry; ++k) request.prefix.push_back(names_.name(trace_.step(k).label));
+      request.taken = names_.name(trace_.step(entry).label);
+      for (Key alternative : trace_.alternatives(entry)) request.alternatives.push_back(names_.name(alternative));
+      requests_.push_back(std::move(request));
     }
     return true;
   }
@@ -383,68 +424,38 @@ class OptimalExploration final : public Exploration {
     WakeupSequence v;
     for (std::size_t k = i + 1; k <= trace_.size(); ++k) {
       if (trace_.happens_before(i, k)) continue;
-      v.push_back(event_of(trace_.step(k).message, trace_.step(k).lane(), i));
+      v.push_back(event_of(trace_.step(k).label, trace_.step(k).lane(), i));
+      v.back().chosen = trace_.step(k).label != trace_.step(k).message || !trace_.alternatives(k).empty();
     }
     WakeupEvent last = event_of(m, trace_.receiver(m), i);
     last.tentative = trace_.send_step(m) >= i;
     v.push_back(last);
     if (Configuration* at = path_[i - 1]) {
-      offer(*at, trace_.step(i).message, std::move(v));
+      placement_.offer(*at, trace_.step(i).label, std::move(v));
       return;
     }
     BacktrackRequest request;
-    for (std::size_t k = 1; k < i; ++k) request.prefix.push_back(names_.name(trace_.step(k).message));
-    request.taken = names_.name(trace_.step(i).message);
+    for (std::size_t k = 1; k < i; ++k) request.prefix.push_back(names_.name(trace_.step(k).label));
+    request.taken = names_.name(trace_.step(i).label);
     for (const WakeupEvent& event : v) request.wakeup.push_back(step_named(event));
     requests_.push_back(std::move(request));
   }
 
-  /// insert[E](v) where the race's execution took `taken` (kNoKey: v comes down from a parent's):
-  /// nothing when what sleeps at `at`, or a choice taken there before `taken`, starts v, or when
-  /// v starts with an entry a guard held back there. A choice taken after `taken` that starts v
-  /// would have had v put into its branch: v goes down into its configuration (pinned, so held),
-  /// or is dropped for one given away, which needs none.
-  void offer(Configuration& at, Key taken, WakeupSequence v) {
-    for (const Pending& q : at.sleep) {
-      if (weak_initial(v, {q.message, q.receiver})) return;
-    }
-    for (const Pending& q : at.held) {
-      if (initial_position(v, {q.message, q.receiver})) return;
-    }
-    bool after_taken = taken == kNoKey;  // v came down from above: all of them are
-    for (const Taken& q : at.done) {
-      if (q.message == taken) {
-        after_taken = true;
-        continue;
-      }
-      const WakeupEvent choice{q.message, q.receiver};
-      const auto position = initial_position(v, choice);
-      // A tentative choice whose run is not back covers only sequences that deliver it.
-      if (!position && (q.unsure || !weak_initial(v, choice))) continue;
-      if (!after_taken || q.given_away) return;
-      Configuration* below = at.child(q.message);
-      if (below == nullptr) return;  // explored, and nothing was taken before it: it covered v
-      if (position) v.erase(v.begin() + static_cast<std::ptrdiff_t>(*position));
-      if (v.empty()) return;
-      offer(*below, kNoKey, std::move(v));
-      return;
-    }
-    at.wakeup.insert(std::move(v));
-    tree_.relist(at);
-  }
-
-  /// The delivery of `m` to `receiver` in a sequence that starts at pre(E, i).
+  /// The delivery of `m` (a message, or a delivery's label) to `receiver` in a sequence that starts
+  /// at pre(E, i).
   WakeupEvent event_of(Key m, Key receiver, std::size_t i) const {
-    WakeupEvent event{m, receiver};
-    const std::size_t sender = trace_.send_step(m);
-    if (sender > i && !trace_.happens_before(i, sender)) event.sender = trace_.step(sender).message;
+    WakeupEvent event{.message = m, .receiver = receiver, .label_of = placement_.label_of(m)};
+    const std::size_t sender = trace_.send_step(names_.base(m));  // a label's message's
+    if (sender > i && !trace_.happens_before(i, sender)) event.sender = trace_.step(sender).label;
     return event;
   }
 
   ExplorerOptions options_;
   Names names_;
   std::vector<Key> root_prefix_;  ///< a subtree's: the messages that reach its root
+  bool entry_alternatives_asked_ = false;
   ConfigurationTree tree_;
+  WakeupPlacement placement_{names_, tree_};
   bool started_ = false;
   std::uint64_t next_id_ = 1;
   std::unordered_map<std::uint64_t, Out> out_;

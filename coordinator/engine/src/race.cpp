@@ -46,22 +46,29 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
   Race race;
   race.step = i;
   race.message = m;
-  race.taken = trace.step(i).message;
+  race.taken = trace.step(i).label;
   if (enabled_before(trace, i, m)) {
     // m was pending before step i, so no later step can have caused it.
     race.dpor_set.push_back(m);
-    race.minimal = m;
+    race.dpor_messages.push_back(m);
+    race.minimal = race.minimal_message = m;
     return race;
   }
   bool first = true;
   for (std::size_t j = i + 1; j <= point; ++j) {
     if (!trace.happens_before_message(j, m)) continue;
-    const Key candidate = trace.step(j).message;
-    const bool usable = enabled_before(trace, i, candidate);
-    if (first && usable) race.minimal = candidate;
+    // The delivery as it was, its handler's choices included: it leads to m as it did.
+    const Key candidate = trace.step(j).label;
+    const Key message = trace.step(j).message;
+    const bool usable = enabled_before(trace, i, message);
+    if (first && usable) {
+      race.minimal = candidate;
+      race.minimal_message = message;
+    }
     first = false;
     if (usable && std::find(race.dpor_set.begin(), race.dpor_set.end(), candidate) == race.dpor_set.end()) {
       race.dpor_set.push_back(candidate);
+      race.dpor_messages.push_back(message);
     }
   }
   return race;

@@ -13,13 +13,16 @@
 namespace exocheck::engine {
 
 struct Race {
-  std::size_t step = 0;        ///< i: the racing step; the choice is made at pre(S, i)
-  Key message = kNoKey;        ///< m
-  Key taken = kNoKey;          ///< msg(S_i): the message this execution took at pre(S, i)
-  ShortList<Key, 2> dpor_set;  ///< DPOR's E: m if enabled at pre(S, i), then msg(S_j) for every
-                               ///< j > i with j ->_S m that is enabled there, by increasing j
-  Key minimal = kNoKey;        ///< TransDPOR's E: m if enabled, else msg(S_j) for the minimal such j
-                               ///< if enabled; kNoKey when E is empty
+  std::size_t step = 0;             ///< i: the racing step; the choice is made at pre(S, i)
+  Key message = kNoKey;             ///< m
+  Key taken = kNoKey;               ///< msg(S_i): the delivery (its label) this execution took at pre(S, i)
+  ShortList<Key, 2> dpor_set;       ///< DPOR's E: m if enabled at pre(S, i), then msg(S_j) for every
+                                    ///< j > i with j ->_S m that is enabled there, by increasing j (each
+                                    ///< the delivery as it was: its label when its handler chose)
+  ShortList<Key, 2> dpor_messages;  ///< dpor_set[i]'s message
+  Key minimal = kNoKey;             ///< TransDPOR's E: m if enabled, else msg(S_j) for the minimal such j
+                                    ///< if enabled; kNoKey when E is empty
+  Key minimal_message = kNoKey;     ///< minimal's message
 };
 
 /// The races of message `m` (received by `receiver`) in the configuration after step `point`:

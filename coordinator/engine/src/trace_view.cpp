@@ -19,6 +19,7 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
   ViewStep view;
   if (!step.actor.empty()) view.actor = names.intern(step.actor);
   if (!step.message.empty()) view.message = names.intern(step.message);
+  view.label = step.label.empty() ? view.message : names.intern(step.label);
   view.reply = step.reply;
   view.every_lane = timers_on_every_lane && step.timer;
   // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
@@ -58,6 +59,14 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
   own_.reserve(execution.steps.size() + 1);
   if (whole) own_.push_back(intern_step(execution.initial, names, timers_on_every_lane_));
   for (const auto& step : execution.steps) own_.push_back(intern_step(step, names, timers_on_every_lane_));
+  // Cleared, not destroyed, as the lanes' lists below.
+  for (auto& alternatives : own_alternatives_) alternatives.clear();
+  if (own_alternatives_.size() < own_.size()) own_alternatives_.resize(own_.size());
+  for (std::size_t i = 0; i < execution.steps.size(); ++i) {
+    for (const auto& label : execution.steps[i].alternatives) {
+      own_alternatives_[i + (whole ? 1 : 0)].push_back(names.intern(label));
+    }
+  }
   steps_.clear();
   steps_.reserve(prefix.size() + own_.size());
   if (!whole) steps_.assign(prefix.begin(), prefix.end());
@@ -88,6 +97,12 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
 
 std::size_t TraceView::send_step(Key m) const {
   return m < send_step_.size() ? send_step_[m] : 0;
+}
+
+std::span<const Key> TraceView::alternatives(std::size_t k) const {
+  const std::size_t borrowed = steps_.size() - own_.size();
+  if (k < borrowed) return {};
+  return own_alternatives_[k - borrowed];
 }
 
 Key TraceView::sender_of(Key m) const {
@@ -196,11 +211,11 @@ std::string TraceView::class_key() const {
   };
   for (std::size_t k = 1; k < steps_.size(); ++k) {
     if (!steps_[k]->every_lane) {
-      deliveries.push_back({steps_[k]->lane(), steps_[k]->message});
+      deliveries.push_back({steps_[k]->lane(), steps_[k]->label});
       continue;
     }
     close_segment();
-    deliveries.push_back({dependency::kEveryLane, steps_[k]->message});
+    deliveries.push_back({dependency::kEveryLane, steps_[k]->label});
     segment = deliveries.size();
   }
   close_segment();

@@ -21,6 +21,9 @@ namespace exocheck::engine {
 struct ViewStep {
   Key actor = kNoKey;
   Key message = kNoKey;
+  /// The delivery as the tree names it: the message, or its label when the handler chose values
+  /// (exocheck::choose). Races are about messages, configurations about labels.
+  Key label = kNoKey;
   bool reply = false;
   bool every_lane = false;  ///< a timer's firing that depends on everything (--timers quiescent)
   ShortList<Key, 2> sent;
@@ -60,6 +63,10 @@ class TraceView {
   void move_step_into(std::size_t k, ViewStep& home);
   /// The step that sent `m` (0: main did).
   std::size_t send_step(Key m) const;
+  /// The labels of step k's delivery with a choice of its handler made otherwise; empty for a step
+  /// the view did not intern itself (one of the prefix's, whose configuration knows them already).
+  /// Still there after move_step_into().
+  std::span<const Key> alternatives(std::size_t k) const;
   /// The actor that sent `m`: its send step's actor, or for a message of step 0 (main's code,
   /// constructors run there) the actor its id names ("env" for main's own).
   Key sender_of(Key m) const;
@@ -96,10 +103,11 @@ class TraceView {
   std::uint32_t clock_entry(std::size_t step, Key actor) const;
 
   // Indexed by key (keys are dense): one lookup per race query, no hashing.
-  std::vector<ViewStep> own_;           ///< the execution's own steps, interned
-  std::vector<const ViewStep*> steps_;  ///< the prefix's, then own_'s
-  std::vector<std::size_t> send_step_;  ///< 0: not sent in this execution (or by main)
-  std::vector<Key> receivers_;          ///< kNoKey: not sent in this execution
+  std::vector<ViewStep> own_;                       ///< the execution's own steps, interned
+  std::vector<std::vector<Key>> own_alternatives_;  ///< per own step, alternatives(k)
+  std::vector<const ViewStep*> steps_;              ///< the prefix's, then own_'s
+  std::vector<std::size_t> send_step_;              ///< 0: not sent in this execution (or by main)
+  std::vector<Key> receivers_;                      ///< kNoKey: not sent in this execution
   std::vector<std::vector<std::size_t>> coenabled_steps_of_lane_;
   std::vector<std::size_t> coenabled_steps_;  ///< of every lane: for a message on every lane
   bool timers_on_every_lane_ = false;

@@ -19,8 +19,8 @@ class TransDporPolicy final : public RaceDrivenPolicy {
  public:
   void on_race(Node& pre, const Race& race) const override {
     if (race.taken != pre.latest) return;
-    if (pre.freeze || race.minimal == kNoKey || pre.asleep(race.minimal)) return;
-    if (pre.add_backtrack(race.minimal)) pre.freeze = true;
+    if (pre.freeze || race.minimal == kNoKey || pre.sleep.asleep(race.minimal_message)) return;
+    if (pre.add_backtrack(race.minimal, race.minimal_message)) pre.freeze = true;
   }
 };
 

@@ -61,7 +61,16 @@ Node* TreeExploration::open_to_hand_out() {
 SleepSet TreeExploration::sleep_after(const Node& node, Key message) const {
   if (!options_.sleep_sets) return {};
   if (message == kNoKey) return node.sleep;  // a subtree's first run: what sleeps at its root
-  return node.sleep.after(message, node.receiver_of(message), node.done, [&](Key m) { return node.receiver_of(m); });
+  // Sleep sets hold messages, each asleep with every delivery of it (its handler's choices): those
+  // handed out before the first delivery of this one's message sleep (dependency.md, "Choices").
+  const Key delivered = names_.base(message);
+  ShortList<Key, 4> before;
+  for (Key done : node.done) {
+    if (names_.base(done) == delivered) break;
+    before.push_back(names_.base(done));
+  }
+  const auto receiver_of = [&](Key m) { return node.receiver_of(m); };
+  return node.sleep.after(delivered, receiver_of(delivered), before, receiver_of);
 }
 
 // Made from what the item keeps (the tree above its node does not change), each time it is
@@ -101,16 +110,16 @@ void TreeExploration::abandon(std::uint64_t id) {
 bool TreeExploration::follows_schedule(const TraceView& trace, const Issued& issued) const {
   const std::size_t depth = issued.node->depth;
   if (issued.message != kNoKey) {
-    if (trace.size() < depth + 1 || trace.step(depth + 1).message != issued.message) return false;
+    if (trace.size() < depth + 1 || trace.step(depth + 1).label != issued.message) return false;
   } else if (trace.size() < depth) {
     return false;
   }
   std::size_t k = depth;
   for (const Node* node = issued.node; node->parent != nullptr; node = node->parent, --k) {
-    if (trace.step(k).message != node->via) return false;
+    if (trace.step(k).label != node->via) return false;
   }
   for (; k >= 1; --k) {
-    if (trace.step(k).message != root_prefix_[k - 1]) return false;
+    if (trace.step(k).label != root_prefix_[k - 1]) return false;
   }
   return true;
 }
@@ -129,15 +138,24 @@ void TreeExploration::extend_tree(TraceView& trace, const Issued& issued, std::v
       parent.enabled = step.enabled;
       parent.receivers.clear();
       for (Key m : step.enabled) parent.receivers.push_back(trace.receiver(m));
-      policy_->initialize(parent, step.message);
-      parent.latest = step.message;
+      policy_->initialize(parent, step.label);
+      parent.latest = step.label;
     }
-    auto& slot = parent.child(step.message);
+    // The same delivery with a choice of its handler made otherwise: each another transition from
+    // here, dependent with this one (dependency.md, "Choices"). The item's own step too: a race
+    // may have put its message here without the choices its run then made.
+    if (k - 1 >= issued.node->depth) {
+      for (Key alternative : trace.alternatives(k)) {
+        const Key message = names_.base(alternative);
+        if (!parent.sleep.asleep(message)) parent.add_backtrack(alternative, message);
+      }
+    }
+    auto& slot = parent.child(step.label);
     if (!slot) {
       slot = std::make_unique<Node>();
       ++configurations_;
       slot->parent = &parent;
-      slot->via = step.message;
+      slot->via = step.label;
       slot->depth = static_cast<std::uint32_t>(k);
       if (k == issued.node->depth + 1 && issued.message != kNoKey) {
         slot->sleep = issued.child_sleep;
@@ -264,6 +282,7 @@ bool TreeExploration::complete(std::uint64_t id, const Execution& execution) {
   for (std::size_t k = first_new_step - 1; k < trace.size(); ++k) {
     if (path[k] != nullptr) list_if_open(*path[k]);
   }
+  if (subtree_start) request_alternatives_above_root(trace, root_.depth);
   if (policy_->analyses_races()) analyse_races(trace, path, first_new_step);
   count_ending(execution, trace);
   drop_explored(path.back());

@@ -72,6 +72,8 @@ class TreeExploration final : public Exploration {
   void count_ending(const Execution& execution, const TraceView& trace);
   bool stored_prefix(const Execution& execution, const Issued& issued, std::vector<const ViewStep*>& prefix) const;
   void request_above_root(const TraceView& trace, const Race& race);
+  /// The alternatives of step k, whose configuration lies above this explorer's root, to its owner.
+  void request_alternatives_above_root(const TraceView& trace, std::size_t k);
   std::string name_or_empty(Key key) const { return key == kNoKey ? std::string() : names_.name(key); }
   using InFlight = std::vector<std::pair<const Node*, Key>>;
   double share_of(const Node& node, const InFlight& in_flight) const;

@@ -7,11 +7,21 @@ namespace exocheck::engine {
 void TreeExploration::request_above_root(const TraceView& trace, const Race& race) {
   BacktrackRequest request;
   request.prefix.reserve(race.step - 1);
-  for (std::size_t k = 1; k < race.step; ++k) request.prefix.push_back(names_.name(trace.step(k).message));
+  for (std::size_t k = 1; k < race.step; ++k) request.prefix.push_back(names_.name(trace.step(k).label));
   request.message = names_.name(race.message);
   request.taken = names_.name(race.taken);
   for (Key m : race.dpor_set) request.dpor_set.push_back(names_.name(m));
   request.minimal = name_or_empty(race.minimal);
+  requests_.push_back(std::move(request));
+}
+
+void TreeExploration::request_alternatives_above_root(const TraceView& trace, std::size_t k) {
+  const auto alternatives = trace.alternatives(k);
+  if (alternatives.empty()) return;
+  BacktrackRequest request;
+  for (std::size_t j = 1; j < k; ++j) request.prefix.push_back(names_.name(trace.step(j).label));
+  request.taken = names_.name(trace.step(k).label);
+  for (Key alternative : alternatives) request.alternatives.push_back(names_.name(alternative));
   requests_.push_back(std::move(request));
 }
 
@@ -28,12 +38,24 @@ bool TreeExploration::request_backtrack(const BacktrackRequest& request) {
     if (child == node->children.end() || !child->second) return false;
     node = child->second.get();
   }
+  if (!request.alternatives.empty()) {
+    for (const auto& label : request.alternatives) {
+      const Key alternative = names_.intern(label);
+      if (!node->sleep.asleep(names_.base(alternative))) node->add_backtrack(alternative, names_.base(alternative));
+    }
+    list_if_open(*node);
+    return true;
+  }
   Race race;
   race.step = request.prefix.size() + 1;
   race.message = names_.intern(request.message);
   race.taken = names_.intern(request.taken);
-  for (const auto& m : request.dpor_set) race.dpor_set.push_back(names_.intern(m));
+  for (const auto& m : request.dpor_set) {
+    race.dpor_set.push_back(names_.intern(m));
+    race.dpor_messages.push_back(names_.base(race.dpor_set.back()));
+  }
   race.minimal = request.minimal.empty() ? kNoKey : names_.intern(request.minimal);
+  race.minimal_message = race.minimal == kNoKey ? kNoKey : names_.base(race.minimal);
   policy_->on_race(*node, race);
   list_if_open(*node);
   return true;

@@ -50,17 +50,54 @@ WakeupSequence WakeupTree::leftmost() const {
   return events;
 }
 
+std::optional<std::size_t> other_label_position(const WakeupSequence& w, const WakeupEvent& delivered) {
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    if (w[k].other_label(delivered) && initial_position(w, w[k]) == k) return k;
+  }
+  return std::nullopt;
+}
+
 void WakeupTree::insert(WakeupSequence v) {
+  descend(std::move(v), true);
+}
+
+void WakeupTree::insert_below(WakeupEvent first, WakeupSequence rest) {
+  for (Branch& branch : branches_) {
+    if (branch.event.same_delivery(first)) {
+      branch.subtree->descend(std::move(rest), false);
+      return;
+    }
+  }
   WakeupTree* node = this;
-  for (bool root = true;; root = false) {
-    if (!root && node->empty()) return;  // a leaf: exploring it covers v
-    if (v.empty()) return;               // v leads here: the subtree explores it
+  rest.insert(rest.begin(), first);
+  for (const WakeupEvent& event : rest) {
+    node->branches_.push_back({event, std::make_unique<WakeupTree>()});
+    node = node->branches_.back().subtree.get();
+  }
+}
+
+void WakeupTree::descend(WakeupSequence v, bool at_root) {
+  WakeupTree* node = this;
+  for (bool root = at_root;; root = false) {
+    // A leaf: exploring it covers v, unless v makes a choice a run does not make by itself.
+    if (!root && node->empty() && std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen; })) {
+      return;
+    }
+    if (v.empty()) return;  // v leads here: the subtree explores it
     WakeupTree* next = nullptr;
     for (auto& branch : node->branches_) {
       if (const auto k = initial_position(v, branch.event)) {
         v.erase(v.begin() + static_cast<std::ptrdiff_t>(*k));
         next = branch.subtree.get();
         break;
+      }
+      // Every label of a message goes from where the message is delivered: the branches after it
+      // sleep the message (dependency.md, "Choices").
+      if (const auto k = other_label_position(v, branch.event)) {
+        const WakeupEvent first = v[*k];
+        v.erase(v.begin() + static_cast<std::ptrdiff_t>(*k));
+        node->insert_below(first, std::move(v));
+        return;
       }
       if (!branch.event.tentative && weak_initial(v, branch.event)) {
         next = branch.subtree.get();
@@ -74,6 +111,14 @@ void WakeupTree::insert(WakeupSequence v) {
     node->branches_.push_back({event, std::make_unique<WakeupTree>()});
     node = node->branches_.back().subtree.get();
   }
+}
+
+bool WakeupTree::add_branch(WakeupEvent event) {
+  const bool present = std::any_of(branches_.begin(), branches_.end(),
+                                   [&](const Branch& branch) { return branch.event.same_delivery(event); });
+  if (present) return false;
+  branches_.push_back({event, std::make_unique<WakeupTree>()});
+  return true;
 }
 
 std::vector<std::pair<std::size_t, WakeupEvent>> WakeupTree::preorder() const {

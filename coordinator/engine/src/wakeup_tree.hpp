@@ -23,8 +23,19 @@ struct WakeupEvent {
   /// with a message sent after the racing step). Such an event covers only sequences that
   /// deliver it themselves.
   bool tentative = false;
+  /// A delivery whose handler makes choices (exocheck::choose): a run takes this label only where
+  /// a prefix names it, so no leaf covers a sequence that holds it (dependency.md, "Choices").
+  bool chosen = false;
+  /// The message `message` is a label of, when the label names choices made (kNoKey: `message` is
+  /// the message itself).
+  Key label_of = kNoKey;
 
   bool same_delivery(const WakeupEvent& other) const { return message == other.message && receiver == other.receiver; }
+  Key delivered() const { return label_of == kNoKey ? message : label_of; }
+  /// The same message to the same receiver, its handler's choices made otherwise.
+  bool other_label(const WakeupEvent& other) const {
+    return receiver == other.receiver && message != other.message && delivered() == other.delivered();
+  }
 };
 
 using WakeupSequence = std::vector<WakeupEvent>;
@@ -34,6 +45,9 @@ using WakeupSequence = std::vector<WakeupEvent>;
 std::optional<std::size_t> initial_position(const WakeupSequence& w, const WakeupEvent& p);
 /// p ∈ WI(w), the weak initials: an initial of w, or absent from w and independent of all of it.
 bool weak_initial(const WakeupSequence& w, const WakeupEvent& p);
+/// The index of an initial of w that is another label of `delivered`'s message, if there is one.
+/// A guard that holds one label back holds them all, tentative or not.
+std::optional<std::size_t> other_label_position(const WakeupSequence& w, const WakeupEvent& delivered);
 
 class WakeupTree {
  public:
@@ -56,9 +70,16 @@ class WakeupTree {
   WakeupSequence leftmost() const;
 
   /// insert_[E](v): descends through the first branch whose event is a weak initial of what is
-  /// left of v (removing it from v when v delivers it); a leaf reached covers v, and otherwise the
-  /// rest of v becomes the new last branch where the descent stopped.
+  /// left of v (removing it from v when v delivers it); a leaf reached covers v (unless v holds a
+  /// chosen event), and otherwise the rest of v becomes the new last branch where the descent stopped.
+  /// A branch that delivers another label of one of v's initials stops the descent: that label's
+  /// branch takes v (insert_below).
   void insert(WakeupSequence v);
+  /// `event` as a branch of the root of its own, not merged into another: a delivery's choice made
+  /// otherwise is explored from where the delivery was. False when a branch delivers it already.
+  bool add_branch(WakeupEvent event);
+  /// v, which starts with `first`, below the root's branch for `first` (a new last one if none).
+  void insert_below(WakeupEvent first, WakeupSequence rest);
 
   /// The tree as (depth, event) in preorder, depth 1 for the root's branches: what a subtree given
   /// away carries, rebuilt by from_preorder.
@@ -66,6 +87,8 @@ class WakeupTree {
   static WakeupTree from_preorder(const std::vector<std::pair<std::size_t, WakeupEvent>>& nodes);
 
  private:
+  void descend(WakeupSequence v, bool root);
+
   struct Branch {
     WakeupEvent event;
     std::unique_ptr<WakeupTree> subtree;

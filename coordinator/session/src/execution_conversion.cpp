@@ -1,10 +1,13 @@
 #include "exocheck/coordinator/execution_conversion.hpp"
 
+#include <algorithm>
+
 #include "exocheck/endings/run_ending.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/strategy.hpp"
 #include "exocheck/options/timers.hpp"
+#include "exocheck/wire/delivery_label.hpp"
 #include "exocheck/wire/frame.hpp"
 
 namespace exocheck::coordinator {
@@ -36,6 +39,12 @@ void fill_step(const proto::Event& event, engine::Step& step) {
   step.dead_letters.assign(event.dead_letters().begin(), event.dead_letters().end());
   step.dead_letters.insert(step.dead_letters.end(), event.cancelled().begin(), event.cancelled().end());
   step.reply = event.reply();
+  std::vector<std::uint32_t> ranges, values;
+  for (const auto& choice : event.choices()) {
+    ranges.push_back(choice.range());
+    values.push_back(choice.value());
+  }
+  take_choices(ranges, values, step);
   step.timer = event.timer() != proto::NOT_A_TIMER;
   step.failed = event.outcome() != proto::STEP_OK;
 }
@@ -66,6 +75,17 @@ void take_verdict(const proto::RunResult& result, engine::Execution& execution) 
   execution.ending = endings::to_ending(result.status());
   execution.detail = result.detail();
   execution.final_state.assign(result.final_state().begin(), result.final_state().end());
+}
+
+void take_choices(const std::vector<std::uint32_t>& ranges, const std::vector<std::uint32_t>& values,
+                  engine::Step& step) {
+  step.label.clear();
+  step.alternatives.clear();
+  if (values.empty()) return;
+  if (std::any_of(values.begin(), values.end(), [](std::uint32_t v) { return v != 0; })) {
+    step.label = wire::delivery_label(step.message, values);
+  }
+  step.alternatives = wire::alternative_labels(step.message, ranges, values);
 }
 
 engine::Execution to_execution(EventSpan events, const proto::RunResult& result) {

@@ -10,6 +10,7 @@
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/timers.hpp"
+#include "exocheck/wire/delivery_label.hpp"
 #include "exocheck/wire/result_events.hpp"
 #include "exocheck/wire/trace_file.hpp"
 
@@ -17,10 +18,11 @@ namespace exocheck::coordinator {
 namespace {
 
 /// Every message the run delivered, in order: the schedule that makes `exocheck replay` re-run it.
+/// The run's schedule: each delivery's label (its message, and its handler's choices).
 std::vector<std::string> delivered_messages(EventSpan events) {
   std::vector<std::string> delivered;
   for (const proto::Event* event : events) {
-    if (event->step() > 0 && !event->message().empty()) delivered.push_back(event->message());
+    if (event->step() > 0 && !event->message().empty()) delivered.push_back(wire::label_of(*event));
   }
   return delivered;
 }

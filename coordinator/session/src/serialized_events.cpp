@@ -96,10 +96,25 @@ bool take_submessage(WireReader& reader, auto decode, auto& into) {
   return reader.length_delimited(bytes) && decode(bytes, into);
 }
 
-/// How many elements of each list a step being decoded has so far.
+/// How many elements of each list a step being decoded has so far, and what its handler chose.
 struct ListSizes {
   std::size_t sent = 0, created = 0, enabled = 0, clock = 0, dead_letters = 0;
+  std::vector<std::uint32_t> ranges, values;  ///< empty, allocating nothing, for a step without choices
 };
+
+bool decode_choice(std::string_view bytes, ListSizes& sizes) {
+  std::uint64_t range = 0;
+  std::uint64_t value = 0;
+  const bool decoded = for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+    if (wire_type != Type::kVarint) return reader.skip(field, wire_type);
+    if (field == proto::Choice::kRangeFieldNumber) return reader.varint(range);
+    if (field == proto::Choice::kValueFieldNumber) return reader.varint(value);
+    return reader.skip(field, wire_type);
+  });
+  sizes.ranges.push_back(static_cast<std::uint32_t>(range));
+  sizes.values.push_back(static_cast<std::uint32_t>(value));
+  return decoded;
+}
 
 bool take_varint_field(std::uint32_t field, WireReader& reader, engine::Step& step, std::uint32_t& number) {
   std::uint64_t value = 0;
@@ -148,6 +163,8 @@ bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine
     case proto::Event::kDeadLettersFieldNumber:
     case proto::Event::kCancelledFieldNumber:  // withdrawn messages are lost in their step as dead letters are
       return assign_string(reader, next_of(step.dead_letters, sizes.dead_letters));
+    case proto::Event::kChoicesFieldNumber:
+      return take_submessage(reader, decode_choice, sizes);
     default:
       return reader.skip(field, Type::kLengthDelimited);
   }
@@ -181,6 +198,7 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
   step.enabled.resize(sizes.enabled);
   step.clock.resize(sizes.clock);
   step.dead_letters.resize(sizes.dead_letters);
+  take_choices(sizes.ranges, sizes.values, step);
   if (number == 0) step.actor.clear();  // step 0 is the environment's: no actor (to_execution)
   return decoded;
 }

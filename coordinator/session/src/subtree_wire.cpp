@@ -15,6 +15,7 @@ void add_steps(const std::vector<engine::WakeupStep>& steps,
     wire.set_sender(step.sender);
     wire.set_tentative(step.tentative);
     wire.set_depth(step.depth);
+    wire.set_chosen(step.chosen);
   }
 }
 
@@ -22,7 +23,7 @@ std::vector<engine::WakeupStep> steps_from_wire(const google::protobuf::Repeated
   std::vector<engine::WakeupStep> out;
   out.reserve(static_cast<std::size_t>(steps.size()));
   for (const auto& step : steps)
-    out.push_back({step.message(), step.receiver(), step.sender(), step.tentative(), step.depth()});
+    out.push_back({step.message(), step.receiver(), step.sender(), step.tentative(), step.depth(), step.chosen()});
   return out;
 }
 
@@ -68,6 +69,7 @@ void to_wire(const engine::BacktrackRequest& request, proto::BacktrackRequest& o
   for (const auto& id : request.dpor_set) out.add_dpor_set(id);
   out.set_minimal(request.minimal);
   add_steps(request.wakeup, *out.mutable_wakeup());
+  for (const auto& label : request.alternatives) out.add_alternatives(label);
 }
 
 engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
@@ -78,6 +80,7 @@ engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
   out.dpor_set.assign(request.dpor_set().begin(), request.dpor_set().end());
   out.minimal = request.minimal();
   out.wakeup = steps_from_wire(request.wakeup());
+  out.alternatives.assign(request.alternatives().begin(), request.alternatives().end());
   return out;
 }
 

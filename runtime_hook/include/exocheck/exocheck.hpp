@@ -3,6 +3,7 @@
 
 #include "exocheck/actor.hpp"
 #include "exocheck/check.hpp"
+#include "exocheck/choice.hpp"
 #include "exocheck/future.hpp"
 #include "exocheck/lock.hpp"
 #include "exocheck/message.hpp"

@@ -2,6 +2,7 @@
 // The seam between the actor API and a scheduler. Two implementations: the thread-pool runtime
 // (normal mode) and the controlled runtime (one macro-step at a time, recorded).
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,8 @@ class Runtime {
   virtual void cancel(ActorCell* cell, const std::string& series) = 0;
   /// The call `call` of `cell` timed out: its reply, pending now or sent later, is dropped.
   virtual void abandon_reply(ActorCell* cell, const std::string& call) = 0;
+  /// A value from 0 to `range` - 1 for the step in progress (exocheck::choose).
+  virtual std::uint32_t choose(std::uint32_t range) = 0;
 };
 
 /// Who is constructing an actor right now on this thread (spawn sets it, Actor() reads it).
@@ -40,5 +43,8 @@ struct Construction {
   ActorCell* cell = nullptr;
 };
 Construction& current_construction();
+
+/// The runtime of the process's System (exocheck::choose asks it); null before one exists.
+Runtime*& active_runtime();
 
 }  // namespace exocheck::detail

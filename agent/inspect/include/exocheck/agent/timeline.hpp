@@ -13,6 +13,11 @@ std::string format_clock(const google::protobuf::RepeatedPtrField<proto::ClockEn
 /// A run status in words, e.g. "assertion failed" for RUN_ASSERTION_FAILED.
 std::string status_in_words(proto::RunStatus status);
 
+/// "timer fired at 2 ms" for a timer's firing, else "".
+std::string firing_text(const proto::Event& event);
+/// What the step's handler chose (exocheck::choose), e.g. "chose 1 of 3, then 0 of 2"; "" for none.
+std::string choices_text(const proto::Event& event);
+
 /// The whole timeline of `trace`: the effective options, one line per step (step 0 as what main
 /// did), then the result with its details and warnings. Every line ends with '\n'.
 std::string format_timeline(const proto::TraceFile& trace);

@@ -16,13 +16,13 @@ namespace exocheck::agent {
 struct TraceDifference {
   /// A delivery after the parting, with the steps it has in each trace (0: not delivered there).
   struct Delivery {
-    std::string message;
+    std::string message;  ///< its label when the handler chose values (wire/delivery_label.hpp)
     std::string receiver;
     std::string type;
     std::uint32_t step_in_a = 0;
     std::uint32_t step_in_b = 0;
   };
-  std::size_t same_steps = 0;                             ///< steps 1..same_steps deliver the same messages
+  std::size_t same_steps = 0;                             ///< steps 1..same_steps deliver the same labels
   std::optional<std::uint32_t> parted_at;                 ///< the first step that differs; none: same schedule
   std::vector<Delivery> only_in_a, only_in_b, elsewhere;  ///< after the parting
   bool same_result = false;                               ///< same status and detail

@@ -13,7 +13,7 @@
 
 namespace exocheck::agent {
 
-using Schedule = std::vector<std::string>;  ///< message ids, delivered in this order
+using Schedule = std::vector<std::string>;  ///< deliveries' labels (message ids), in this order
 
 /// Every delivery of `trace` in order.
 Schedule schedule_of_trace(const proto::TraceFile& trace);

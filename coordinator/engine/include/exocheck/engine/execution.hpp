@@ -28,6 +28,10 @@ struct Step {
   bool reply = false;   ///< the message answers a call of the actor: no other message was enabled there
   bool failed = false;  ///< a check failed or an exception escaped: the actor ended with this step
   bool timer = false;   ///< the message delivered is a timer's firing
+  /// The delivery's label when its handler chose values (exocheck::choose): "0#3?1" ("": none but 0s,
+  /// the message id names it); and the labels of the same delivery with one choice made otherwise.
+  std::string label;
+  std::vector<std::string> alternatives;
   std::vector<std::string> dead_letters;  ///< messages lost in this step
 };
 

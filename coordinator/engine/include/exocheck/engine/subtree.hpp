@@ -26,6 +26,7 @@ struct WakeupStep {
   std::string sender;  ///< the message whose delivery earlier in the sequence sent it; empty: none
   bool tentative = false;
   std::uint32_t depth = 1;  ///< in a tree's preorder: 1 for the root's branches; in a sequence, 1
+  bool chosen = false;      ///< its handler makes choices (WakeupEvent::chosen)
 };
 
 /// The configuration reached by `prefix` and everything below it.
@@ -52,6 +53,9 @@ struct BacktrackRequest {
   /// Optimal DPOR: the sequence notdep(e, E).e' for the wakeup tree there (dpor_set and minimal
   /// are then empty).
   std::vector<WakeupStep> wakeup;
+  /// Not a race: the deliveries of `taken`'s message with a choice of its handler made otherwise,
+  /// each to be explored from there whatever the reduction (message, dpor_set and minimal empty).
+  std::vector<std::string> alternatives;
 };
 
 }  // namespace exocheck::engine

@@ -24,6 +24,11 @@ engine::Execution to_execution(EventSpan events, const proto::RunResult& result)
 /// the buffers are big enough).
 void to_execution(EventSpan events, const proto::RunResult& result, engine::Execution& execution);
 
+/// The step's label and alternatives (engine::Step) from what its handler chose: `values`, each in
+/// its range (both conversions of an event call it; wire/delivery_label.hpp names the labels).
+void take_choices(const std::vector<std::uint32_t>& ranges, const std::vector<std::uint32_t>& values,
+                  engine::Step& step);
+
 /// The run's ending, detail and final state from `result` into `execution` (both conversions
 /// of a run end with it).
 void take_verdict(const proto::RunResult& result, engine::Execution& execution);
