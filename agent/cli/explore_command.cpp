@@ -106,6 +106,9 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
                        std::to_string(options::kMostPctDepth))
       ->capture_default_str();
   app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
+  options::add_bound_option(*app_, options::kBugTraces, bug_traces_)
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000}))
+      ->capture_default_str();
   options::add_check_option(*app_, checks_);
   options::add_seconds_option(*app_, options::kRunTimeout, run_timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
@@ -161,6 +164,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.time_limit =
       time_limit_seconds_ == 0 ? std::chrono::milliseconds(0) : timeout_from_seconds(time_limit_seconds_);
   session.keep_going = keep_going_;
+  session.bug_traces = bug_traces_;
   for (const auto& name : checks_) {
     options::add_check(options::row_named(options::kChecks, name), session.explorer.checks);  // the option's check
   }

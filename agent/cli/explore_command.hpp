@@ -60,6 +60,7 @@ class ExploreCommand {
   std::uint32_t pct_depth_ = kDefaults.explorer.pct_depth;
   double time_limit_seconds_ = std::chrono::duration<double>(kDefaults.time_limit).count();
   bool keep_going_ = kDefaults.keep_going;
+  std::uint64_t bug_traces_ = kDefaults.bug_traces;
   std::vector<std::string> checks_;  ///< none: ExplorationOptions{}'s (none)
   double run_timeout_seconds_ = std::chrono::duration<double>(kDefaults.run_timeout).count();
   std::uint64_t step_limit_ = kDefaults.step_limit;

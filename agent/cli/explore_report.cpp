@@ -64,6 +64,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   }
   options["time_limit"] = seconds_of(settings.session.time_limit);
   options["keep_going"] = settings.session.keep_going;
+  options["bug_traces"] = settings.session.bug_traces;
   const auto& checks = settings.session.explorer.checks;
   options["check"] =
       options::any_check(checks) ? nlohmann::ordered_json(options::names_of(checks)) : nlohmann::ordered_json(nullptr);
@@ -84,7 +85,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["executed_steps"] = stats.executed_steps;
   json["classes"] = stats.classes;
   json["redundancy"] = stats.redundancy();
-  json["bugs"] = outcome.bugs.size();
+  json["bugs"] = outcome.progress.bugs;  // found: the traces of the first --bug-traces are in "bugs"
   json["step_limited"] = stats.step_limited;
   json["wall_seconds"] = outcome.wall_seconds;
   json["paths_per_second"] = paths_per_second(outcome);
@@ -124,8 +125,9 @@ std::string options_text(const ExploreSettings& settings) {
       "delivery {}, timers {}, time limit {}, {}, run timeout {} s, step limit {}", options::name_of(explorer.delivery),
       options::name_of(explorer.timers),
       session.time_limit.count() == 0 ? std::string("none") : fmt::format("{} s", seconds_of(session.time_limit)),
-      session.keep_going ? "keep going after bugs" : "stop at the first bug", seconds_of(session.run_timeout),
-      session.step_limit);
+      session.keep_going ? fmt::format("keep going after bugs (traces of {})", session.bug_traces)
+                         : "stop at the first bug",
+      seconds_of(session.run_timeout), session.step_limit);
   if (sampled(explorer)) {
     // Reduction, sleep sets, heuristic and max paths do not apply to sampled runs.
     return fmt::format("Exploring: {}\nOptions: {}workers {}, {}\n", subject, strategy_text(explorer), settings.workers,
@@ -154,7 +156,7 @@ std::string figures_text(const ExploreOutcome& outcome) {
   row("executed steps", std::to_string(stats.executed_steps));
   row("classes", std::to_string(stats.classes));
   row("redundancy", fmt::format("{:.2f}", stats.redundancy()));
-  row("bugs", std::to_string(outcome.bugs.size()));
+  row("bugs", std::to_string(outcome.progress.bugs));
   if (stats.step_limited != 0) row("step-limited", std::to_string(stats.step_limited));
   row("wall time", fmt::format("{:.2f} s", outcome.wall_seconds));
   row("paths/s", fmt::format("{:.1f}", paths_per_second(outcome)));
@@ -273,11 +275,11 @@ std::string summary_line(const ExploreOutcome& outcome) {
   const auto& stats = outcome.progress.stats;
   if (outcome.sampled) {
     return fmt::format("Summary: sampled, {} runs hit {} distinct classes, {} bugs", stats.paths, stats.classes,
-                       outcome.bugs.size());
+                       outcome.progress.bugs);
   }
   return fmt::format("Summary: {}, {} paths, {} transitions, {} classes, {} bugs",
                      explored_completely(outcome) ? "complete" : "incomplete", stats.paths, stats.transitions,
-                     stats.classes, outcome.bugs.size());
+                     stats.classes, outcome.progress.bugs);
 }
 
 std::string summary_text(const ExploreSettings& settings, const ExploreOutcome& outcome) {

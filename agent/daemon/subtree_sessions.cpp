@@ -7,8 +7,18 @@
 
 namespace exocheck::agent {
 
+namespace {
+
+// Each lease's bugs past --bug-traces go to the coordinator without traces, which counts them.
+coordinator::ExplorationOptions handing_over_counted_bugs(coordinator::ExplorationOptions options) {
+  options.hands_over_counted_bugs = true;
+  return options;
+}
+
+}  // namespace
+
 SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent)
-    : options_(std::move(options)), on_urgent_(std::move(urgent)) {}
+    : options_(handing_over_counted_bugs(std::move(options))), on_urgent_(std::move(urgent)) {}
 
 void SubtreeSessions::mark_urgent() {
   if (urgent_) return;
@@ -240,7 +250,7 @@ void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     coordinator::to_wire(request, *raised.mutable_request());
   }
   const auto progress = session.progress();
-  if (progress.bugs > part.bugs_reported) {
+  if (progress.bugs_kept > part.bugs_reported) {
     const auto bugs = session.bugs();
     for (std::size_t i = part.bugs_reported; i < bugs.size(); ++i) {
       auto& found = *report.add_bugs();
@@ -253,6 +263,14 @@ void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
       found.set_class_low(bugs[i].key.low);
     }
     part.bugs_reported = bugs.size();
+  }
+  for (const auto& bug : session.take_counted_bugs()) {  // no trace: the coordinator counts them
+    auto& found = *report.add_bugs();
+    found.set_lease_id(part.lease);
+    found.set_status(bug.status);
+    found.set_detail(bug.detail);
+    found.set_class_high(bug.key.high);
+    found.set_class_low(bug.key.low);
   }
   if (finished) {
     auto& done = *report.add_done();

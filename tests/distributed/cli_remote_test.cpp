@@ -96,6 +96,19 @@ TEST(RemoteExplore, ChoicesAndTimersOverTwoAgentsReachEveryClass) {
   }
 }
 
+TEST(RemoteExplore, AJobKeepsTheTracesOfItsFirstBugsAndCountsTheRest) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.wait_for_agents(1);
+  const auto result = run_command(explore_command(cluster.address(), "--keep-going --bug-traces 3 --json", "election"));
+  ASSERT_EQ(result.exit_code, 1) << result.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(result.out);
+  EXPECT_EQ(summary["bugs"].size(), 3u);
+  EXPECT_EQ(summary["stats"]["bugs"], 840);  // one per class with two leaders
+  EXPECT_EQ(summary["warnings"], nlohmann::json::array({"837 more bugs were found after the first 3: counted, their "
+                                                        "traces not kept (--bug-traces)"}));
+}
+
 TEST(RemoteExplore, TextReportEndsWithTheStableSummaryLine) {
   LoopbackCluster cluster;
   cluster.start_agent("a1", 2);

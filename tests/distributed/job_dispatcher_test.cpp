@@ -377,6 +377,28 @@ TEST_F(JobDispatcherTest, WithKeepGoingABugOfOneKindAndClassIsOneBug) {
   EXPECT_EQ(dispatcher.bugs(job).size(), 2u);
 }
 
+TEST_F(JobDispatcherTest, PastItsBugTracesAJobCountsEachClassOnceWithoutItsTrace) {
+  auto request = submission();
+  request.mutable_settings()->set_keep_going(true);
+  request.mutable_settings()->set_bug_traces(1);
+  const auto job = dispatcher.submit(request);
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  auto found = report(job, 1);
+  add_bug(found, whole, {"env#1", "0#1"}, 1);
+  add_bug(found, whole, {"env#2", "0#1"}, 2);  // past the one trace kept: counted
+  auto& traceless = *found.add_bugs();         // as a lease past its own limit sends them
+  traceless.set_lease_id(whole);
+  traceless.set_status(proto::RUN_ASSERTION_FAILED);
+  traceless.set_class_high(3);
+  traceless.set_class_low(3);
+  found.add_bugs()->CopyFrom(traceless);  // the same class again: once
+  dispatcher.accept_report(a, found);
+  ASSERT_EQ(dispatcher.bugs(job).size(), 1u);
+  EXPECT_EQ(dispatcher.bugs(job)[0].trace.prefix(0), "env#1");
+  EXPECT_EQ(dispatcher.progress(job)->bugs(), 3u);
+}
+
 TEST_F(JobDispatcherTest, MaxPathsStopsTheJobAtTheBound) {
   auto request = submission();
   request.mutable_settings()->set_max_paths(5);

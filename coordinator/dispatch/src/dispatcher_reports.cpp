@@ -131,6 +131,16 @@ void JobDispatcher::add_bug(Job& job, const proto::FoundBug& found) {
   if (!job.settings.exploration.keep_going && !job.bugs.empty()) return;
   const engine::ClassKey key{found.class_high(), found.class_low()};
   if (!job.bug_classes.insert(bug_identity(found.status(), key)).second) return;
+  // An agent's lease past its own --bug-traces sends its bugs without traces, to be counted.
+  if (job.bugs.size() >= job.settings.exploration.bug_traces || !found.has_trace()) {
+    // Counted, and journaled without its traces: a restarted coordinator counts it again.
+    proto::FoundBug counted = found;
+    counted.clear_trace();
+    counted.clear_reference();
+    record(job.id, [&](proto::JournalRecord& r) { *r.mutable_bug() = counted; });
+    ++job.bugs_not_kept;
+    return;
+  }
   Bug bug{job.bugs.size() + 1, found.status(), found.detail(), found.trace(), std::nullopt, key};
   if (found.has_reference()) bug.reference = found.reference();
   record(job.id, [&](proto::JournalRecord& r) { *r.mutable_bug() = found; });

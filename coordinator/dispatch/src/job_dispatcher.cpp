@@ -167,7 +167,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_transitions(stats.transitions);
   progress.set_executed_steps(stats.executed_steps);
   progress.set_classes(stats.classes);
-  progress.set_bugs(job->bugs.size());
+  progress.set_bugs(job->bugs.size() + job->bugs_not_kept);
   progress.set_step_limited(stats.step_limited);
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());
@@ -180,6 +180,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
       job->restored_elapsed.value_or(std::chrono::duration<double>(until - job->started).count()));
   if (is_final(job->state)) {
     for (const auto& warning : job->warnings) progress.add_warnings(warning);
+    if (job->bugs_not_kept > 0) progress.add_warnings(bugs_not_kept_warning(job->bugs.size(), job->bugs_not_kept));
   }
   return progress;
 }

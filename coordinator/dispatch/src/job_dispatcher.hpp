@@ -139,6 +139,7 @@ class JobDispatcher {
     std::map<std::uint64_t, std::uint64_t> leases_sent;
     std::vector<Bug> bugs;
     std::set<std::string> bug_classes;  ///< kind and class: a subtree explored again finds its bugs again
+    std::uint64_t bugs_not_kept = 0;    ///< distinct bugs past settings.exploration.bug_traces
     std::vector<std::string> warnings;
     std::set<std::string> warning_subjects;
     std::optional<proto::TraceFile> reference;  ///< --check determinism: the first lease's first path

@@ -166,7 +166,19 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
   ++runs_;
   note_dead_letters(events, result);
   const bool recording = options_.keep_going || bugs_.empty();
-  if (bug_trace && recording) {
+  const bool room = bugs_.size() < options_.bug_traces;
+  if (bug_trace && recording && !room) {
+    ++bugs_not_kept_;
+    if (options_.hands_over_counted_bugs) {
+      counted_bugs_.push_back({bugs_.size() + bugs_not_kept_,
+                               result.status(),
+                               result.detail(),
+                               {},
+                               {},
+                               engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)),
+                               runs_});
+    }
+  } else if (bug_trace && recording) {
     for (const auto& actor : ranking) converted_result.bug_trace->add_ranking(actor);
     bugs_.push_back({bugs_.size() + 1,
                      result.status(),
@@ -175,7 +187,7 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
                      {},
                      engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)),
                      runs_});
-  } else if (options_.explorer.checks.determinism && result.status() == proto::RUN_COMPLETED && recording) {
+  } else if (options_.explorer.checks.determinism && result.status() == proto::RUN_COMPLETED && recording && room) {
     check_final_state(events, result, ranking, execution);
   }
   return true;
@@ -256,9 +268,24 @@ std::vector<Bug> ExplorationSession::bugs() const {
   return bugs_;
 }
 
+std::vector<Bug> ExplorationSession::take_counted_bugs() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(counted_bugs_, {});
+}
+
+std::string bugs_not_kept_warning(std::uint64_t kept, std::uint64_t more) {
+  return std::to_string(more) + (more == 1 ? " more bug was" : " more bugs were") + " found after the first " +
+         std::to_string(kept) + ": counted, their traces not kept (" + std::string(options::kBugTraces.flag) + ")";
+}
+
 std::vector<std::string> ExplorationSession::warnings() const {
   std::lock_guard lock(mutex_);
-  return warnings_;
+  auto warnings = warnings_;
+  // Counted bugs handed over are the receiver's to count and warn of.
+  if (bugs_not_kept_ > 0 && !options_.hands_over_counted_bugs) {
+    warnings.push_back(bugs_not_kept_warning(bugs_.size(), bugs_not_kept_));
+  }
+  return warnings;
 }
 
 Progress ExplorationSession::progress() const {
@@ -267,7 +294,8 @@ Progress ExplorationSession::progress() const {
   progress.stats = explorer_.stats();
   progress.outstanding = leased_.size();
   progress.frontier = explorer_.frontier();
-  progress.bugs = bugs_.size();
+  progress.bugs = bugs_.size() + bugs_not_kept_;
+  progress.bugs_kept = bugs_.size();
   return progress;
 }
 

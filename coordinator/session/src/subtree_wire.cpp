@@ -95,7 +95,7 @@ void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
 }
 
 engine::Stats from_wire(const proto::ExplorationStats& stats) {
-  return {stats.paths(),   stats.sleep_blocked(), stats.transitions(),  stats.executed_steps(),
+  return {stats.paths(),   stats.sleep_blocked(), stats.transitions(), stats.executed_steps(),
           stats.classes(), stats.bugs(),          stats.step_limited()};
 }
 

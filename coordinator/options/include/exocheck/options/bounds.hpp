@@ -26,10 +26,16 @@ inline constexpr Bound kRunTime{"--timeout", "Wall-clock limit for the run, in s
 /// Macro-steps per run; RunRequest.step_limit and ExplorationSettings.step_limit.
 inline constexpr Bound kStepLimit{"--step-limit", "Most macro-steps per run after the initial one; 0 = no limit"};
 
-inline constexpr std::array<Bound, 5> kBounds{kMaxPaths, kTimeLimit, kRunTimeout, kRunTime, kStepLimit};
+/// Bug traces an exploration keeps (the rest are counted): what it holds grows with them.
+/// ExplorationSettings.bug_traces.
+inline constexpr Bound kBugTraces{"--bug-traces",
+                                  "With --keep-going: keep the traces of this many bugs, count the rest"};
+
+inline constexpr std::array<Bound, 6> kBounds{kMaxPaths, kTimeLimit, kRunTimeout, kRunTime, kStepLimit, kBugTraces};
 
 /// Defaults where a bound has one (a client that leaves a field 0 gets these from the coordinator).
 inline constexpr std::uint64_t kDefaultStepLimit = 100'000;
 inline constexpr std::chrono::milliseconds kDefaultRunTimeout{10'000};
+inline constexpr std::uint64_t kDefaultBugTraces = 100;
 
 }  // namespace exocheck::options

@@ -37,9 +37,15 @@ struct ExplorationOptions {
   /// The exploration's wall clock, from its start (0: none): the embedded explorer and the
   /// coordinator stop handing out work after it.
   std::chrono::milliseconds time_limit{0};
-  bool keep_going = false;         ///< false: stop at the first bug
-  std::string subject;             ///< subject path as agents see it (recorded in bug traces)
-  std::vector<std::string> args;   ///< its arguments
+  bool keep_going = false;  ///< false: stop at the first bug
+  /// Bugs whose traces are kept; later ones are counted only (a trace per path would fill memory
+  /// where most paths fail).
+  std::uint64_t bug_traces = options::kDefaultBugTraces;
+  /// The bugs past `bug_traces` wait, without their traces, for take_counted_bugs(): an agent's
+  /// subtree sessions pass them on, for the coordinator to count each class once.
+  bool hands_over_counted_bugs = false;
+  std::string subject;            ///< subject path as agents see it (recorded in bug traces)
+  std::vector<std::string> args;  ///< its arguments
 };
 
 /// A bug found: the run's verdict and a trace file that `exocheck replay` reproduces.
@@ -57,6 +63,9 @@ struct Bug {
   std::uint64_t found_at_run = 0;
 };
 
+/// The warning for bugs found once `kept` traces were kept: counted, with no trace.
+std::string bugs_not_kept_warning(std::uint64_t kept, std::uint64_t more);
+
 /// Why the exploration ended (or that it has not): endings/verdict.hpp's table.
 using endings::Verdict;
 
@@ -64,7 +73,8 @@ struct Progress {
   engine::Stats stats;
   std::size_t outstanding = 0;  ///< leases out
   std::size_t frontier = 0;     ///< choices known, not yet leased
-  std::size_t bugs = 0;
+  std::size_t bugs = 0;         ///< found, kept or not
+  std::size_t bugs_kept = 0;    ///< with their traces (ExplorationSession::bugs())
   /// The share of the tree explored (ExplorationSession::explored_share), when it is estimated:
   /// by `explore` on a terminal, not for a job whose subtrees agents explore.
   std::optional<double> explored_share;
@@ -110,6 +120,9 @@ class ExplorationSession final : public LeaseSource {
   void subtree_finished(std::uint64_t id);
   bool request_backtrack(const engine::BacktrackRequest& request);
   std::vector<engine::BacktrackRequest> take_backtrack_requests();
+  /// The bugs found past ExplorationOptions::bug_traces since the last call, without their traces
+  /// (only with ExplorationOptions::hands_over_counted_bugs).
+  std::vector<Bug> take_counted_bugs();
   /// The keys of the classes explored (engine/class_key.hpp).
   std::vector<engine::ClassKey> class_keys() const;
 
@@ -161,6 +174,8 @@ class ExplorationSession final : public LeaseSource {
   std::map<std::uint64_t, std::vector<std::string>> leased_;
   std::uint64_t runs_ = 0;  // results accepted, numbering runs in warnings
   std::vector<Bug> bugs_;
+  std::uint64_t bugs_not_kept_ = 0;  ///< found past options_.bug_traces: counted, no trace
+  std::vector<Bug> counted_bugs_;    ///< those not taken yet (hands_over_counted_bugs)
   DeterminismCheck determinism_;
   std::optional<proto::TraceFile> reference_;  // the first completed path's, with a determinism check
   std::set<std::string> dead_letters_seen_;
