@@ -17,14 +17,7 @@ cell() {  # delivery, reduction words, subject and its arguments
   # shellcheck disable=SC2086  # the reduction's words are flags
   json=$("$bin/exocheck" explore --json --keep-going --workers 1 --time-limit "$limit" --reduction $reduction \
     --delivery "$delivery" --out "$out/o" -- "$bin/$1" "${@:2}" 2>/dev/null || true)
-  python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-s = j["stats"]
-runs, blocked, classes = s["paths"] + s["sleep_blocked"], s["sleep_blocked"], s["classes"]
-more = "" if j["complete"] else " (cut at the time limit)"
-print(f"{runs:,} / {blocked:,} / {classes:,}{more}", end="")
-' <<<"$json"
+  python3 "$(dirname "$0")/summary_cell.py" executions blocked classes <<<"$json"
 }
 
 echo "| subject | delivery | dpor, no sleep sets | transdpor | optimal |"

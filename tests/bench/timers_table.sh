@@ -16,14 +16,7 @@ cell() {  # timers, reduction, subject and its arguments
   shift 2
   json=$("$bin/exocheck" explore --json --keep-going --workers 1 --time-limit "$limit" --reduction "$reduction" \
     --timers "$timers" --out "$out/o" -- "$bin/$1" "${@:2}" 2>/dev/null || true)
-  python3 -c '
-import json, sys
-j = json.load(sys.stdin)
-s = j["stats"]
-runs, classes, bugs, wall = s["paths"] + s["sleep_blocked"], s["classes"], s["bugs"], s["wall_seconds"]
-more = "" if j["complete"] else " (cut at the time limit)"
-print(f"{runs:,} / {classes:,} / {bugs:,} / {wall:.2f} s{more}", end="")
-' <<<"$json"
+  python3 "$(dirname "$0")/summary_cell.py" executions classes bugs time <<<"$json"
 }
 
 echo "| subject | timers | transdpor: executions / classes / bugs / time | optimal |"

@@ -1,0 +1,43 @@
+// Peer programs written as native subjects: Concuerror's proxy and workers_2 tests and SimGrid's
+// centralized mutex, explored with their figures under each delivery order and reduction.
+#include "explore_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+TEST_F(ExploreTest, AHundredProxiesGiveTwoClassesWithTheDefaultOptions) {
+  if (!built("proxy")) GTEST_SKIP() << "proxy not built";
+  const auto f = figures({}, "proxy");
+  EXPECT_EQ(f.exit_code, 0) << f.summary.dump(2);
+  EXPECT_EQ(f.classes, 2u);
+  EXPECT_EQ(f.summary.at("stats").at("sleep_blocked"), 0u);
+  EXPECT_EQ(f.summary.at("stats").at("transitions"), 204u);  // 102 deliveries per class
+}
+
+TEST_F(ExploreTest, WorkersTwoHasConcuerrorsCountUnderFifo) {
+  if (!built("workers")) GTEST_SKIP() << "workers not built";
+  for (const auto& [delivery, classes] :
+       {std::pair{"unordered", 3'072u}, std::pair{"fifo", 1'296u}, std::pair{"causal", 636u}}) {
+    for (const std::string reduction : {"transdpor", "optimal"}) {
+      const auto f = figures({"--delivery", delivery, "--reduction", reduction, "--workers", "1"}, "workers");
+      EXPECT_EQ(f.exit_code, 0) << delivery << " " << reduction << "\n" << f.summary.dump(2);
+      EXPECT_EQ(f.classes, classes) << delivery << " " << reduction;
+      if (reduction == "optimal") {
+        EXPECT_EQ(f.paths, classes) << delivery;
+      }
+    }
+  }
+}
+
+TEST_F(ExploreTest, TheCentralizedMutexHasTheSameClassesUnderEveryReduction) {
+  if (!built("mutex")) GTEST_SKIP() << "mutex not built";
+  for (const std::string reduction : {"dpor", "transdpor", "optimal"}) {
+    const auto f = figures({"--reduction", reduction, "--workers", "1"}, "mutex");
+    EXPECT_EQ(f.exit_code, 0) << reduction << "\n" << f.summary.dump(2);
+    EXPECT_EQ(f.classes, 2'898u) << reduction;
+  }
+  EXPECT_EQ(figures({"--workers", "1"}, "mutex", {"--clients=2", "--sections=2"}).classes, 28u);
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test
