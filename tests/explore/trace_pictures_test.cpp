@@ -152,6 +152,26 @@ TEST_F(TracePictures, TheSpaceTimePageDrawsEveryLaneAndMessageAndMarksTheFailing
   }
 }
 
+// Timer firings and steps whose handler chose are drawn apart, with what happened in their hover
+// text, as the browser has it.
+TEST_F(TracePictures, TheSpaceTimePageShowsTimerFiringsAndChoicesInTheHoverText) {
+  if (!built("election")) GTEST_SKIP() << "election not built";
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (deploy/setup.sh installs it)";
+  const auto result = figures({"--workers", "1"}, "election");
+  ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  const auto trace = dir() / result.summary.at("bugs").at(0).at("trace").get<std::string>();
+  const auto page = dir() / "election.html";
+  ASSERT_EQ(exocheck({"trace", "view", trace.string(), "-o", page.string()}).exit_code, 0);
+  const auto dom = rendered(page, "trace-view-election.png");
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_EQ(dom.err.find("Uncaught"), std::string::npos) << dom.err;
+  // A line of each hover text (the page's data holds them too, after a quote).
+  EXPECT_EQ(occurrences(dom.out, "\ntimer fired at 150 ms"), 2u);  // each node's election timeout
+  EXPECT_EQ(occurrences(dom.out, "\nchose 0 of 2"), 2u);           // each node's draw
+  EXPECT_EQ(occurrences(dom.out, "class=\"box timer\""), 4u);      // and each leader's heartbeat: drawn apart
+  EXPECT_EQ(occurrences(dom.out, "class=\"box chose\""), 2u);
+}
+
 TEST_F(TracePictures, TheLongTraceHasTwoHundredStepsAndManyLanes) {
   if (!built("minesweeper")) GTEST_SKIP() << "minesweeper not built";
   const auto trace = wire::read_trace_file(long_trace());

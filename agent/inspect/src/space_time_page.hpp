@@ -26,6 +26,8 @@ inline constexpr const char* kSpaceTimePage = R"PAGE(<!DOCTYPE html>
   .box.main rect { fill: #eef; }
   .box.failed rect { fill: #fdd; stroke: #b00020; stroke-width: 2; }
   .box.reply rect { stroke-dasharray: 3 2; }
+  .box.timer rect { fill: #fff6dc; }
+  .box.chose rect { stroke-width: 2; }
   .arrow { stroke: #4a6fa5; fill: none; stroke-width: 1.2; marker-end: url(#head); }
   .creation { stroke: #2e7d32; fill: none; stroke-dasharray: 4 3; }
   .destruction { fill: #b00020; font-weight: 700; font-size: 14px; }
@@ -158,6 +160,8 @@ function render() {
     if (event.step === 0) classes.push("main");
     if (event.failed) { classes.push("failed"); ++failedSteps; }
     if (event.reply) classes.push("reply");
+    if (event.timer) classes.push("timer");
+    if (event.choices) classes.push("chose");
     const box = element("g", { class: classes.join(" "), "data-step": event.step }, group);
     element("rect", { x: center(lane) - boxWidth / 2, y: rowY(event.step), width: boxWidth, height: BOX_H }, box);
     if (!narrow) {
