@@ -75,7 +75,7 @@ TEST(ExplorationSession, ASubtreeSplitOffIsExploredByAnotherSessionAndTheClasses
     const auto start = taker.next();
     ASSERT_TRUE(start) << what;
     EXPECT_EQ(prefix_of(*start), subtree->prefix) << what;
-    EXPECT_TRUE(start->request.whole_result()) << what;
+    EXPECT_TRUE(start->request.all_steps()) << what;
     const auto taken = run_fake(start->request);
     ASSERT_TRUE(taker.complete(start->id, taken.events, taken.result)) << what;
     EXPECT_EQ(drain(taker), 0u) << what;

@@ -53,6 +53,17 @@ TEST_P(DeferredEvents, ARunThatCannotBeLeanReportsEveryStep) {
   EXPECT_EQ(steps_of(report), first_steps(6));
 }
 
+// Optimal DPOR's runs: lean (no text for people, so the sink may take them) yet with every step.
+TEST_P(DeferredEvents, ALeanRunAskedForAllStepsReportsEveryStep) {
+  auto request = registry_prefix();
+  request.set_all_steps(true);
+  const auto report = run_with("registry", request, true);
+  EXPECT_EQ(report.result.status(), proto::RUN_COMPLETED);
+  EXPECT_TRUE(wire::lean_result(request, report.result));
+  EXPECT_EQ(wire::first_step_to_send(request, report.result), 0u);
+  EXPECT_EQ(steps_of(report), first_steps(6));
+}
+
 // One report for run after run (Runner::run(spec, report)): each run's events are parsed into the
 // messages of the last one's, deferred or not, and come out as in a report of its own.
 TEST_P(DeferredEvents, AReportReusedRunAfterRunHoldsWhatAFreshOneWould) {

@@ -63,6 +63,18 @@ TEST_P(LeanEvents, ALeanRunHandsEveryEventToTheSinkAsTheHookWroteIt) {
   EXPECT_EQ(taken.result.SerializeAsString(), whole.result.SerializeAsString());
 }
 
+TEST_P(LeanEvents, ALeanRunAskedForAllStepsHandsTheSinkEveryStepFromStepZero) {
+  auto request = registry_prefix();
+  request.set_all_steps(true);
+  RecordingSink sink;
+  const auto taken = run_with("registry", request, &sink);
+  ASSERT_EQ(taken.result.status(), proto::RUN_COMPLETED) << taken.result.detail();
+  EXPECT_TRUE(taken.events_taken);
+  ASSERT_EQ(sink.calls, 1);
+  EXPECT_EQ(sink.first_step, 0u);
+  EXPECT_EQ(sink.events.size(), 6u);
+}
+
 TEST_P(LeanEvents, ARunThatCannotBeLeanIsReportedWithoutTheSink) {
   auto request = registry_prefix();
   request.set_whole_result(true);

@@ -29,7 +29,8 @@ proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const 
 
 void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport& report, RunEnd end) {
   // A misbehaving run is reported with every step it made; a clean one with the deferred steps
-  // only if its result cannot be lean. A lean one's go to the sink if there is one.
+  // only if its result cannot be lean or must show every step. A lean one's go to the sink if
+  // there is one.
   const bool lean = end.ending == RunEnding::result && wire::lean_result(spec.request, conversation.result());
   if (lean && spec.lean_events) {
     auto problem =
@@ -42,7 +43,8 @@ void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport&
       report.events_taken = true;
     }
   }
-  if (!lean || end.ending == RunEnding::protocol_error) conversation.complete_events();
+  const bool prefix_wanted = !lean || (spec.request.all_steps() && !report.events_taken);
+  if (prefix_wanted || end.ending == RunEnding::protocol_error) conversation.complete_events();
   if (end.ending != RunEnding::protocol_error && conversation.failed()) {
     end.ending = RunEnding::protocol_error;
     end.problem = conversation.problem();

@@ -146,7 +146,8 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   if (!item) return lease;
   lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
   to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
-  lease->request.set_whole_result(options_.explorer.checks.determinism || item->whole);
+  lease->request.set_whole_result(options_.explorer.checks.determinism);
+  lease->request.set_all_steps(item->whole);
   return lease;
 }
 

@@ -6,7 +6,8 @@
 // per result follows the new steps only. A run is sent whole when the coordinator needs all of
 // it: a bug (its trace must replay and read on its own), a run that lost messages (warnings name
 // them by their sends), a RANKED run (HMS and SGR learn from whole runs), and every run of a
-// determinism check (RunRequest.whole_result: final states are compared, traces kept).
+// determinism check (RunRequest.whole_result: final states are compared, traces kept). A run
+// the explorer needs whole (RunRequest.all_steps) is lean but keeps its prefix's steps.
 
 #include <cstddef>
 #include <vector>
@@ -23,9 +24,14 @@ inline bool lean_result(const proto::RunRequest& request, const proto::RunResult
          !request.whole_result();
 }
 
-/// The steps numbered below this may be left out of the run's result (0: send it whole).
+/// Whether the prefix's steps may be left out of the run's result.
+inline bool prefix_left_out(const proto::RunRequest& request, const proto::RunResult& result) {
+  return lean_result(request, result) && !request.all_steps();
+}
+
+/// The steps numbered below this may be left out of the run's result (0: send every step).
 inline std::size_t first_step_to_send(const proto::RunRequest& request, const proto::RunResult& result) {
-  return lean_result(request, result) ? static_cast<std::size_t>(request.prefix_size()) : 0;
+  return prefix_left_out(request, result) ? static_cast<std::size_t>(request.prefix_size()) : 0;
 }
 
 /// Clears what exploration does not read from a lean result: the final state's summaries (only
