@@ -14,6 +14,20 @@ TEST_F(ExploreTest, AHundredProxiesGiveTwoClassesWithTheDefaultOptions) {
   EXPECT_EQ(f.summary.at("stats").at("transitions"), 204u);  // 102 deliveries per class
 }
 
+// Each proxy's guard holds the word back until its hop is known: every reversal of a Next and a
+// Word is run and blocked once, so executions grow linearly with the chain under every reduction.
+TEST_F(ExploreTest, AChainOfGuardedProxiesCostsLinearlyManyBlockedRuns) {
+  if (!built("guardchain")) GTEST_SKIP() << "guardchain not built";
+  for (const auto& [reduction, executions] :
+       {std::pair{"dpor", 22u}, std::pair{"transdpor", 22u}, std::pair{"optimal", 12u}}) {
+    const auto f = figures({"--reduction", reduction, "--workers", "1"}, "guardchain");
+    EXPECT_EQ(f.exit_code, 0) << reduction << "\n" << f.summary.dump(2);
+    EXPECT_EQ(f.classes, 2u) << reduction;
+    EXPECT_EQ(f.paths + f.summary.at("stats").at("sleep_blocked").get<std::size_t>(), executions) << reduction;
+  }
+  EXPECT_EQ(figures({"--delivery", "causal", "--workers", "1"}, "guardchain").classes, 1u);
+}
+
 TEST_F(ExploreTest, WorkersTwoHasConcuerrorsCountUnderFifo) {
   if (!built("workers")) GTEST_SKIP() << "workers not built";
   for (const auto& [delivery, classes] :
