@@ -57,10 +57,12 @@ void record(Reached& reached, const Execution& execution) {
 /// What an agent sends for `execution`: the steps from the prefix's length on.
 Execution as_sent(const Execution& execution, const WorkItem& item, const ExplorerOptions& options, Results results) {
   const bool learns = options.heuristic == Heuristic::kHms || options.heuristic == Heuristic::kSgr;
-  if (results == Results::kWhole || learns || item.prefix.empty()) return execution;
+  // An item that needs the whole run may leave out only the steps its explorer holds.
+  const std::size_t first_step = item.whole ? item.steps_held : item.prefix.size();
+  if (results == Results::kWhole || learns || first_step == 0) return execution;
   Execution sent;
-  sent.first_step = item.prefix.size();
-  const auto first = static_cast<std::ptrdiff_t>(std::min(item.prefix.size() - 1, execution.steps.size()));
+  sent.first_step = first_step;
+  const auto first = static_cast<std::ptrdiff_t>(std::min(first_step - 1, execution.steps.size()));
   sent.steps.assign(execution.steps.begin() + first, execution.steps.end());
   sent.ending = execution.ending;
   sent.detail = execution.detail;
@@ -242,8 +244,9 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
     const Execution execution = run_item(program, item, options);
     record(reached, execution);
     // A subtree's first run comes whole (its explorer holds no step above its root yet); later
-    // ones leave out their prefix half of the time, as agents send them.
-    const bool whole = item.whole || random() % 2 == 0;
+    // ones leave out their prefix (or the steps held, for optimal's) half of the time, as agents
+    // send them.
+    const bool whole = (item.whole && item.steps_held == 0) || random() % 2 == 0;
     if (!part.explorer->complete(
             item.id, as_sent(execution, item, options, whole ? Results::kWhole : Results::kWithoutPrefix))) {
       throw std::logic_error("an explorer refused the result of an item it handed out");

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "names.hpp"
 #include "sleep_set.hpp"
+#include "trace_view.hpp"
 #include "wakeup_tree.hpp"
 
 namespace exocheck::engine {
@@ -41,6 +43,9 @@ struct Configuration {
   std::vector<std::pair<Key, std::unique_ptr<Configuration>>> children;  ///< those held
   std::size_t out = 0;       ///< items out that start here, subtrees given away from here
   std::uint64_t serial = 0;  ///< its place in the open list among those of its depth
+  /// The step that reached it, once a run has come back through it: a later run from here or
+  /// below leaves out the steps of the path here (WorkItem::steps_held).
+  std::optional<ViewStep> step;
 
   Configuration* child(Key message) const;
   Taken* taken(Key message);

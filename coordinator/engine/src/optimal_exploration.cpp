@@ -35,6 +35,7 @@
 #include "class_set.hpp"
 #include "configuration_tree.hpp"
 #include "exploration.hpp"
+#include "held_steps.hpp"
 #include "names.hpp"
 #include "race.hpp"
 #include "trace_view.hpp"
@@ -82,11 +83,21 @@ class OptimalExploration final : public Exploration {
 
   bool complete(std::uint64_t id, const Execution& execution) override {
     const auto it = out_.find(id);
-    if (it == out_.end() || execution.first_step != 0) return false;
+    if (it == out_.end()) return false;
+    if (execution.first_step != 0 && (execution.first_step != it->second.item.steps_held ||
+                                      !held_.prefix_of(*it->second.from, tree_.root().depth, held_prefix_))) {
+      reissue_.push_back(id);  // only a broken agent leaves out what is not held: run it again
+      return false;
+    }
     Out out = std::move(it->second);
     out_.erase(it);
     --out.holder->out;
-    trace_.assign(execution, names_);
+    if (execution.first_step == 0) {
+      trace_.assign(execution, names_);
+      held_.hold_above_root(trace_, tree_.root().depth);
+    } else {
+      trace_.assign(execution, names_, held_prefix_);
+    }
     stats_.executed_steps += trace_.size();
     const bool blocked = execution.ending == Ending::kSleepBlocked;
     if (execution.ending == Ending::kDivergence || !follows(out, blocked)) {
@@ -104,6 +115,7 @@ class OptimalExploration final : public Exploration {
       return true;
     }
     stats_.transitions += trace_.size() - out.from->depth;
+    HeldSteps::hold_path(trace_, path_, tree_.root().depth);
     analyse_races();
     if (blocked) {
       ++stats_.sleep_blocked;
@@ -294,6 +306,7 @@ class OptimalExploration final : public Exploration {
     WorkItem& item = out.item;
     item.id = next_id_++;
     item.whole = true;
+    item.steps_held = held_.prefix_of(from, tree_.root().depth, held_prefix_) ? from.depth + 1 : 0;
     SleepSet sleep = from.sleep;  // and the choices explored from here: sleep(E) before `first`
     for (const Taken& t : taken_before(from, first.message)) sleep.fall_asleep({names_.base(t.message), t.receiver});
     if (first.message != kNoKey) {
@@ -453,6 +466,8 @@ class OptimalExploration final : public Exploration {
   ExplorerOptions options_;
   Names names_;
   std::vector<Key> root_prefix_;  ///< a subtree's: the messages that reach its root
+  HeldSteps held_;
+  std::vector<const ViewStep*> held_prefix_;  ///< a result's steps left out, from held_
   bool entry_alternatives_asked_ = false;
   ConfigurationTree tree_;
   WakeupPlacement placement_{names_, tree_};

@@ -148,6 +148,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
   lease->request.set_whole_result(options_.explorer.checks.determinism);
   lease->request.set_all_steps(item->whole);
+  lease->request.set_steps_held(static_cast<std::uint32_t>(item->steps_held));
   return lease;
 }
 

@@ -7,7 +7,8 @@
 // it: a bug (its trace must replay and read on its own), a run that lost messages (warnings name
 // them by their sends), a RANKED run (HMS and SGR learn from whole runs), and every run of a
 // determinism check (RunRequest.whole_result: final states are compared, traces kept). A run
-// the explorer needs whole (RunRequest.all_steps) is lean but keeps its prefix's steps.
+// the explorer needs whole (RunRequest.all_steps) is lean but keeps its prefix's steps, but for
+// those the explorer holds already (RunRequest.steps_held).
 
 #include <cstddef>
 #include <vector>
@@ -24,14 +25,10 @@ inline bool lean_result(const proto::RunRequest& request, const proto::RunResult
          !request.whole_result();
 }
 
-/// Whether the prefix's steps may be left out of the run's result.
-inline bool prefix_left_out(const proto::RunRequest& request, const proto::RunResult& result) {
-  return lean_result(request, result) && !request.all_steps();
-}
-
 /// The steps numbered below this may be left out of the run's result (0: send every step).
 inline std::size_t first_step_to_send(const proto::RunRequest& request, const proto::RunResult& result) {
-  return prefix_left_out(request, result) ? static_cast<std::size_t>(request.prefix_size()) : 0;
+  if (!lean_result(request, result)) return 0;
+  return request.all_steps() ? request.steps_held() : static_cast<std::size_t>(request.prefix_size());
 }
 
 /// Clears what exploration does not read from a lean result: the final state's summaries (only

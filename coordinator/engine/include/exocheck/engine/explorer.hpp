@@ -32,6 +32,9 @@ struct WorkItem {
   /// The run must come back whole, not without its prefix's steps: a subtree's first run (its
   /// explorer holds no step above its root yet).
   bool whole = false;
+  /// With `whole`: the explorer holds steps 0 .. steps_held - 1 of the run already (optimal DPOR,
+  /// the path to the configuration the item starts from), which the run may leave out.
+  std::size_t steps_held = 0;
   /// Sampled strategies: the run's own schedule, drawn by the hook from its seed. PCT also needs
   /// the depth and an estimate of a run's steps (0: no change points).
   struct Sample {
