@@ -61,9 +61,10 @@ TEST(RemoteExplore, SampledRunsAreSplitAmongAgentsAndASeedFixesThem) {
 
 TEST(RemoteExplore, OptimalOverTwoAgentsReachesEveryClass) {
   // Subtrees go with their wakeup trees, races above a subtree come back as wakeup sequences.
-  // A subtree given away leaves the choices still under way out of its sleep set: a class may be
-  // reached twice, none is missed. (Whether and how often the tree is split depends on timing;
-  // the engine's tests/engine/optimal_test.cpp counts splits.)
+  // Only a branch whose sleep set loses nothing to the choices still under way is given away, so
+  // classes are reached once or nearly (issue 34: at most 5 % more executions than classes; 840
+  // for 720 before). Whether and how often the tree is split depends on timing; the engine's
+  // tests/engine/optimal_test.cpp counts splits.
   LoopbackCluster cluster;
   cluster.start_agent("a1");
   cluster.start_agent("a2");
@@ -74,6 +75,7 @@ TEST(RemoteExplore, OptimalOverTwoAgentsReachesEveryClass) {
   const auto summary = nlohmann::json::parse(result.out);
   EXPECT_EQ(summary["stats"]["classes"], 720);
   EXPECT_GE(summary["stats"]["paths"], 720);
+  EXPECT_LE(summary["stats"]["paths"], 756);
   std::printf("optimal over two agents: %s executions for 720 classes\n", summary["stats"]["paths"].dump().c_str());
   EXPECT_EQ(summary["stats"]["sleep_blocked"], 0);
   EXPECT_EQ(summary["complete"], true);

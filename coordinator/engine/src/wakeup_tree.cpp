@@ -146,4 +146,24 @@ WakeupTree WakeupTree::from_preorder(const std::vector<std::pair<std::size_t, Wa
   return tree;
 }
 
+WakeupEvent event_named(const WakeupStep& step, Names& names) {
+  WakeupEvent event{names.intern(step.message), names.intern(step.receiver)};
+  if (!step.sender.empty()) event.sender = names.intern(step.sender);
+  event.tentative = step.tentative;
+  event.chosen = step.chosen;
+  const Key message = names.base(event.message);
+  event.label_of = message == event.message ? kNoKey : message;
+  return event;
+}
+
+WakeupStep step_named(const WakeupEvent& event, const Names& names) {
+  WakeupStep step;
+  step.message = names.name(event.message);
+  step.receiver = names.name(event.receiver);
+  if (event.sender != kNoKey) step.sender = names.name(event.sender);
+  step.tentative = event.tentative;
+  step.chosen = event.chosen;
+  return step;
+}
+
 }  // namespace exocheck::engine

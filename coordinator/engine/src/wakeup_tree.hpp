@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "exocheck/engine/subtree.hpp"
 #include "names.hpp"
 
 namespace exocheck::engine {
@@ -95,5 +96,9 @@ class WakeupTree {
   };
   std::vector<Branch> branches_;
 };
+
+/// A wakeup tree's event as subtrees and backtrack requests carry it (WakeupStep), and back.
+WakeupEvent event_named(const WakeupStep& step, Names& names);
+WakeupStep step_named(const WakeupEvent& event, const Names& names);
 
 }  // namespace exocheck::engine
