@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 21's first figure: one agent with one slot behind a loopback coordinator against
 # `exocheck explore --workers 1`, side by side, on registry --workers K and pi --workers 5
-# (TransDPOR + sleep sets, the defaults). Each round runs every subject embedded then distributed,
+# (TransDPOR + sleep sets, as when the figure was first taken). Each round runs every subject embedded then distributed,
 # so that both see the machine in the same minutes. Prints each run's paths per second, the ratio
 # distributed / embedded per subject (median over the rounds), and the coordinator's CPU per path
 # (per round, and over all rounds: a clock tick is coarse for a short job).
@@ -24,8 +24,8 @@ run() {  # MODE SUBJECT...: prints "paths paths_per_second coordinator_ticks"
   [ "$mode" = distributed ] && where=(--coordinator "127.0.0.1:$port")
   local c0 c1
   c0=$(ticks "$coordinator")
-  "$build/bin/exocheck" explore "${where[@]}" --json --out "$work/out" -- "$build/bin/$1" "${@:2}" >"$work/job.json" \
-    2>"$work/job.err" || { echo "$mode $* failed: $(tail -n 1 "$work/job.err")" >&2; exit 1; }
+  "$build/bin/exocheck" explore "${where[@]}" --reduction transdpor --json --out "$work/out" -- "$build/bin/$1" "${@:2}" \
+    >"$work/job.json" 2>"$work/job.err" || { echo "$mode $* failed: $(tail -n 1 "$work/job.err")" >&2; exit 1; }
   c1=$(ticks "$coordinator")
   echo "$(field paths <"$work/job.json") $(field paths_per_second <"$work/job.json") $((c1 - c0))"
 }

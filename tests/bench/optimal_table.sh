@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Optimal DPOR beside TransDPOR with sleep sets (the default) on the subjects that explore
+# Optimal DPOR (the default) beside TransDPOR with sleep sets on the subjects that explore
 # completely: executions (paths + sleep-blocked), sleep-blocked ones, classes and wall time, both
 # with --keep-going so that subjects with bugs are explored to the end. TransDPOR runs with
 # WORKERS workers (default 2), optimal with one (the algorithm as written) and with WORKERS.

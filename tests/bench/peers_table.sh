@@ -21,7 +21,7 @@ cell() {  # reduction words, subject and its arguments
   python3 "$(dirname "$0")/summary_cell.py" executions blocked classes time <<<"$json"
 }
 
-echo "| subject | exhaustive | dpor | transdpor (default) | optimal |"
+echo "| subject | exhaustive | dpor | transdpor | optimal (default) |"
 echo "|---|---|---|---|---|"
 for subject in "proxy" "guardchain" "workers" "mutex" "leader --n=3" "leader --n=4" "leader --n=5" \
   "leader --n=6"; do

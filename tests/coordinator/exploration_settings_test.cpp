@@ -98,7 +98,9 @@ TEST(ExplorationSettings, TheCoordinatorRefusesWhatTheCliRefusesInItsWords) {
   options.explorer.reduction = engine::Reduction::kOptimal;
   options.explorer.sleep_sets = false;
   const auto refusal = options::refusal(options.explorer);
-  EXPECT_EQ(refusal, "--reduction optimal always uses sleep sets (its wakeup trees need them)");
+  EXPECT_EQ(refusal,
+            "--reduction optimal (the default) always uses sleep sets (its wakeup trees need them): --no-sleep-sets "
+            "needs --reduction dpor, transdpor or exhaustive");
   try {
     (void)to_job_settings(submission_of(options));
     FAIL() << "a submission the CLI refuses was accepted";

@@ -44,6 +44,9 @@ TEST_F(ExploreErrors, UnknownReduction) {
 
 TEST_F(ExploreErrors, OptimalWithoutSleepSets) {
   expect_input_error(explore_registry({"--reduction", "optimal", "--no-sleep-sets"}), "always uses sleep sets");
+  // The default reduction is optimal: turning sleep sets off alone says which reductions can.
+  expect_input_error(explore_registry({"--no-sleep-sets"}),
+                     "--no-sleep-sets needs --reduction dpor, transdpor or exhaustive");
 }
 
 TEST_F(ExploreErrors, SleepSetsAndNoSleepSetsTogether) {

@@ -116,6 +116,12 @@ class OptimalExploration final : public Exploration {
       return true;
     }
     stats_.transitions += trace_.size() - out.from->depth;
+    // A subtree's root was reached by its giver's choice, which its giver did not run: counted
+    // here once, as TransDPOR's subtrees count it, so that a split job counts what one explorer does.
+    if (!root_prefix_.empty() && !root_step_counted_ && trace_.size() >= tree_.root().depth) {
+      root_step_counted_ = true;
+      ++stats_.transitions;
+    }
     HeldSteps::hold_path(trace_, path_, tree_.root().depth);
     analyse_races();
     if (blocked) {
@@ -467,6 +473,7 @@ class OptimalExploration final : public Exploration {
   HeldSteps held_;
   std::vector<const ViewStep*> held_prefix_;  ///< a result's steps left out, from held_
   bool entry_alternatives_asked_ = false;
+  bool root_step_counted_ = false;
   ConfigurationTree tree_;
   WakeupPlacement placement_{names_, tree_};
   bool started_ = false;

@@ -49,7 +49,7 @@ struct Checks {
 
 /// Its defaults are every command's and the coordinator's.
 struct ExplorerOptions {
-  Reduction reduction = Reduction::kTransDpor;
+  Reduction reduction = Reduction::kOptimal;
   bool sleep_sets = true;
   Heuristic heuristic = Heuristic::kFifo;
   std::uint64_t max_paths = 0;  ///< stop handing out work after this many paths (0: no limit); sampled: runs
