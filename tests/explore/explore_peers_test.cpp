@@ -26,6 +26,10 @@ TEST_F(ExploreTest, AChainOfGuardedProxiesCostsLinearlyManyBlockedRuns) {
     EXPECT_EQ(f.paths + f.summary.at("stats").at("sleep_blocked").get<std::size_t>(), executions) << reduction;
   }
   EXPECT_EQ(figures({"--delivery", "causal", "--workers", "1"}, "guardchain").classes, 1u);
+  // The default reduction (optimal) needs the fewest: one blocked run per proxy after the first.
+  const auto by_default = figures({"--workers", "1"}, "guardchain");
+  EXPECT_EQ(by_default.summary.at("options").at("reduction"), "optimal");
+  EXPECT_EQ(by_default.paths + by_default.summary.at("stats").at("sleep_blocked").get<std::size_t>(), 12u);
 }
 
 TEST_F(ExploreTest, WorkersTwoHasConcuerrorsCountUnderFifo) {
