@@ -6,11 +6,11 @@
 namespace exocheck::coordinator::testing {
 namespace {
 
-proto::Event initial_event() {
+proto::Event initial_event(const std::vector<std::string>& pings) {
   proto::Event event;
   event.set_step(0);
   event.set_actor("env");
-  for (const char* id : {"env#1", "env#2"}) {
+  for (const auto& id : pings) {
     auto* sent = event.add_sent();
     sent->set_id(id);
     sent->set_receiver("0");
@@ -37,8 +37,9 @@ proto::Event delivery(std::uint32_t step, const std::string& message, const std:
 
 FakeRun run_fake(const proto::RunRequest& request, FakeBehaviour behaviour) {
   FakeRun run;
-  run.events.push_back(initial_event());
-  std::vector<std::string> pending{"env#1", "env#2"};
+  std::vector<std::string> pending;
+  for (int i = 1; i <= behaviour.pings; ++i) pending.push_back("env#" + std::to_string(i));
+  run.events.push_back(initial_event(pending));
   std::vector<std::string> order(request.prefix().begin(), request.prefix().end());
   for (const auto& id : pending) {
     if (std::find(order.begin(), order.end(), id) == order.end()) order.push_back(id);

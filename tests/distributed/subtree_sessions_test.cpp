@@ -1,8 +1,10 @@
 // An agent's subtrees (agent/daemon/subtree_sessions.cpp) as the coordinator's work messages
 // change them: a lease released while the agent was away and given back to it in the same message
-// as its drop is explored anew.
+// as its drop is explored anew; a lease whose last subtree given away comes back says so at once.
 #include <gtest/gtest.h>
 
+#include "exocheck/coordinator/execution_conversion.hpp"
+#include "fake_program.hpp"
 #include "subtree_sessions.hpp"
 
 namespace exocheck::distributed_test {
@@ -32,6 +34,41 @@ TEST(SubtreeSessions, ALeaseDroppedAndGrantedAgainInOneMessageIsExploredAnew) {
   drop.add_drop(1);
   sessions.apply(drop);
   EXPECT_TRUE(sessions.leases().empty());
+}
+
+// Three pings to one actor (6 classes): after the first run the root's other choices are open and
+// one is given away; the lease's own runs end before it comes back, and then nothing of the agent
+// runs: the end must be urgent, or the coordinator hears of it at the next periodic report only
+// (a second later: every job split over two agents took a second more than over one).
+TEST(SubtreeSessions, ALeaseWhoseLastGivenSubtreeComesBackEndsAtOnce) {
+  const coordinator::testing::FakeBehaviour three{.pings = 3};
+  int urgent = 0;
+  agent::SubtreeSessions sessions({}, [&] { ++urgent; });
+  sessions.apply(granting(1));
+  auto lease = sessions.next();
+  bool split_asked = false;
+  while (lease) {
+    const auto run = coordinator::testing::run_fake(lease->request, three);
+    const auto events = coordinator::pointers_to(run.events);
+    auto handover = sessions.complete_and_next(lease->id, events, run.result, lease->request);
+    if (!split_asked) {
+      sessions.split(1);
+      split_asked = true;
+    }
+    lease = std::move(handover.next);
+  }
+  proto::Report report;
+  sessions.collect(report);
+  ASSERT_EQ(report.splits_size(), 1);
+  ASSERT_TRUE(report.splits(0).has_given());
+  EXPECT_EQ(report.done_size(), 0);  // the subtree given away is still out
+  urgent = 0;
+  sessions.given_away_finished(1, report.splits(0).given().id());
+  EXPECT_EQ(urgent, 1);
+  proto::Report after;
+  sessions.collect(after);
+  ASSERT_EQ(after.done_size(), 1);
+  EXPECT_EQ(after.done(0).lease_id(), 1u);
 }
 
 }  // namespace
