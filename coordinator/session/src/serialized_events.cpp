@@ -210,7 +210,7 @@ std::optional<std::string> decode_execution(SerializedEvents events, std::size_t
   // As to_execution(): steps start at the first event's step, step 0 goes to `initial`. A run
   // that made no step past those left out starts there too, with no step of its own (optimal
   // DPOR's run held back at its first wakeup entry: RunRequest.steps_held).
-  execution.first_step = begin < count || (begin > 0 && begin == count) ? begin : 0;
+  execution.first_step = begin;
   const std::size_t step_one = std::max<std::size_t>(begin, 1);  // the index of steps[0]
   resize_steps(execution.steps, count > step_one ? count - step_one : 0, spare);
   for (std::size_t i = begin; i < count; ++i) {
