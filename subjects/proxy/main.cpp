@@ -5,12 +5,18 @@
 // the chain; C receives two messages, in either order. Concuerror: 2 interleavings with 100
 // proxies.
 //
+// With --guarded, each proxy learns its next hop from a `Next` message of main's and holds the
+// word back until it has (a guard): the chain whose first message waits on a guard that issue 34
+// measured at 2^(N-1) - 1 sleep-blocked runs for TransDPOR and N - 1 for optimal DPOR.
+//
 // The actors: C (Receiver), the proxies, A (Sender, whose constructor sends both messages, in the
 // step that spawns it). Started by hand it prints the order C received them in.
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "exocheck/exocheck.hpp"
 
@@ -20,6 +26,12 @@ struct Word {
   static constexpr const char* type_name = "Word";
   std::string text;
   void describe(exocheck::Describer& d) const { d("text", text); }
+};
+
+struct Next {
+  static constexpr const char* type_name = "Next";
+  exocheck::ActorRef hop;
+  void describe(exocheck::Describer&) const {}
 };
 
 class Receiver : public exocheck::Actor {
@@ -33,15 +45,21 @@ class Receiver : public exocheck::Actor {
   std::string received_;
 };
 
-/// Forwards the one message it receives, then ends.
+/// Forwards the one message it receives, then ends; without its next hop yet, it waits for a
+/// `Next` before it takes the word.
 class Proxy : public exocheck::Actor {
  public:
-  explicit Proxy(exocheck::ActorRef next) {
-    on([this, next](const Word& w) {
-      send(next, w);
+  explicit Proxy(std::optional<exocheck::ActorRef> next) : next_(next) {
+    guard<Word>([this](const Word&) { return next_.has_value(); });
+    on([this](const Next& n) { next_ = n.hop; });
+    on([this](const Word& w) {
+      send(*next_, w);
       destroy();
     });
   }
+
+ private:
+  std::optional<exocheck::ActorRef> next_;
 };
 
 class Sender : public exocheck::Actor {
@@ -57,7 +75,10 @@ class Sender : public exocheck::Actor {
 int main(int argc, char** argv) {
   CLI::App app{"proxy: a message sent directly races one sent through a chain of proxies (Concuerror's proxy)"};
   int proxies = 100;
+  bool guarded = false;
   app.add_option("--proxies", proxies, "proxies in the chain")->check(CLI::Range(0, 10'000))->capture_default_str();
+  app.add_flag("--guarded", guarded,
+               "each proxy learns its next hop from a message of main's and holds the word back until then");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -65,9 +86,17 @@ int main(int argc, char** argv) {
   }
   exocheck::System system;
   const auto receiver = system.spawn<Receiver>();
-  exocheck::ActorRef chain = receiver;
-  for (int i = 0; i < proxies; ++i) chain = system.spawn<Proxy>(chain);
-  system.spawn<Sender>(receiver, chain);
+  if (guarded && proxies > 0) {
+    std::vector<exocheck::ActorRef> chain;
+    for (int i = 0; i < proxies; ++i) chain.push_back(system.spawn<Proxy>(std::nullopt));
+    system.spawn<Sender>(receiver, chain.front());
+    for (std::size_t i = 0; i < chain.size(); ++i)
+      system.send(chain[i], Next{i + 1 < chain.size() ? chain[i + 1] : receiver});
+  } else {
+    exocheck::ActorRef chain = receiver;
+    for (int i = 0; i < proxies; ++i) chain = system.spawn<Proxy>(chain);
+    system.spawn<Sender>(receiver, chain);
+  }
   const int code = system.run();
   if (!system.controlled()) std::cout << "proxy: done" << std::endl;
   return code;
