@@ -43,22 +43,26 @@ row "shortpath 5" shortpath --nodes=5
 row "chameneos" chameneos
 row "serverreal" serverreal
 
-# The issue's rate figure: registry K=7 (40,320 classes), optimal, one worker; the median of three
-# runs, as the machine is shared.
-rates=()
+# The issue's rate figure: registry K=7 (40,320 classes), one worker, optimal beside TransDPOR; the
+# median of three runs of each, alternating, as the machine is shared.
+declare -A rates
 for round in 1 2 3; do
-  json=$("$bin/exocheck" explore --json --workers 1 --reduction optimal --out "$out/o" -- "$bin/registry" --workers=7)
-  rates+=("$(python3 -c '
+  for reduction in transdpor optimal; do
+    json=$("$bin/exocheck" explore --json --workers 1 --reduction "$reduction" --out "$out/o" -- "$bin/registry" --workers=7)
+    rates[$reduction]+="$(python3 -c '
 import json, sys
 s = json.loads(sys.argv[1])["stats"]
 executions, wall = s["paths"] + s["sleep_blocked"], s["wall_seconds"]
 print(f"{executions / wall:.0f} {wall:.2f}")
-' "$json")")
+' "$json")"$'\n'
+  done
 done
-printf '%s\n' "${rates[@]}" | sort -n | python3 -c '
+for reduction in transdpor optimal; do
+  printf '%s' "${rates[$reduction]}" | sort -n | python3 -c '
 import sys
-runs = [line.split() for line in sys.stdin]
+runs = [line.split() for line in sys.stdin if line.strip()]
 rate, wall = runs[len(runs) // 2]
-print(f"registry K=7, optimal, 1 worker: {int(rate):,} executions/s (median of {len(runs)}: {wall} s; all: "
+print(f"registry K=7, {sys.argv[1]}, 1 worker: {int(rate):,} executions/s (median of {len(runs)}: {wall} s; all: "
       + ", ".join(f"{w} s" for _, w in runs) + ")")
-'
+' "$reduction"
+done
