@@ -147,6 +147,24 @@ bool is_enabled(const Envelope& envelope) {
   return true;
 }
 
+GuardViews guard_views(const Actor& actor) {
+  GuardViews views;
+  const auto& guards = actor.guards_;
+  if (std::none_of(guards.begin(), guards.end(), [](const auto& guard) { return bool(guard.view); })) return views;
+  views.reserve(guards.size());
+  for (const auto& guard : guards) views.push_back(guard.view ? guard.view() : nullptr);
+  return views;
+}
+
+bool rejected_by(const GuardViews& views, const Envelope& envelope) {
+  const auto& guards = envelope.receiver->actor->guards_;
+  for (std::size_t i = 0; i < guards.size() && i < views.size(); ++i) {
+    if (!same_type(guards[i].type, envelope.type->type)) continue;
+    return views[i] != nullptr && !guards[i].accepts_in(views[i].get(), envelope.payload.get());
+  }
+  return false;
+}
+
 std::unique_ptr<Envelope> next_firing(const Envelope& fired, std::string id) {
   auto next = std::make_unique<Envelope>();
   next->id = std::move(id);

@@ -9,6 +9,7 @@
 #include "exocheck/actor.hpp"
 #include "exocheck/wire/delivery_label.hpp"
 #include "exocheck/wire/utf8.hpp"
+#include "guard_history.hpp"
 #include "identity.hpp"
 #include "step_execution.hpp"
 #include "timer_semantics.hpp"
@@ -77,6 +78,7 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
     event_->add_cancelled(envelope->id);
     return;
   }
+  note_rejections(*envelope, *sent);
   pending_.push_back(std::move(envelope));
 }
 
@@ -199,6 +201,7 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   }
   event_->set_time_ns(now_ns_);
   record_clock(*clock);
+  remember_guard_views(cell, step);
 
   const StepVerdict verdict = execute_step(*envelope);
   event_->set_outcome(verdict.outcome);

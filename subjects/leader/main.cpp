@@ -67,9 +67,10 @@ class Node : public exocheck::Actor {
     on([this](const One& m) { relay_ ? forward(m) : receive_one(m.id); });
     on([this](const Two& m) { relay_ ? forward(m) : receive_two(m.id); });
     on([this](const Elected& m) { learn(m); });
-    // A node receives nothing before it starts; an active node only what its phase expects.
-    guard<One>([this](const One& m) { return relay_ || (waiting_ == kOne && m.phase == phase_); });
-    guard<Two>([this](const Two& m) { return relay_ || (waiting_ == kTwo && m.phase == phase_); });
+    // A node receives nothing before it starts; an active node only what its phase expects. The
+    // guards read only their view of the node, so the explorer tests them on earlier states.
+    guard<One>([this] { return view(); }, [](const GuardView& v, const One& m) { return v.accepts(kOne, m.phase); });
+    guard<Two>([this] { return view(); }, [](const GuardView& v, const Two& m) { return v.accepts(kTwo, m.phase); });
   }
 
   std::string final_state() const override {
@@ -82,6 +83,15 @@ class Node : public exocheck::Actor {
 
  private:
   enum Waiting { kNothing, kOne, kTwo };
+
+  /// What the guards read of a node.
+  struct GuardView {
+    bool relay;
+    Waiting waiting;
+    int phase;
+    bool accepts(Waiting kind, int message_phase) const { return relay || (waiting == kind && message_phase == phase); }
+  };
+  GuardView view() const { return {relay_, waiting_, phase_}; }
 
   void start_phase() {
     ++phase_;

@@ -79,9 +79,11 @@ class Server : public exocheck::Actor {
   Server(exocheck::ActorRef tester, int workers, int retries, int items)
       : tester_(tester), workers_(workers), retries_(retries), items_(items) {
     for (int n = 1; n <= items; ++n) work_.push_back(n);
-    guard<WorkRequest>([this](const WorkRequest&) { return mode_ == Mode::kServing; });
-    guard<Exit>([this](const Exit&) { return mode_ == Mode::kServing; });
-    guard<Result>([this](const Result&) { return mode_ != Mode::kServing; });
+    // Guards with a view (the mode they read): the explorer tests them on earlier states.
+    const auto mode = [this] { return mode_; };
+    guard<WorkRequest>(mode, [](Mode m, const WorkRequest&) { return m == Mode::kServing; });
+    guard<Exit>(mode, [](Mode m, const Exit&) { return m == Mode::kServing; });
+    guard<Result>(mode, [](Mode m, const Result&) { return m != Mode::kServing; });
     on([this](const WorkRequest&) {
       if (!work_.empty()) {
         send(sender(), Work{work_.front()});

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Peer programs ported as native subjects (Concuerror's proxy and workers_2, SimGrid's centralized
-# mutex), the proxy chain with guards (proxy --guarded, 12 proxies) and leader 3 to 6: executions (paths
+# mutex), the proxy chain with guards (proxy --guarded, 12 proxies; with views and as plain predicates) and
+# leader 3 to 6: executions (paths
 # + sleep-blocked), sleep-blocked ones, classes and wall time per reduction, with the default
 # options otherwise (unordered delivery, one worker here so that the figures do not depend on
 # timing). One markdown table.
@@ -23,7 +24,7 @@ cell() {  # reduction words, subject and its arguments
 
 echo "| subject | exhaustive | dpor | transdpor | optimal (default) |"
 echo "|---|---|---|---|---|"
-for subject in "proxy" "proxy --guarded --proxies=12" "workers" "mutex" "leader --n=3" "leader --n=4" "leader --n=5" \
+for subject in "proxy" "proxy --guarded --proxies=12" "proxy --guarded --plain-guards --proxies=12" "workers" "mutex" "leader --n=3" "leader --n=4" "leader --n=5" \
   "leader --n=6"; do
   # shellcheck disable=SC2086  # a subject's arguments
   echo "| $subject | $(cell exhaustive $subject) | $(cell dpor $subject) | $(cell transdpor $subject) | $(cell optimal $subject) |"

@@ -45,6 +45,7 @@ proto::Event random_event(std::mt19937& random, std::uint32_t step) {
     sent->set_id(random_text(random));
     sent->set_receiver(random_text(random));
     sent->set_type(random_text(random));
+    for (int r = count(random); --r >= 0;) sent->add_rejected_at(static_cast<std::uint32_t>(random() % 100'000));
   }
   for (int k = count(random); --k >= 0;) event.add_created(random_text(random));
   for (int k = count(random); --k >= 0;) event.add_enabled(random_text(random));
@@ -63,6 +64,7 @@ void expect_same_step(const engine::Step& a, const engine::Step& b, const std::s
   for (std::size_t i = 0; i < a.sent.size(); ++i) {
     EXPECT_EQ(a.sent[i].id, b.sent[i].id) << where;
     EXPECT_EQ(a.sent[i].receiver, b.sent[i].receiver) << where;
+    EXPECT_EQ(a.sent[i].rejected_at, b.sent[i].rejected_at) << where;
   }
   EXPECT_EQ(a.created, b.created) << where;
   EXPECT_EQ(a.enabled, b.enabled) << where;
@@ -220,6 +222,26 @@ TEST_F(SerializedEventsTest, UnknownFieldsOfEveryWireTypeAreSkipped) {
     EXPECT_FALSE(parsed_step(event.SerializeAsString() + bad));
     EXPECT_FALSE(decode_step(event.SerializeAsString() + bad, step, number));
   }
+}
+
+// A repeated uint32 may come packed (as protobuf writes it) or one element per tag; protobuf
+// reads both, and mixed, into one list.
+TEST_F(SerializedEventsTest, RejectedStepsAreReadPackedAndUnpacked) {
+  // SentMessage: id "a", rejected_at 3 and 7 unpacked, then 9 and 300 packed.
+  const std::string sent = std::string(
+                               "\x0a\x01"
+                               "a",
+                               3) +
+                           std::string("\x30\x03\x30\x07", 4) + std::string("\x32\x03\x09\xac\x02", 5);
+  const std::string bytes = std::string("\x08\x01", 2) + "\x42" + static_cast<char>(sent.size()) + sent;
+  const auto expected = parsed_step(bytes);
+  ASSERT_TRUE(expected);
+  ASSERT_EQ(expected->sent.size(), 1u);
+  EXPECT_EQ(expected->sent[0].rejected_at, (std::vector<std::uint32_t>{3, 7, 9, 300}));
+  engine::Step step;
+  std::uint32_t number = 0;
+  ASSERT_TRUE(decode_step(bytes, step, number));
+  expect_same_step(step, *expected, "rejected steps packed and unpacked");
 }
 
 // Protobuf's parser refuses messages and groups nested more than 100 deep; so does the decoder,

@@ -1,6 +1,7 @@
 #include "interpreter.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <memory>
 #include <random>
 #include <utility>
@@ -8,6 +9,7 @@
 #include "delivery_order.hpp"
 #include "exocheck/detail/envelope.hpp"
 #include "exocheck/wire/delivery_label.hpp"
+#include "guard_history.hpp"
 #include "scheduling_order.hpp"
 #include "timer_semantics.hpp"
 #include "vector_clock.hpp"
@@ -36,6 +38,8 @@ struct Actor {
   int children = 0;
   int sent = 0;
   std::shared_ptr<const VectorClock> clock;
+  /// As the hook's guard history: (step, count before it) for the latest steps not awaiting a reply.
+  std::deque<std::pair<std::uint32_t, int>> guard_history;
 };
 
 struct Message {
@@ -169,10 +173,14 @@ class Interpreter {
     const Actor& a = actors_[m.receiver];
     if (a.destroyed) return false;
     if (!a.awaiting.empty()) return m.answers == a.awaiting;
-    for (const auto& guard : program_.types[a.type].guards) {
-      if (guard.type == m.type) {
-        return a.count >= guard.min_count && (guard.parity < 0 || a.count % 2 == guard.parity);
-      }
+    return guard_accepts(a.type, a.count, m.type);
+  }
+
+  /// Whether the guard of actor type `actor_type` for `message_type` accepts it at `count` steps.
+  bool guard_accepts(int actor_type, int count, int message_type) const {
+    for (const auto& guard : program_.types[actor_type].guards) {
+      if (guard.type == message_type)
+        return count >= guard.min_count && (guard.parity < 0 || count % 2 == guard.parity);
     }
     return true;
   }
@@ -223,6 +231,12 @@ class Interpreter {
       abandoned.erase(call);
       current_->dead_letters.push_back(m.id);  // withdrawn messages are lost in their step, as in the hook
       return;
+    }
+    if (program_.guard_views) {
+      const Actor& receiver = actors_[m.receiver];
+      for (const auto& [step, count] : receiver.guard_history) {
+        if (!guard_accepts(receiver.type, count, m.type)) current_->sent.back().rejected_at.push_back(step);
+      }
     }
     pending_.push_back(std::move(m));
   }
@@ -396,6 +410,10 @@ class Interpreter {
       if (index_ != exocheck::detail::kStepZeroSends) current_->clock.emplace_back(actors_[index_].id, count);
     }
 
+    if (actor.awaiting.empty()) {
+      if (actor.guard_history.size() == exocheck::detail::kGuardHistorySteps) actor.guard_history.pop_front();
+      actor.guard_history.emplace_back(static_cast<std::uint32_t>(execution_.steps.size()), actor.count);
+    }
     actor.count += 1;
     actor.acc = (actor.acc * 7 + m.value + 1) % 1000003;
     const ActorType& type = program_.types[actor.type];

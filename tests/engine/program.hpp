@@ -75,6 +75,9 @@ struct Program {
   std::vector<int> roots;
   std::vector<InitialMessage> initial;
   std::vector<std::string> message_names;  ///< message type -> name
+  /// Guards written with views (actor.hpp): the run reports, as the hook does, which of a
+  /// receiver's earlier steps' guards reject each message sent to it.
+  bool guard_views = true;
 };
 
 }  // namespace exocheck::engine::testing

@@ -10,10 +10,11 @@ bool enabled_before(const TraceView& trace, std::size_t step, Key m) {
   return std::find(enabled.begin(), enabled.end(), m) != enabled.end();
 }
 
-/// m was sent before step i (so pending at pre(S, i): it is delivered after i) and not enabled there.
+/// m was sent before step i (so pending at pre(S, i): it is delivered after i) and not enabled
+/// there; or sent after it, and its receiver's guard rejects it in its state at pre(S, i).
 bool held_back_at(const TraceView& trace, std::size_t i, Key m) {
   const std::size_t sent = trace.send_step(m);
-  return sent < i && !enabled_before(trace, i, m);
+  return sent < i ? !enabled_before(trace, i, m) : trace.rejected_before(i, m);
 }
 
 /// Whether step 0 sent `earlier` no later than a step-0 message delivered in the causal past of
@@ -80,7 +81,8 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
 // that was pending at pre(S, i) but not enabled there (its receiver's guard, a reply awaited, an
 // earlier message of its FIFO channel) is not co-enabled with step i, so the two do not race, and
 // the race is with the receiver's latest earlier step at which m was enabled, or whose pre(S, .)
-// m had not reached yet. Taking the race at i regardless gave DPOR an empty E there, and Fig. 2's
+// m had not reached yet and whose state the receiver's guard (tested by the hook on a view it kept)
+// does not reject m in. Taking the race at i regardless gave DPOR an empty E there, and Fig. 2's
 // line 7 then added every enabled message: the blow-up guards caused.
 void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, std::size_t point,
                 std::vector<Race>& races) {

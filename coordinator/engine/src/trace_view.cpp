@@ -33,6 +33,9 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
     view.sent.push_back(id);
     view.sent_to.push_back(timers_on_every_lane && sent.timer ? dependency::kEveryLane : names.intern(sent.receiver));
   }
+  for (std::size_t i = 0; i < step.sent.size(); ++i) {
+    for (std::uint32_t k : step.sent[i].rejected_at) view.rejections.emplace_back(view.sent[i], k);
+  }
   for (const auto& id : step.enabled) view.enabled.push_back(names.intern(id));
   for (const auto& id : step.dead_letters) view.dead_letters.push_back(names.intern(id));
   for (const auto& [actor, count] : step.clock) view.clock.emplace_back(names.intern(actor), count);
@@ -145,6 +148,12 @@ bool TraceView::happens_before(std::size_t i, std::size_t j) const {
   if (!last_every_lane_.empty() && last_every_lane_[j] >= i) return true;
   const Key actor = steps_[i]->actor;
   return clock_entry(i, actor) <= clock_entry(j, actor);
+}
+
+bool TraceView::rejected_before(std::size_t i, Key m) const {
+  const auto& rejections = steps_[send_step(m)]->rejections;
+  const std::pair<Key, std::uint32_t> wanted{m, static_cast<std::uint32_t>(i)};
+  return std::find(rejections.begin(), rejections.end(), wanted) != rejections.end();
 }
 
 bool TraceView::happens_before_message(std::size_t i, Key m) const {

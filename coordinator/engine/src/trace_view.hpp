@@ -31,6 +31,9 @@ struct ViewStep {
   ShortList<Key, 8> enabled;
   ShortList<Key, 1> dead_letters;
   ShortList<std::pair<Key, std::uint32_t>, 8> clock;  ///< sorted by actor key
+  /// (m, k): m, sent in this step, is rejected by its receiver's guard in its state before its
+  /// earlier step k (SentMessage::rejected_at). Empty, and unallocated, for most steps.
+  std::vector<std::pair<Key, std::uint32_t>> rejections;
 
   /// The lane the step is on (dependency.hpp): its actor's, or every lane.
   Key lane() const { return every_lane ? dependency::kEveryLane : dependency::lane(actor); }
@@ -79,6 +82,9 @@ class TraceView {
     if (r == kNoKey) throw std::out_of_range("message without a send in the execution");
     return r;
   }
+  /// Whether m's receiver's guard, in its state before step i (which comes before m's sending),
+  /// rejects m: the hook tested it, and m could not have been delivered in step i's place.
+  bool rejected_before(std::size_t i, Key m) const;
   /// i ->_S j (Definition 3): step i happens before step j.
   bool happens_before(std::size_t i, std::size_t j) const;
   /// i ->_S m (Definition 5): step i sent m or happens before the step that did.

@@ -26,6 +26,8 @@ void fill_step(const proto::Event& event, engine::Step& step) {
     step.sent[static_cast<std::size_t>(i)].id = event.sent(i).id();
     step.sent[static_cast<std::size_t>(i)].receiver = event.sent(i).receiver();
     step.sent[static_cast<std::size_t>(i)].timer = event.sent(i).timer() != proto::NOT_A_TIMER;
+    step.sent[static_cast<std::size_t>(i)].rejected_at.assign(event.sent(i).rejected_at().begin(),
+                                                              event.sent(i).rejected_at().end());
   }
   step.created.assign(event.created().begin(), event.created().end());
   step.enabled.assign(event.enabled().begin(), event.enabled().end());

@@ -66,16 +66,41 @@ bool decode_clock_entry(std::string_view bytes, std::pair<std::string, std::uint
   });
 }
 
+/// One uint32 of a repeated field, as protobuf's parser takes it: past 32 bits dropped.
+bool append_uint32(WireReader& reader, std::vector<std::uint32_t>& into) {
+  std::uint64_t value = 0;
+  if (!reader.varint(value)) return false;
+  into.push_back(static_cast<std::uint32_t>(value));
+  return true;
+}
+
+/// A repeated uint32 field's element, or its packed run of elements (protobuf accepts both).
+bool read_uint32s(WireReader& reader, std::uint32_t wire_type, std::vector<std::uint32_t>& into) {
+  if (wire_type == Type::kVarint) return append_uint32(reader, into);
+  std::string_view packed;
+  if (!reader.length_delimited(packed)) return false;
+  WireReader elements(packed);
+  while (!elements.at_end()) {
+    if (!append_uint32(elements, into)) return false;
+  }
+  return true;
+}
+
 bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
   sent.id.clear();
   sent.receiver.clear();
   sent.timer = false;
+  sent.rejected_at.clear();
   return for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     if (field == proto::SentMessage::kTimerFieldNumber && wire_type == Type::kVarint) {
       std::uint64_t kind = 0;
       if (!reader.varint(kind)) return false;
       sent.timer = kind != 0;
       return true;
+    }
+    if (field == proto::SentMessage::kRejectedAtFieldNumber &&
+        (wire_type == Type::kVarint || wire_type == Type::kLengthDelimited)) {
+      return read_uint32s(reader, wire_type, sent.rejected_at);
     }
     if (wire_type != Type::kLengthDelimited) return reader.skip(field, wire_type);
     switch (field) {

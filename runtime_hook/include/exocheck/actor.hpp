@@ -9,6 +9,12 @@
 //     }
 //   };
 //
+// A guard may also be written as a test of a view of the state it reads, so that the explorer
+// can test it against the actor's earlier states without running a schedule:
+//
+//       guard<Lookup>([this] { return members_.size(); },
+//                     [](std::size_t members, const Lookup&) { return members > 0; });
+//
 // Handlers and guards are registered in the constructor. A handler runs as one atomic
 // macro-step. Construction code (including spawns and sends) belongs to the step that spawned
 // the actor, or to main's initial step.
@@ -21,6 +27,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <type_traits>
@@ -125,7 +132,23 @@ class Actor {
   template <typename M, typename F>
   void guard(F&& accepts) {
     guards_.push_back(
-        {&typeid(M), [g = std::forward<F>(accepts)](const void* p) { return g(*static_cast<const M*>(p)); }});
+        {&typeid(M), [g = std::forward<F>(accepts)](const void* p) { return g(*static_cast<const M*>(p)); }, {}, {}});
+  }
+
+  /// The same guard, as `accepts(view(), message)`: `view` returns a copy of what the guard reads
+  /// of the actor's state, and `accepts` reads nothing else. Under exploration the hook keeps the
+  /// views of the actor's latest steps and tests each message sent to it against them: a message
+  /// they reject could not have been received there, and race analysis knows it without running
+  /// a schedule to find out (dependency.md, "Guards and races").
+  template <typename M, typename View, typename F>
+  void guard(View view, F accepts) {
+    using Snapshot = std::decay_t<std::invoke_result_t<View&>>;
+    guards_.push_back(
+        {&typeid(M), [view, accepts](const void* p) mutable { return accepts(view(), *static_cast<const M*>(p)); },
+         [view]() mutable -> std::shared_ptr<const void> { return std::make_shared<const Snapshot>(view()); },
+         [accepts](const void* kept, const void* p) mutable {
+           return accepts(*static_cast<const Snapshot*>(kept), *static_cast<const M*>(p));
+         }});
   }
 
   /// Creates a child actor `self().k`; its constructor runs now, inside this step.
@@ -193,6 +216,8 @@ class Actor {
 
  private:
   friend bool detail::is_enabled(const detail::Envelope&);
+  friend detail::GuardViews detail::guard_views(const Actor&);
+  friend bool detail::rejected_by(const detail::GuardViews&, const detail::Envelope&);
   friend void detail::dispatch(const detail::Envelope&);
 
   struct Handler {
@@ -202,6 +227,9 @@ class Actor {
   struct Guard {
     const std::type_info* type;
     std::function<bool(const void*)> accepts;
+    // A guard with a view: a copy of what it reads, and its test of a message against such a copy.
+    std::function<std::shared_ptr<const void>()> view;
+    std::function<bool(const void*, const void*)> accepts_in;
   };
 
   std::string post(const ActorRef& to, const detail::MessageType& type, detail::Payload payload, bool is_call);

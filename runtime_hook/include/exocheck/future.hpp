@@ -31,7 +31,7 @@ class Future : public Actor {
   Future() {
     on<Evaluate>([this](const Evaluate&) { compute(); });
     on<Get>([this](const Get&) { reply(*value_); });
-    guard<Get>([this](const Get&) { return value_.has_value(); });
+    guard<Get>([this] { return value_.has_value(); }, [](bool resolved, const Get&) { return resolved; });
     send(self(), Evaluate{});
   }
 

@@ -24,7 +24,7 @@ class Lock : public Actor {
       holder_ = sender();
       reply();
     });
-    guard<Acquire>([this](const Acquire&) { return !holder_.valid(); });
+    guard<Acquire>([this] { return holder_.valid(); }, [](bool held, const Acquire&) { return !held; });
     on<Release>([this](const Release&) {
       if (sender() == holder_) holder_ = ActorRef();
     });

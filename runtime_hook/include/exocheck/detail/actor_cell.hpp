@@ -18,6 +18,15 @@ class Actor;
 
 namespace exocheck::detail {
 
+/// The views of an actor's guards (those declared with one; null for the others), by guard.
+using GuardViews = std::vector<std::shared_ptr<const void>>;
+
+/// The views of an actor's guards before one of its steps.
+struct GuardViewsAt {
+  std::uint32_t step = 0;
+  GuardViews views;
+};
+
 class ActorCell {
  public:
   ActorCell(std::string id, std::uint32_t index, ActorCell* parent) : id(std::move(id)), index(index), parent(parent) {}
@@ -52,13 +61,23 @@ class ActorCell {
   std::deque<std::unique_ptr<Envelope>> mailbox;
   bool scheduled = false;
 
-  // Controlled mode only: the clock after the actor's latest step (or its creator's step).
+  // Controlled mode only: the clock after the actor's latest step (or its creator's step), and
+  // its guards' views before its latest steps, oldest first (guard_history.hpp; a vector, as a
+  // deque allocates when made, and most actors never keep a view).
   std::shared_ptr<const VectorClock> clock;
+  std::vector<GuardViewsAt> guard_history;
 };
 
 /// True when `envelope` may be delivered to its receiver now: the receiver lives, is not
 /// waiting for another reply, and its guard for this type (if any) accepts the message.
 bool is_enabled(const Envelope& envelope);
+
+/// The views of `actor`'s guards in its current state; empty when none of its guards has a view.
+GuardViews guard_views(const Actor& actor);
+
+/// Whether the receiver's guard for `envelope`'s type, tested on `views` (taken before one of the
+/// receiver's steps), rejects it. False when that guard has no view, or there is no guard.
+bool rejected_by(const GuardViews& views, const Envelope& envelope);
 
 /// Runs the receiver's handler (or call continuation, or call timeout) for `envelope`; a periodic
 /// timer's firing arms its next one first. Throws what the handler throws.

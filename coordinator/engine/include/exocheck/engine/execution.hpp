@@ -14,6 +14,8 @@ struct SentMessage {
   std::string id;
   std::string receiver;
   bool timer = false;  ///< a timer armed: its firing
+  /// The receiver's earlier steps whose state its guard rejects this message in (trace.proto).
+  std::vector<std::uint32_t> rejected_at{};
 };
 
 /// One macro-step. Step 0 (the initial step) has no actor, message or clock.
