@@ -90,8 +90,8 @@ proto::TraceFile record_run(const RunSettings& settings) {
 
 proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner) {
   auto report = runner.run(spec_of(settings));
-  if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
-    throw InputError("cannot run '" + settings.subject + "': " + report.result.detail());
+  if (report.result.status() == proto::RUN_LAUNCH_FAILED || report.result.status() == proto::RUN_UNSUPPORTED) {
+    throw InputError("cannot run '" + settings.subject + "': " + agent::refusal_text(report.result));
   }
   auto trace = describe(settings);
   for (auto& event : report.events) *trace.add_events() = std::move(event);

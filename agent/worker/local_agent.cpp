@@ -268,11 +268,13 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, con
   tally_.server_starts.fetch_add(runner.counters().server_starts - starts_before, std::memory_order_relaxed);
   const auto handing_over = Clock::now();
   bool finished = false;
-  if (report.result.status() == proto::RUN_LAUNCH_FAILED) {
-    // Every other run would fail the same way: stop, and leave the lease unexplored.
+  const auto status = report.result.status();
+  if (status == proto::RUN_LAUNCH_FAILED || status == proto::RUN_UNSUPPORTED) {
+    // Every other run would fail the same way, or the program cannot be explored as a whole:
+    // stop, and leave the lease unexplored.
     {
       std::lock_guard lock(mutex_);
-      if (!launch_error_) launch_error_ = report.result.detail();
+      if (!launch_error_) launch_error_ = refusal_text(report.result);
     }
     session_->stop();
     session_->abandon(lease->id);

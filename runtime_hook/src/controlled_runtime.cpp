@@ -425,34 +425,6 @@ proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, 
   }
 }
 
-// A choice's value: the prefix entry's, else the randomized strategy's draw, else 0. Every value
-// is explored as a delivery of its own (the engine adds the others as the run comes back).
-std::uint32_t ControlledRuntime::choose(std::uint32_t range) {
-  if (!in_run_) {
-    throw std::logic_error(
-        "exocheck::choose() was called in main before System::run(): under exploration only "
-        "choices in steps (handlers, constructors they run) are explored");
-  }
-  const auto made = static_cast<std::size_t>(event_->choices_size());
-  std::uint32_t value = 0;
-  if (prescribed_) {
-    if (made < prescribed_->size()) value = (*prescribed_)[made];
-  } else if (random_choices_) {
-    value = static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(0, range - 1)(choice_random_));
-  }
-  if (value >= range && choice_divergence_.empty()) {
-    choice_divergence_ = "replay diverged at step " + std::to_string(event_->step()) + ": choice " +
-                         std::to_string(made + 1) + " of message " + event_->message() + " was to be " +
-                         std::to_string(value) + ", but the handler chose among " + std::to_string(range) +
-                         " values this time";
-    value = 0;
-  }
-  auto* choice = event_->add_choices();
-  choice->set_range(range);
-  choice->set_value(value);
-  return value;
-}
-
 int ControlledRuntime::run() {
   proto::RunRequest request;
   if (fork_server_ != nullptr) {
@@ -476,9 +448,22 @@ int ControlledRuntime::run() {
   finish_requested_destroys();
   write_event();
   in_run_ = true;
-  report(with_first_failure(run_steps(request, order)));
+  last_result_ = with_first_failure(run_steps(request, order));
+  if (hold_completed_result_ && last_result_.status() == proto::RUN_COMPLETED) return 0;
+  report(std::move(last_result_));
   in_run_ = false;
   return 0;
+}
+
+void ControlledRuntime::report_held_result() {
+  report(std::move(last_result_));
+  in_run_ = false;
+}
+
+void ControlledRuntime::fail_held_result(proto::RunStatus status, const std::string& detail) {
+  last_result_.set_status(status);
+  last_result_.set_detail(wire::valid_utf8(detail));
+  report_held_result();
 }
 
 bool ControlledRuntime::end_run_at_failed_step(proto::StepOutcome outcome, const std::string& detail) {

@@ -45,10 +45,23 @@ class ControlledRuntime : public Runtime {
   /// With a fork server, returns only in the child that performed a run.
   int run();
 
+  /// From now on a run that completes keeps its result unreported: the program goes on (CAF's
+  /// caf_main after an await_all_actors_done()), and report_held_result() reports it later.
+  void hold_completed_result() { hold_completed_result_ = true; }
+  /// Whether the last run completed and its result waits for report_held_result().
+  bool holds_result() const { return in_run_ && last_result_.status() == proto::RUN_COMPLETED; }
+  void report_held_result();
+  /// The held result becomes a failure of the program after its run (an assert() of caf_main's).
+  void fail_held_result(proto::RunStatus status, const std::string& detail);
+
   /// The step in progress fails with `outcome` and the run ends here: its event and the run's
   /// result are reported and the process exits, as a run ends (an adapter's interposed assert()
   /// cannot return). False, and nothing done, outside a run (main's code before it begins).
   bool end_run_at_failed_step(proto::StepOutcome outcome, const std::string& detail);
+
+  /// The program did something exocheck does not model, named by `construct`: reports the run
+  /// (or, in main before one, the process) as RUN_UNSUPPORTED and exits. Never a bug (refusal.cpp).
+  [[noreturn]] void refuse(const std::string& construct);
 
  private:
   struct Choice {
@@ -110,7 +123,9 @@ class ControlledRuntime : public Runtime {
   std::uint32_t top_level_actors_ = 0;
   /// Demangled class names: one demangling per class, not per actor created.
   std::unordered_map<std::type_index, std::string> type_names_;
-  bool in_run_ = false;                            ///< between the run request and the result
+  bool in_run_ = false;  ///< between the run request and the result
+  bool hold_completed_result_ = false;
+  proto::RunResult last_result_;
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main
   proto::HookMessage frame_;                       ///< reused: holds the event being recorded
   proto::Event* event_;

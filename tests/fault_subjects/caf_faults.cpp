@@ -3,10 +3,17 @@
 //   --throw           a handler throws: the actor fails (an uncaught exception)
 //   --dead-letter     main sends an actor two messages; it quits after the first (a dead letter)
 //   --scoped-receive  main waits in a scoped_actor's receive (not supported under exploration)
+//   --user-shutdown   an actor stops another with send_exit(user_shutdown) and quits: no bug
+//   --await=WHAT      main awaits its actors itself, then: "check" asserts what they did (it holds),
+//                     "fail" asserts what they did not, "spawn" spawns another actor (not explored)
+//   --blocking-spawn  main spawns a blocking actor (blocking_api; not supported under exploration)
 // By hand: each ends by itself; --throw prints CAF's report of the exception.
 
+#include <atomic>
+#include <cassert>
 #include <iostream>
 #include <stdexcept>
+#include <string>
 
 #include "caf/all.hpp"
 
@@ -18,11 +25,17 @@ struct config : caf::actor_system_config {
   bool throw_in_handler = false;
   bool dead_letter = false;
   bool scoped_receive = false;
+  bool user_shutdown = false;
+  std::string await;
+  bool blocking_spawn = false;
   config() {
     opt_group{custom_options_, "global"}
         .add(throw_in_handler, "throw", "a handler throws")
         .add(dead_letter, "dead-letter", "a message to an actor that has quit")
-        .add(scoped_receive, "scoped-receive", "main receives with a scoped_actor");
+        .add(scoped_receive, "scoped-receive", "main receives with a scoped_actor")
+        .add(user_shutdown, "user-shutdown", "an actor is stopped with send_exit(user_shutdown)")
+        .add(await, "await", "main awaits its actors, then: check, fail or spawn")
+        .add(blocking_spawn, "blocking-spawn", "main spawns an actor with blocking_api");
   }
 };
 
@@ -37,6 +50,33 @@ caf::behavior echo(caf::event_based_actor*) {
   return {[](ping_atom) { return ping_atom::value; }};
 }
 
+/// Stops `target` as CAF's examples stop their servers, then quits.
+caf::behavior stopper(caf::event_based_actor* self, const caf::actor& target) {
+  return {[=](ping_atom) {
+    self->send_exit(target, caf::exit_reason::user_shutdown);
+    self->quit();
+  }};
+}
+
+std::atomic<int> pings{0};
+
+caf::behavior counter(caf::event_based_actor* self) {
+  return {[=](ping_atom) {
+    ++pings;
+    self->quit();
+  }};
+}
+
+/// Spawns a counter, pings it, waits for it, and goes on as `what` says.
+void await_then(caf::actor_system& system, const std::string& what) {
+  caf::anon_send(system.spawn(counter), ping_atom::value);
+  system.await_all_actors_done();
+  std::cout << "pings: " << pings << std::endl;
+  if (what == "check") assert(pings == 1);
+  if (what == "fail") assert(pings == 2);
+  if (what == "spawn") caf::anon_send(system.spawn(counter), ping_atom::value);
+}
+
 }  // namespace
 
 void caf_main(caf::actor_system& system, const config& cfg) {
@@ -46,6 +86,18 @@ void caf_main(caf::actor_system& system, const config& cfg) {
     self->request(e, caf::infinite, ping_atom::value)
         .receive([](ping_atom) { std::cout << "pong\n"; }, [](caf::error&) {});
     caf::anon_send_exit(e, caf::exit_reason::user_shutdown);
+    return;
+  }
+  if (!cfg.await.empty()) {
+    await_then(system, cfg.await);
+    return;
+  }
+  if (cfg.blocking_spawn) {
+    system.spawn([](caf::blocking_actor* self) { self->receive([](ping_atom) {}); });
+    return;
+  }
+  if (cfg.user_shutdown) {
+    caf::anon_send(system.spawn(stopper, system.spawn(echo)), ping_atom::value);
     return;
   }
   auto l = system.spawn(ledger, cfg.throw_in_handler);

@@ -25,6 +25,8 @@ class CafActorProxy : public Actor {
   explicit CafActorProxy(CafBridge& bridge) {
     on<CafDelivery>([&bridge](const CafDelivery& delivery) { bridge.deliver(delivery); });
     guard<CafDelivery>([&bridge](const CafDelivery& delivery) { return bridge.enabled(delivery); });
+    on<CafTimer>([&bridge](const CafTimer& timer) { bridge.fire(timer); });
+    guard<CafTimer>([&bridge](const CafTimer& timer) { return bridge.enabled(timer); });
   }
 };
 
@@ -66,12 +68,16 @@ CafBridge::CafBridge(std::unique_ptr<detail::ControlledMode> mode)
 
 void CafBridge::system_constructing(caf::actor_system_config& config) {
   if (instance_ != nullptr) {
-    std::fprintf(stderr, "exocheck: this program creates a second caf::actor_system; exocheck explores one\n");
-    std::exit(2);
+    instance_->refuse("a second caf::actor_system (exocheck explores programs with one at a time)");
   }
   auto mode = detail::ControlledMode::from_environment();
   if (!mode) return;
   instance_ = new CafBridge(std::move(mode));  // lives as long as the process
+  if (caf::get_or(config, "scheduler.policy", caf::atom("stealing")) == caf::atom("testing")) {
+    instance_->refuse(
+        "a program that drives CAF's test coordinator itself (scheduler.policy testing, as CAF's testing DSL "
+        "does): it decides the schedule, not exocheck");
+  }
   config.set("scheduler.policy", caf::atom("testing"));
 }
 
@@ -79,12 +85,16 @@ void CafBridge::system_constructed(caf::actor_system& system) {
   system_ = &system;
   scheduler_ = dynamic_cast<caf::scheduler::test_coordinator*>(&system.scheduler());
   if (scheduler_ == nullptr) {
-    std::fprintf(stderr, "exocheck: CAF did not take its testing scheduler (scheduler.policy); cannot control it\n");
-    std::exit(2);
+    refuse("an actor system whose scheduler is not CAF's testing one (scheduler.policy), which exocheck drives");
   }
 }
 
 void CafBridge::launching(caf::scheduled_actor& actor) {
+  if (main_resumed_ && running_ == nullptr) {
+    refuse(
+        "caf_main spawns an actor after an await_all_actors_done() (exocheck explores caf_main's actors up to "
+        "that call)");
+  }
   auto construct = [this] { return std::unique_ptr<Actor>(new CafActorProxy(*this)); };
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();
@@ -100,7 +110,12 @@ std::uint64_t CafBridge::channel_of(const detail::ActorCell* sender, const detai
 
 bool CafBridge::sending(caf::scheduled_actor& receiver, caf::mailbox_element_ptr& element) {
   auto found = controlled_.find(&receiver);
-  if (found == controlled_.end()) return false;
+  if (found == controlled_.end() || firing_to_ == &receiver) return false;
+  if (main_resumed_ && running_ == nullptr) {
+    refuse(
+        "caf_main sends a message after an await_all_actors_done() (exocheck explores caf_main's actors up to "
+        "that call)");
+  }
   detail::ActorCell* to = found->second.cell;
   auto envelope = std::make_unique<detail::Envelope>();
   envelope->sender = running_;
@@ -141,7 +156,13 @@ void CafBridge::deliver(const CafDelivery& delivery) {
   auto& actor = static_cast<caf::scheduled_actor&>(*delivery.receiver);
   real_enqueue(actor, std::move(delivery.element), nullptr);
   run_jobs();
+  mirror_clock(cell_of(delivery.receiver));
   if (failure_) throw std::runtime_error(*failure_);
+}
+
+detail::ActorCell* CafBridge::cell_of(const caf::abstract_actor* actor) const {
+  auto found = controlled_.find(actor);
+  return found != controlled_.end() ? found->second.cell : nullptr;
 }
 
 void CafBridge::run_jobs() {
@@ -171,7 +192,10 @@ void CafBridge::note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cel
 
 void CafBridge::terminated(detail::ActorCell* cell, const caf::error& reason) {
   runtime_.destroy(cell);
-  if (!reason) return;
+  // CAF calls an actor's end an error only when a handler threw (its default exception handler
+  // ends the actor with unhandled_exception). An exit reason the program chose (send_exit or quit
+  // with user_shutdown, kill, an error of its own, a linked actor's such end) ends it as meant.
+  if (exception_.empty() && reason != caf::make_error(caf::exit_reason::unhandled_exception)) return;
   std::string detail = "actor " + cell->id + " failed: " + system_->render(reason);
   if (!exception_.empty()) detail += " (uncaught exception: " + exception_ + ")";
   exception_.clear();
@@ -179,23 +203,56 @@ void CafBridge::terminated(detail::ActorCell* cell, const caf::error& reason) {
 }
 
 void CafBridge::assertion_failed(const std::string& detail) {
-  mode_->runtime().end_run_at_failed_step(detail::proto::STEP_ASSERTION_FAILED, detail);
+  auto& runtime = mode_->runtime();
+  if (main_resumed_ && running_ == nullptr) {
+    runtime.fail_held_result(detail::proto::RUN_ASSERTION_FAILED,
+                             "assertion failed in caf_main after await_all_actors_done(): " + detail);
+    std::exit(0);
+  }
+  runtime.end_run_at_failed_step(detail::proto::STEP_ASSERTION_FAILED, detail);
 }
 
 void CafBridge::blocking_receive() {
-  std::fprintf(stderr,
-               "exocheck: a blocking actor (a scoped_actor, or an actor spawned with blocking_api) waits for a "
-               "message; under exploration the event-based actors run only once caf_main has returned, so it "
-               "would wait for ever. Receive in an event-based actor instead (request(...).then), and check "
-               "results there\n");
-  std::fflush(stderr);
-  std::_Exit(2);
+  refuse(
+      "a blocking receive (a scoped_actor, an actor spawned with blocking_api or a function view waits for a "
+      "message): blocking actors are not explored yet. Receive in an event-based actor instead "
+      "(request(...).then), and check results there");
 }
 
-void CafBridge::run() {
+void CafBridge::blocking_spawn() {
+  refuse(
+      "an actor spawned with blocking_api (a blocking actor runs on a thread of its own, outside the schedule): "
+      "blocking actors are not explored yet");
+}
+
+void CafBridge::refuse(const std::string& construct) {
+  mode_->runtime().refuse(construct);
+}
+
+void CafBridge::run(bool at_system_end) {
+  auto& runtime = mode_->runtime();
+  if (runtime.holds_result()) {
+    // caf_main went on without spawning or sending (that is refused): its run is what it was.
+    runtime.report_held_result();
+    std::exit(0);
+  }
   run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
+  mirror_clock(nullptr);
+  if (!at_system_end) {
+    runtime.hold_completed_result();
+    // caf_main may end the process without the system's end (exit()): the run is reported then.
+    std::atexit([] {
+      if (instance_ != nullptr && instance_->mode_->runtime().holds_result()) {
+        instance_->mode_->runtime().report_held_result();
+      }
+    });
+  }
   const int status = mode_->run();
   // Only the process that performed a run gets here; its end is exit()'s (fork_server.cpp).
+  if (runtime.holds_result()) {
+    main_resumed_ = true;
+    return;
+  }
   std::exit(status);
 }
 

@@ -10,6 +10,11 @@
 // those sent before it on its channel are delivered. An actor that awaits a response
 // (request(...).await) takes nothing else until it arrives; a request never answered when
 // nothing is left to deliver is a deadlock.
+//
+// Time: CAF's test clock never advances by itself. Every entry of it (delayed_send, an after(...)
+// receive timeout, a request's timeout, a stream's tick) becomes a timer of the controlled
+// runtime, armed by the step that made it and withdrawn when CAF cancels it; the schedule decides
+// when it fires (--timers), and its firing moves the clock to its due time (caf_timers.cpp).
 
 #include <cstdint>
 #include <map>
@@ -49,19 +54,28 @@ class CafBridge {
   /// A message for `receiver` (scheduled_actor::enqueue). True when the bridge took it; false for
   /// actors it does not control (CAF's hidden ones), which get it at once.
   bool sending(caf::scheduled_actor& receiver, caf::mailbox_element_ptr& element);
-  /// Main is done starting actors (actor_system::await_all_actors_done): the run begins here and
-  /// the process ends with it.
-  [[noreturn]] void run();
+  /// caf_main waits for its actors (actor_system::await_all_actors_done): the run begins here.
+  /// Called by caf_main itself, a run that completes returns into caf_main, which may go on doing
+  /// what involves no actor; the next such call, or the system's end (`at_system_end`: the
+  /// system's destructor waits), reports the run and ends the process. Any other run ends it here.
+  void run(bool at_system_end);
+  /// An actor is being spawned with blocking_api (it would run on a thread of its own): refused.
+  [[noreturn]] void blocking_spawn();
   /// assert() failed: the step in progress fails and the run ends. Returns outside a run.
   void assertion_failed(const std::string& detail);
-  /// A blocking actor waits for a message that no actor can send yet: says so and exits (2).
+  /// A blocking actor waits for a message that no actor can send yet: the program is refused.
   [[noreturn]] void blocking_receive();
+  /// The program does what the adapter does not model, named by `construct`: refused (exit 2 of
+  /// exocheck, never a bug).
+  [[noreturn]] void refuse(const std::string& construct);
   /// A handler threw and CAF's default exception handler is about to end its actor.
   void exception_escaped(const std::string& what) { exception_ = what; }
 
-  // For the proxies: the guard and the handler of every CAF message.
+  // For the proxies: the guard and the handler of every CAF message, and of every timer.
   bool enabled(const CafDelivery& delivery) const;
   void deliver(const CafDelivery& delivery);
+  bool enabled(const CafTimer& timer) const;
+  void fire(const CafTimer& timer);
 
  private:
   struct Controlled {
@@ -74,6 +88,19 @@ class CafBridge {
   void terminated(detail::ActorCell* cell, const caf::error& reason);
   void note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell);
   std::uint64_t channel_of(const detail::ActorCell* sender, const detail::ActorCell* receiver) const;
+  detail::ActorCell* cell_of(const caf::abstract_actor* actor) const;
+  /// Makes the runtime's timers what CAF's clock holds after a step of `arming` (null: main's).
+  void mirror_clock(detail::ActorCell* arming);
+  void arm_timer(const void* event, detail::ActorCell* arming);
+
+  /// A clock entry held as a timer: the entry's identity beside its address (an address freed
+  /// and reused in one step is a new entry), and the timer's receiver and name.
+  struct MirroredTimer {
+    caf::actor_clock::time_point due;
+    int subtype;
+    detail::ActorCell* cell;
+    std::string series;
+  };
 
   static CafBridge* instance_;
 
@@ -90,8 +117,11 @@ class CafBridge {
   std::unordered_map<std::uint64_t, std::uint64_t> delivered_on_channel_;
   /// (requester's index, request number) -> the request's message id
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::string> requests_;
-  std::optional<std::string> failure_;  ///< an actor failed in the step in progress
-  std::string exception_;               ///< what the last uncaught exception said
+  std::optional<std::string> failure_;                     ///< an actor failed in the step in progress
+  std::string exception_;                                  ///< what the last uncaught exception said
+  std::unordered_map<const void*, MirroredTimer> timers_;  ///< by clock entry
+  bool main_resumed_ = false;                              ///< caf_main goes on after a run that completed (run())
+  const caf::abstract_actor* firing_to_ = nullptr;         ///< a timer's message goes straight in
 };
 
 }  // namespace exocheck::caf_adapter

@@ -14,7 +14,13 @@ std::string summarize(const void* payload) {
   return caf::to_string(delivery.element->content());
 }
 
-std::string name_of(const caf::mailbox_element& element, caf::actor_system& system) {
+std::string summarize_timer(const void* payload) {
+  return static_cast<const CafTimer*>(payload)->summary;
+}
+
+}  // namespace
+
+std::string CafMessageTypes::name_of(const caf::mailbox_element& element, caf::actor_system& system) {
   const caf::type_erased_tuple& content = element.content();
   std::string name;
   if (content.size() > 0 && content.match_element<caf::atom_value>(0)) {
@@ -29,15 +35,24 @@ std::string name_of(const caf::mailbox_element& element, caf::actor_system& syst
   return name.empty() ? "()" : name;
 }
 
-}  // namespace
-
 const detail::MessageType& CafMessageTypes::type_of(const caf::mailbox_element& element, caf::actor_system& system) {
   std::string name = name_of(element, system);
   auto found = types_.find(name);
   if (found != types_.end()) return found->second;
+  return made(std::move(name), typeid(CafDelivery), summarize);
+}
+
+const detail::MessageType& CafMessageTypes::timer_type(const std::string& name) {
+  auto found = timer_types_.find(name);
+  if (found != timer_types_.end()) return found->second;
+  return made(name, typeid(CafTimer), summarize_timer);
+}
+
+const detail::MessageType& CafMessageTypes::made(std::string name, const std::type_info& payload,
+                                                 std::string (*summarize)(const void*)) {
+  auto& types = &payload == &typeid(CafTimer) ? timer_types_ : types_;
   names_.push_back(name);
-  return types_.emplace(std::move(name), detail::MessageType{&typeid(CafDelivery), &names_.back(), summarize})
-      .first->second;
+  return types.emplace(std::move(name), detail::MessageType{&payload, &names_.back(), summarize}).first->second;
 }
 
 }  // namespace exocheck::caf_adapter

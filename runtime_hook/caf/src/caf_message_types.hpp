@@ -21,13 +21,28 @@ struct CafDelivery {
   std::uint64_t position;                    ///< 1 for the pair's first message, 2 for the next...
 };
 
+/// An entry of CAF's clock (a delayed message; a receive, request or stream timeout), held by
+/// the adapter as a timer of the controlled runtime: the schedule decides when it fires.
+struct CafTimer {
+  const void* event;    ///< the clock's entry (simple_actor_clock::delayed_event)
+  std::string summary;  ///< what it delivers, for traces
+};
+
 class CafMessageTypes {
  public:
   /// The type of `element`'s message, made once per name.
   const detail::MessageType& type_of(const caf::mailbox_element& element, caf::actor_system& system);
+  /// The type of a timer of CAF's clock named `name` ("timeout:receive", a delayed message's name).
+  const detail::MessageType& timer_type(const std::string& name);
+  /// The name type_of() gives `element`'s message.
+  static std::string name_of(const caf::mailbox_element& element, caf::actor_system& system);
 
  private:
+  const detail::MessageType& made(std::string name, const std::type_info& payload,
+                                  std::string (*summarize)(const void*));
+
   std::unordered_map<std::string, detail::MessageType> types_;
+  std::unordered_map<std::string, detail::MessageType> timer_types_;
   std::deque<std::string> names_;  ///< stable addresses for MessageType::name
 };
 

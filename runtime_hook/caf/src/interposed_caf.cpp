@@ -7,6 +7,10 @@
 // Checked against libcaf_core 0.17.6 (Debian 12): built without -Bsymbolic, so that its vtables
 // and its calls to these functions go through the search order too.
 
+#include <dlfcn.h>
+
+#include <string_view>
+
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/blocking_actor.hpp>
@@ -29,6 +33,14 @@ void construct_actor_system(const char* real_symbol, caf::actor_system* system, 
   if (auto* bridge = adapter::CafBridge::instance()) bridge->system_constructed(*system);
 }
 
+/// Whether `return_address` is in caf::actor_system's destructor, which waits for the actors
+/// itself when caf_main has not (the symbol nearest below it names the function).
+bool called_by_system_destructor(void* return_address) {
+  Dl_info info;
+  return dladdr(return_address, &info) != 0 && info.dli_sname != nullptr &&
+         std::string_view(info.dli_sname).rfind("_ZN3caf12actor_systemD", 0) == 0;
+}
+
 }  // namespace
 
 // caf::actor_system::actor_system(actor_system_config&), complete and base object constructors:
@@ -48,7 +60,12 @@ extern "C" void exocheck_caf_actor_system_c2(caf::actor_system* system, caf::act
 }
 
 void caf::actor_system::await_all_actors_done() const {
-  if (auto* bridge = adapter::CafBridge::instance()) bridge->run();
+  if (auto* bridge = adapter::CafBridge::instance()) {
+    // Returns when caf_main called it and every actor of the run is done (CAF's own wait would
+    // not end); at the system's end, the run ends the process.
+    bridge->run(called_by_system_destructor(__builtin_return_address(0)));
+    return;
+  }
   using Real = void (*)(const caf::actor_system*);
   static const auto real = adapter::real_function<Real>("_ZNK3caf12actor_system21await_all_actors_doneEv");
   real(this);
@@ -83,6 +100,14 @@ caf::error caf::scheduled_actor::default_exception_handler(caf::scheduled_actor*
   static const auto real = adapter::real_function<Real>(
       "_ZN3caf15scheduled_actor25default_exception_handlerEPS0_RNSt15__exception_ptr13exception_ptrE");
   return real(actor, error);
+}
+
+// An actor spawned with blocking_api starts on a thread of its own: refused under an agent.
+void caf::blocking_actor::launch(caf::execution_unit* unit, bool lazy, bool hide) {
+  if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && !hide) bridge->blocking_spawn();
+  using Real = void (*)(caf::blocking_actor*, caf::execution_unit*, bool, bool);
+  static const auto real = adapter::real_function<Real>("_ZN3caf14blocking_actor6launchEPNS_14execution_unitEbb");
+  real(this, unit, lazy, hide);
 }
 
 // A blocking actor (a scoped_actor in main, say) about to wait for a message: under an agent,

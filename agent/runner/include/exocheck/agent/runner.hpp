@@ -23,6 +23,13 @@
 
 namespace exocheck::agent {
 
+/// Why no schedule of a subject can be explored, from a run that ended RUN_LAUNCH_FAILED (its
+/// detail) or RUN_UNSUPPORTED (the construct the hook named): one line for the user.
+inline std::string refusal_text(const proto::RunResult& result) {
+  if (result.status() != proto::RUN_UNSUPPORTED) return result.detail();
+  return "the program does what exocheck does not explore: " + result.detail();
+}
+
 /// Takes a clean run's events as the hook serialized them instead of the runner parsing them
 /// into RunReport::events (RunSpec::lean_events). Parsing messages was the largest part of an
 /// embedded agent's work per run, and a lean result needs only what exploration reads of them.

@@ -1,0 +1,164 @@
+// CAF's clock as timers of the controlled runtime (caf_bridge.hpp, "Time"). CAF's testing
+// scheduler keeps every delayed message and timeout in its clock and fires them only when told
+// to; the adapter mirrors the clock's entries as timers after every step, and a timer's delivery
+// fires exactly its entry, as the test clock's trigger_timeout() fires the first one.
+
+#include <algorithm>
+#include <chrono>
+#include <unordered_set>
+
+#include <caf/actor_cast.hpp>
+#include <caf/detail/simple_actor_clock.hpp>
+#include <caf/scheduled_actor.hpp>
+
+#include "caf_bridge.hpp"
+#include "controlled_runtime.hpp"
+#include "identity.hpp"
+
+namespace exocheck::caf_adapter {
+namespace {
+
+using Clock = caf::detail::simple_actor_clock;
+
+/// The clock's protected members, named through a derived class (as ResponseWaits in
+/// caf_bridge.cpp): the schedule, the per-actor index into it, and how an entry is delivered.
+struct ClockAccess : Clock {
+  static constexpr auto schedule = &ClockAccess::schedule_;
+  static constexpr auto lookup = &ClockAccess::actor_lookup_;
+  static constexpr auto ship = &ClockAccess::ship;
+};
+
+struct AwaitedResponses : caf::scheduled_actor {
+  static constexpr auto awaited = &AwaitedResponses::awaited_responses_;
+};
+
+/// The actor an entry delivers to.
+caf::abstract_actor* target_of(const Clock::delayed_event& event) {
+  switch (event.subtype) {
+    case Clock::ordinary_timeout_type:
+      return caf::actor_cast<caf::abstract_actor*>(static_cast<const Clock::ordinary_timeout&>(event).self);
+    case Clock::multi_timeout_type:
+      return caf::actor_cast<caf::abstract_actor*>(static_cast<const Clock::multi_timeout&>(event).self);
+    case Clock::request_timeout_type:
+      return caf::actor_cast<caf::abstract_actor*>(static_cast<const Clock::request_timeout&>(event).self);
+    case Clock::actor_msg_type:
+      return caf::actor_cast<caf::abstract_actor*>(static_cast<const Clock::actor_msg&>(event).receiver);
+    default:
+      return nullptr;
+  }
+}
+
+Clock::schedule_map::iterator entry_of(Clock& clock, const void* event) {
+  auto& schedule = clock.*ClockAccess::schedule;
+  return std::find_if(schedule.begin(), schedule.end(), [&](const auto& entry) { return entry.second.get() == event; });
+}
+
+}  // namespace
+
+void CafBridge::mirror_clock(detail::ActorCell* arming) {
+  Clock& clock = scheduler_->clock();
+  const auto& schedule = clock.*ClockAccess::schedule;
+  std::unordered_set<const void*> present;
+  for (const auto& [due, event] : schedule) {
+    auto mirrored = timers_.find(event.get());
+    if (mirrored != timers_.end() && mirrored->second.due == event->due &&
+        mirrored->second.subtype == static_cast<int>(event->subtype)) {
+      present.insert(event.get());
+    }
+  }
+  // Cancelled by CAF (a response came, a new after(...) replaced the last one, the actor ended).
+  for (auto it = timers_.begin(); it != timers_.end();) {
+    if (present.count(it->first) != 0) {
+      ++it;
+      continue;
+    }
+    runtime_.cancel(it->second.cell, it->second.series);
+    it = timers_.erase(it);
+  }
+  for (const auto& [due, event] : schedule) {
+    if (present.count(event.get()) == 0) arm_timer(event.get(), arming);
+  }
+}
+
+void CafBridge::arm_timer(const void* key, detail::ActorCell* arming) {
+  Clock& clock = scheduler_->clock();
+  const auto& event = *static_cast<const Clock::delayed_event*>(key);
+  if (event.subtype == Clock::group_msg_type) refuse("a delayed message to a group (delayed_send to a caf::group)");
+  detail::ActorCell* cell = cell_of(target_of(event));
+  if (cell == nullptr) refuse("a timer of an actor that exocheck does not control (one of CAF's hidden actors)");
+  std::string name;
+  std::string summary;
+  switch (event.subtype) {
+    case Clock::ordinary_timeout_type:
+    case Clock::multi_timeout_type: {
+      const caf::atom_value type = event.subtype == Clock::ordinary_timeout_type
+                                       ? static_cast<const Clock::ordinary_timeout&>(event).type
+                                       : static_cast<const Clock::multi_timeout&>(event).type;
+      name = "timeout:" + caf::to_string(type);
+      summary = "timeout " + std::to_string(event.subtype == Clock::ordinary_timeout_type
+                                                ? static_cast<const Clock::ordinary_timeout&>(event).id
+                                                : static_cast<const Clock::multi_timeout&>(event).id);
+      break;
+    }
+    case Clock::request_timeout_type:
+      name = "request timeout";
+      summary = "request " +
+                std::to_string(static_cast<const Clock::request_timeout&>(event).id.request_id().integer_value());
+      break;
+    default: {
+      const auto& message = static_cast<const Clock::actor_msg&>(event);
+      name = CafMessageTypes::name_of(*message.content, *system_);
+      summary = caf::to_string(message.content->content());
+    }
+  }
+  const auto delay = std::max(event.due - clock.now(), caf::actor_clock::duration_type{0});
+  auto firing = std::make_unique<detail::Envelope>();
+  firing->sender = arming;
+  firing->id = arming != nullptr ? detail::message_id(arming->id, ++arming->sent)
+                                 : detail::message_id(detail::kEnvironment, ++main_sent_);
+  firing->receiver = cell;
+  firing->type = &types_.timer_type(name);
+  firing->payload = detail::make_payload(CafTimer{key, std::move(summary)});
+  firing->timer = detail::TimerKind::kOnce;
+  firing->delay = std::chrono::duration_cast<std::chrono::nanoseconds>(delay);
+  firing->series = firing->id;
+  timers_[key] = MirroredTimer{event.due, static_cast<int>(event.subtype), cell, firing->series};
+  runtime_.arm(std::move(firing));
+}
+
+// An actor awaiting a response (request(...).await) takes nothing else, its request's timeout
+// being the response it gets when the answer is late.
+bool CafBridge::enabled(const CafTimer& timer) const {
+  Clock& clock = scheduler_->clock();
+  auto entry = entry_of(clock, timer.event);
+  if (entry == (clock.*ClockAccess::schedule).end()) return false;
+  const auto& event = *entry->second;
+  const auto* actor = dynamic_cast<const caf::scheduled_actor*>(target_of(event));
+  if (actor == nullptr) return true;
+  const auto& awaited = actor->*AwaitedResponses::awaited;
+  if (awaited.empty()) return true;
+  return event.subtype == Clock::request_timeout_type &&
+         static_cast<const Clock::request_timeout&>(event).id.request_id() == awaited.front().first.request_id();
+}
+
+void CafBridge::fire(const CafTimer& timer) {
+  failure_.reset();
+  auto& clock = scheduler_->clock();
+  auto entry = entry_of(clock, timer.event);
+  if (entry == (clock.*ClockAccess::schedule).end()) return;  // withdrawn when CAF cancelled it
+  detail::ActorCell* cell = timers_.at(timer.event).cell;
+  timers_.erase(timer.event);
+  clock.current_time = std::max(clock.current_time, entry->first);
+  auto event = std::move(entry->second);
+  (clock.*ClockAccess::schedule).erase(entry);
+  auto& lookup = clock.*ClockAccess::lookup;
+  if (event->backlink != lookup.end()) lookup.erase(event->backlink);
+  firing_to_ = target_of(*event);
+  (clock.*ClockAccess::ship)(*event);
+  firing_to_ = nullptr;
+  run_jobs();
+  mirror_clock(cell);
+  if (failure_) throw std::runtime_error(*failure_);
+}
+
+}  // namespace exocheck::caf_adapter

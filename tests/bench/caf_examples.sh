@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The example programs CAF 0.17.6 ships (the 20 that need no network, GUI or curl), built unmodified
+# against Debian's libcaf-dev and explored by exocheck with its defaults: per program the exit
+# status, the verdict (complete / bug / bounded / refused), classes, bugs and the reason (the first
+# bug's status and detail, the refusal, or what bounded it). One markdown table; whether each
+# verdict is right is for a person to say (the examples' sources beside it).
+#   tests/bench/caf_examples.sh CAF_EXAMPLES_DIR [BUILD_DIR] [TIME_LIMIT_SECONDS]
+# CAF_EXAMPLES_DIR: the examples/ folder of a CAF 0.17.6 checkout
+#   (git clone -b 0.17.6 https://github.com/actor-framework/actor-framework).
+set -euo pipefail
+examples=${1:?usage: caf_examples.sh CAF_EXAMPLES_DIR [BUILD_DIR] [TIME_LIMIT_SECONDS]}
+build=${2:-build}
+limit=${3:-20}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+programs=(aout hello_world composition/calculator_behavior composition/dictionary_behavior
+  custom_type/custom_types_1 custom_type/custom_types_2 custom_type/custom_types_3
+  dynamic_behavior/dining_philosophers dynamic_behavior/skip_messages message_passing/calculator
+  message_passing/cell message_passing/dancing_kirby message_passing/delegating message_passing/divider
+  message_passing/fixed_stack message_passing/promises message_passing/request
+  message_passing/typed_calculator streaming/integer_stream testing/ping_pong)
+
+echo "| example | exit | verdict | classes | bugs | reason |"
+echo "|---|---|---|---|---|---|"
+for program in "${programs[@]}"; do
+  name=${program//\//_}
+  if ! c++ -std=c++17 -O1 -w -o "$out/$name" "$examples/$program.cpp" -lcaf_io -lcaf_core -lpthread \
+    2>"$out/$name.build"; then
+    echo "| $program | | not built | | | $(head -c 120 "$out/$name.build" | tr '\n|' '  ') |"
+    continue
+  fi
+  status=0
+  "$build/bin/exocheck" explore --json --time-limit "$limit" --out "$out/$name.out" -- "$out/$name" \
+    >"$out/$name.json" 2>"$out/$name.err" </dev/null || status=$?
+  python3 - "$program" "$status" "$out/$name.json" "$out/$name.err" <<'PY'
+import json, sys
+program, status, json_path, err_path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def cell(text):
+    return " ".join(text.replace("|", "/").split())[:160]
+try:
+    summary = json.load(open(json_path))
+except ValueError:
+    summary = None
+err = open(err_path, errors="replace").read().strip().splitlines()
+if summary is None:
+    verdict = "refused" if status == 2 else f"no report (exit {status})"
+    print(f"| {program} | {status} | {verdict} | | | {cell(err[-1] if err else '')} |")
+    sys.exit()
+stats = summary["stats"]
+bugs = summary["bugs"]
+verdict = {0: "complete", 1: "bug", 3: "bounded"}.get(status, summary["verdict"])
+reason = ""
+if bugs:
+    reason = bugs[0].get("status", "") + ": " + bugs[0].get("detail", "")
+elif status == 3:
+    reason = summary["summary"]
+print(f"| {program} | {status} | {verdict} | {stats.get('classes', '')} | {len(bugs)} | {cell(reason)} |")
+PY
+done
