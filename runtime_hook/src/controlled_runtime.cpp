@@ -221,27 +221,6 @@ void ControlledRuntime::write_event() {
   channel_.write(frame_);
 }
 
-proto::RunResult ControlledRuntime::divergence(const proto::RunRequest& request, std::uint32_t step) const {
-  const std::size_t index = step - 1;
-  const std::string& expected = request.prefix(static_cast<int>(index));
-  proto::RunResult result;
-  result.set_status(proto::RUN_DIVERGENCE);
-  result.set_divergence_index(static_cast<std::uint32_t>(index));
-  result.set_divergence_expected(expected);
-  std::string enabled_list;
-  for (std::size_t i : enabled_) {
-    result.add_divergence_enabled(pending_[i]->id);
-    enabled_list += (enabled_list.empty() ? "" : ", ") + pending_[i]->id;
-  }
-  auto pending = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == expected; });
-  const std::string why = pending != pending_.end()
-                              ? "is pending at actor " + (*pending)->receiver->id + " but not enabled"
-                              : "is not pending (never sent in this run, or already delivered)";
-  result.set_detail("replay diverged at step " + std::to_string(step) + ": prefix[" + std::to_string(index) +
-                    "] names message " + expected + ", which " + why + "; enabled: " + enabled_list);
-  return result;
-}
-
 namespace {
 
 // Prefix entries followed as they are: all of them, but for an optimal DPOR item's last one,
@@ -281,46 +260,6 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
   }
   if (awake.empty()) return {0, false, true};
   return {awake_pending[order.choose(awake, step)], false, false};
-}
-
-proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const {
-  proto::RunResult result;
-  result.set_steps(steps);
-  for (const auto& cell : cells_) {
-    if (cell->destroyed) continue;
-    if (!cell->awaiting.empty()) {
-      auto* blocked = result.add_blocked();
-      blocked->set_actor(cell->id);
-      blocked->set_waiting_for(cell->awaiting);
-    }
-    for (const auto& request : cell->unanswered_requests) {
-      auto* blocked = result.add_blocked();
-      blocked->set_actor(cell->id);
-      blocked->set_waiting_for(request);
-    }
-  }
-  std::string pending_list;
-  for (const auto& envelope : pending_) {
-    auto* pending = result.add_pending();
-    pending->set_id(envelope->id);
-    pending->set_receiver(envelope->receiver->id);
-    pending->set_type(*envelope->type->name);
-    pending_list += (pending_list.empty() ? "" : ", ") + envelope->id + " (" + *envelope->type->name + " to " +
-                    envelope->receiver->id + ")";
-  }
-  if (result.blocked_size() == 0 && result.pending_size() == 0) {
-    result.set_status(proto::RUN_COMPLETED);
-    result.set_detail("completed after " + std::to_string(steps) + " steps");
-    return result;
-  }
-  std::string detail = "deadlock after step " + std::to_string(steps) + ":";
-  for (const auto& blocked : result.blocked()) {
-    detail += " actor " + blocked.actor() + " waits for the reply to " + blocked.waiting_for() + ";";
-  }
-  if (!pending_list.empty()) detail += " pending, none enabled: " + pending_list;
-  result.set_status(proto::RUN_DEADLOCK);
-  result.set_detail(detail);
-  return result;
 }
 
 void ControlledRuntime::add_final_state(proto::RunResult& result) const {
@@ -374,8 +313,10 @@ bool ControlledRuntime::quiescent_firing(const Envelope& envelope) const {
   return timers_ == proto::TIMERS_QUIESCENT && envelope.timer != TimerKind::kNone;
 }
 
-proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, SchedulingOrder& order) {
-  for (std::uint32_t step = 1;; ++step) {
+std::optional<proto::RunResult> ControlledRuntime::run_steps() {
+  const proto::RunRequest& request = *request_;
+  SchedulingOrder& order = *order_;
+  for (std::uint32_t step = next_step_;; ++step) {
     collect_enabled();
     const std::uint32_t done = step - 1;
     if (enabled_.empty()) return quiescent_result(done);
@@ -410,19 +351,29 @@ proto::RunResult ControlledRuntime::run_steps(const proto::RunRequest& request, 
     const bool delivered_quiescent_firing = quiescent_firing(*pending_[choice.pending_index]);
     prescribed_ = choice.values;
     const proto::StepOutcome outcome = execute(choice.pending_index, step);
-    if (step > firm_prefix(request)) wake_sleepers_of(event_->actor(), delivered_quiescent_firing);
-    note_failure(outcome, step);
-    write_event();
-    if (!choice_divergence_.empty()) {
-      proto::RunResult result;
-      result.set_status(proto::RUN_DIVERGENCE);
-      result.set_steps(step);
-      result.set_divergence_index(step - 1);
-      result.set_divergence_expected(request.prefix(static_cast<int>(step - 1)));
-      result.set_detail(choice_divergence_);
-      return result;
+    next_step_ = step + 1;
+    if (suspend_requested_) {
+      suspend_requested_ = false;
+      open_step_ = OpenStep{step, delivered_quiescent_firing, outcome};
+      return std::nullopt;
     }
+    if (auto ended = finish_step(step, delivered_quiescent_firing, outcome)) return ended;
   }
+}
+
+std::optional<proto::RunResult> ControlledRuntime::finish_step(std::uint32_t step, bool quiescent_firing_delivered,
+                                                               proto::StepOutcome outcome) {
+  if (step > firm_prefix(*request_)) wake_sleepers_of(event_->actor(), quiescent_firing_delivered);
+  note_failure(outcome, step);
+  write_event();
+  if (choice_divergence_.empty()) return std::nullopt;
+  proto::RunResult result;
+  result.set_status(proto::RUN_DIVERGENCE);
+  result.set_steps(step);
+  result.set_divergence_index(step - 1);
+  result.set_divergence_expected(request_->prefix(static_cast<int>(step - 1)));
+  result.set_detail(choice_divergence_);
+  return result;
 }
 
 int ControlledRuntime::run() {
@@ -438,21 +389,42 @@ int ControlledRuntime::run() {
       return 3;
     }
   }
-  SchedulingOrder order(request);
-  sleep_.assign(request.sleep());
-  delivery_ = request.delivery();
-  random_choices_ = request.heuristic() == proto::RANDOM_WALK || request.heuristic() == proto::PCT;
-  choice_random_.seed(request.seed() ^ 0x63686f6f7365ULL);  // its own stream: the schedule's draws stay as they were
-  timers_ = request.timers();
+  request_ = std::move(request);
+  order_.emplace(*request_);
+  sleep_.assign(request_->sleep());
+  delivery_ = request_->delivery();
+  random_choices_ = request_->heuristic() == proto::RANDOM_WALK || request_->heuristic() == proto::PCT;
+  choice_random_.seed(request_->seed() ^ 0x63686f6f7365ULL);  // its own stream: the schedule's draws stay as they were
+  timers_ = request_->timers();
 
   finish_requested_destroys();
   write_event();
   in_run_ = true;
-  last_result_ = with_first_failure(run_steps(request, order));
+  next_step_ = 1;
+  return proceed();
+}
+
+int ControlledRuntime::proceed() {
+  auto ended = run_steps();
+  return ended ? conclude(std::move(*ended)) : 0;
+}
+
+int ControlledRuntime::conclude(proto::RunResult result) {
+  last_result_ = with_first_failure(std::move(result));
   if (hold_completed_result_ && last_result_.status() == proto::RUN_COMPLETED) return 0;
   report(std::move(last_result_));
   in_run_ = false;
   return 0;
+}
+
+int ControlledRuntime::resume() {
+  const OpenStep open = *open_step_;
+  open_step_.reset();
+  finish_requested_destroys();
+  if (auto ended = finish_step(open.step, open.quiescent_firing_delivered, open.outcome)) {
+    return conclude(std::move(*ended));
+  }
+  return proceed();
 }
 
 void ControlledRuntime::report_held_result() {

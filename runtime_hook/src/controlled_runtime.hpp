@@ -51,6 +51,14 @@ class ControlledRuntime : public Runtime {
   /// Whether the last run completed and its result waits for report_held_result().
   bool holds_result() const { return in_run_ && last_result_.status() == proto::RUN_COMPLETED; }
   void report_held_result();
+
+  /// The step in progress goes on after its handler returns, in code of the program outside the
+  /// run (a CAF blocking actor woken by its delivery: caf_main's code): run() or resume() return
+  /// when the handler does, and resume() ends the step and goes on with the run.
+  void suspend_after_step() { suspend_requested_ = true; }
+  bool suspended() const { return open_step_.has_value(); }
+  int resume();
+  bool in_run() const { return in_run_; }
   /// The held result becomes a failure of the program after its run (an assert() of caf_main's).
   void fail_held_result(proto::RunStatus status, const std::string& detail);
 
@@ -62,6 +70,9 @@ class ControlledRuntime : public Runtime {
   /// The program did something exocheck does not model, named by `construct`: reports the run
   /// (or, in main before one, the process) as RUN_UNSUPPORTED and exits. Never a bug (refusal.cpp).
   [[noreturn]] void refuse(const std::string& construct);
+  /// The program failed (`status`, say an assert()) in main before the run began: reported as the
+  /// run's result, without a step, and the process exits (refusal.cpp).
+  [[noreturn]] void fail_before_run(proto::RunStatus status, const std::string& detail);
 
  private:
   struct Choice {
@@ -72,7 +83,14 @@ class ControlledRuntime : public Runtime {
     std::optional<std::vector<std::uint32_t>> values{};
   };
 
-  proto::RunResult run_steps(const proto::RunRequest& request, SchedulingOrder& order);
+  /// Steps from next_step_ on, until the run ends (its result) or a step is suspended (nullopt).
+  std::optional<proto::RunResult> run_steps();
+  /// What follows a step's code: sleepers woken, its failure noted, its event written; the run's
+  /// end when the step's choices diverged.
+  std::optional<proto::RunResult> finish_step(std::uint32_t step, bool quiescent_firing_delivered,
+                                              proto::StepOutcome outcome);
+  int proceed();
+  int conclude(proto::RunResult result);
   proto::RunResult with_first_failure(proto::RunResult result) const;
   void note_failure(proto::StepOutcome outcome, std::uint32_t step);
   /// After a step at `actor` (on every lane: a quiescent timer's firing).
@@ -95,6 +113,7 @@ class ControlledRuntime : public Runtime {
   void record_clock(const VectorClock& clock);
   void add_final_state(proto::RunResult& result) const;
   const std::string& type_name_of(const Actor& actor);
+  [[noreturn]] void end_process_with(proto::RunStatus status, const std::string& detail);
 
   ControlChannel& channel_;
   ForkServer* fork_server_;
@@ -125,6 +144,17 @@ class ControlledRuntime : public Runtime {
   std::unordered_map<std::type_index, std::string> type_names_;
   bool in_run_ = false;  ///< between the run request and the result
   bool hold_completed_result_ = false;
+  /// A step whose code goes on outside the run (suspend_after_step()).
+  struct OpenStep {
+    std::uint32_t step;
+    bool quiescent_firing_delivered;
+    proto::StepOutcome outcome;
+  };
+  std::optional<OpenStep> open_step_;
+  bool suspend_requested_ = false;
+  std::optional<proto::RunRequest> request_;  ///< the run's, from run() on
+  std::optional<SchedulingOrder> order_;
+  std::uint32_t next_step_ = 1;
   proto::RunResult last_result_;
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main
   proto::HookMessage frame_;                       ///< reused: holds the event being recorded

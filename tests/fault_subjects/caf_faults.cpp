@@ -2,7 +2,7 @@
 // option (CAF syntax):
 //   --throw           a handler throws: the actor fails (an uncaught exception)
 //   --dead-letter     main sends an actor two messages; it quits after the first (a dead letter)
-//   --scoped-receive  main waits in a scoped_actor's receive (not supported under exploration)
+//   --scoped-receive  main waits in a scoped_actor's receive for an actor's answer
 //   --user-shutdown   an actor stops another with send_exit(user_shutdown) and quits: no bug
 //   --await=WHAT      main awaits its actors itself, then: "check" asserts what they did (it holds),
 //                     "fail" asserts what they did not, "spawn" spawns another actor (not explored)

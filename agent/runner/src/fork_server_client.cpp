@@ -77,9 +77,10 @@ std::variant<ForkServerClient, ForkServerClient::Refusal> ForkServerClient::star
       server.give_up_fd_ = -1;
       server.given_up_ = false;
       return server;
-    } else if (message.has_result() && message.result().status() == proto::RUN_UNSUPPORTED) {
-      // Its runs, one process each, report it again: the agent stops there.
-      return Refusal{"its start-up is not explorable: " + message.result().detail()};
+    } else if (message.has_result()) {
+      // Its start-up ended the run (not explorable, a failed assert()): its runs, one process
+      // each, report it again.
+      return Refusal{"its start-up ended with a result: " + message.result().detail()};
     } else {
       return Refusal{"its start-up sent an unexpected frame on the control channel"};
     }

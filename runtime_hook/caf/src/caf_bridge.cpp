@@ -19,7 +19,8 @@
 namespace exocheck::caf_adapter {
 namespace {
 
-/// The runtime's actor for one CAF actor: every message of it goes through the bridge.
+/// The runtime's actor for one CAF actor (event-based or blocking): every message and timer of it
+/// goes through the bridge.
 class CafActorProxy : public Actor {
  public:
   explicit CafActorProxy(CafBridge& bridge) {
@@ -89,13 +90,17 @@ void CafBridge::system_constructed(caf::actor_system& system) {
   }
 }
 
+std::unique_ptr<Actor> CafBridge::make_proxy() {
+  return std::make_unique<CafActorProxy>(*this);
+}
+
 void CafBridge::launching(caf::scheduled_actor& actor) {
   if (main_resumed_ && running_ == nullptr) {
     refuse(
         "caf_main spawns an actor after an await_all_actors_done() (exocheck explores caf_main's actors up to "
         "that call)");
   }
-  auto construct = [this] { return std::unique_ptr<Actor>(new CafActorProxy(*this)); };
+  auto construct = [this] { return make_proxy(); };
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();
   mode_->runtime().name_type(cell, type_of(actor));
@@ -108,7 +113,7 @@ std::uint64_t CafBridge::channel_of(const detail::ActorCell* sender, const detai
   return from << 32 | receiver->index;
 }
 
-bool CafBridge::sending(caf::scheduled_actor& receiver, caf::mailbox_element_ptr& element) {
+bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr& element) {
   auto found = controlled_.find(&receiver);
   if (found == controlled_.end() || firing_to_ == &receiver) return false;
   if (main_resumed_ && running_ == nullptr) {
@@ -142,9 +147,11 @@ bool CafBridge::enabled(const CafDelivery& delivery) const {
   auto delivered = delivered_on_channel_.find(delivery.channel);
   const std::uint64_t before = delivered == delivered_on_channel_.end() ? 0 : delivered->second;
   if (delivery.position != before + 1) return false;
-  // An actor awaiting a response skips everything else until it comes.
-  const auto& actor = static_cast<const caf::scheduled_actor&>(*delivery.receiver);
-  const auto& awaited = actor.*ResponseWaits::awaited;
+  // An actor awaiting a response skips everything else until it comes (a blocking actor's
+  // receive takes what it matches and leaves the rest in its mailbox).
+  const auto* actor = dynamic_cast<const caf::scheduled_actor*>(delivery.receiver);
+  if (actor == nullptr) return true;
+  const auto& awaited = actor->*ResponseWaits::awaited;
   if (awaited.empty()) return true;
   return delivery.element->mid.is_response() &&
          request_number(delivery.element->mid) == request_number(awaited.front().first);
@@ -153,6 +160,12 @@ bool CafBridge::enabled(const CafDelivery& delivery) const {
 void CafBridge::deliver(const CafDelivery& delivery) {
   ++delivered_on_channel_[delivery.channel];
   failure_.reset();
+  if (auto* blocking = dynamic_cast<caf::blocking_actor*>(delivery.receiver)) {
+    real_enqueue(*blocking, std::move(delivery.element), nullptr);
+    // The actor caf_main waits in takes it: caf_main's code up to its next wait is this step's.
+    if (waiting_in_ == blocking) controlled_runtime().suspend_after_step();
+    return;
+  }
   auto& actor = static_cast<caf::scheduled_actor&>(*delivery.receiver);
   real_enqueue(actor, std::move(delivery.element), nullptr);
   run_jobs();
@@ -204,6 +217,10 @@ void CafBridge::terminated(detail::ActorCell* cell, const caf::error& reason) {
 
 void CafBridge::assertion_failed(const std::string& detail) {
   auto& runtime = mode_->runtime();
+  if (!runtime.in_run()) {
+    runtime.fail_before_run(detail::proto::RUN_ASSERTION_FAILED,
+                            "assertion failed in caf_main before the run: " + detail);
+  }
   if (main_resumed_ && running_ == nullptr) {
     runtime.fail_held_result(detail::proto::RUN_ASSERTION_FAILED,
                              "assertion failed in caf_main after await_all_actors_done(): " + detail);
@@ -212,17 +229,10 @@ void CafBridge::assertion_failed(const std::string& detail) {
   runtime.end_run_at_failed_step(detail::proto::STEP_ASSERTION_FAILED, detail);
 }
 
-void CafBridge::blocking_receive() {
-  refuse(
-      "a blocking receive (a scoped_actor, an actor spawned with blocking_api or a function view waits for a "
-      "message): blocking actors are not explored yet. Receive in an event-based actor instead "
-      "(request(...).then), and check results there");
-}
-
 void CafBridge::blocking_spawn() {
   refuse(
       "an actor spawned with blocking_api (a blocking actor runs on a thread of its own, outside the schedule): "
-      "blocking actors are not explored yet");
+      "not explored yet");
 }
 
 void CafBridge::refuse(const std::string& construct) {
@@ -236,8 +246,12 @@ void CafBridge::run(bool at_system_end) {
     runtime.report_held_result();
     std::exit(0);
   }
-  run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
-  mirror_clock(nullptr);
+  if (runtime.suspended()) {
+    end_main_step();
+  } else {
+    run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
+    mirror_clock(nullptr);
+  }
   if (!at_system_end) {
     runtime.hold_completed_result();
     // caf_main may end the process without the system's end (exit()): the run is reported then.
@@ -247,8 +261,8 @@ void CafBridge::run(bool at_system_end) {
       }
     });
   }
-  const int status = mode_->run();
   // Only the process that performed a run gets here; its end is exit()'s (fork_server.cpp).
+  const int status = runtime.suspended() ? runtime.resume() : mode_->run();
   if (runtime.holds_result()) {
     main_resumed_ = true;
     return;

@@ -11,6 +11,12 @@
 // (request(...).await) takes nothing else until it arrives; a request never answered when
 // nothing is left to deliver is a deadlock.
 //
+// Blocking actors: a scoped_actor (caf_main's own, a function view's) is an actor of the run from
+// its making. The run begins where caf_main first waits in its receive (or at the end of
+// caf_main); a delivery to the actor caf_main waits in puts the message into its mailbox and
+// returns into caf_main, whose code up to its next wait is the rest of that step
+// (caf_blocking.cpp). caf_main waiting for a message that never comes is a deadlock.
+//
 // Time: CAF's test clock never advances by itself. Every entry of it (delayed_send, an after(...)
 // receive timeout, a request's timeout, a stream's tick) becomes a timer of the controlled
 // runtime, armed by the step that made it and withdrawn when CAF cancels it; the schedule decides
@@ -27,6 +33,7 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
+#include <caf/blocking_actor.hpp>
 #include <caf/scheduled_actor.hpp>
 #include <caf/scheduler/test_coordinator.hpp>
 
@@ -34,6 +41,10 @@
 #include "controlled_mode.hpp"
 #include "exocheck/actor.hpp"
 #include "exocheck/detail/runtime.hpp"
+
+namespace exocheck::detail {
+class ControlledRuntime;
+}
 
 namespace exocheck::caf_adapter {
 
@@ -53,7 +64,7 @@ class CafBridge {
   void launching(caf::scheduled_actor& actor);
   /// A message for `receiver` (scheduled_actor::enqueue). True when the bridge took it; false for
   /// actors it does not control (CAF's hidden ones), which get it at once.
-  bool sending(caf::scheduled_actor& receiver, caf::mailbox_element_ptr& element);
+  bool sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr& element);
   /// caf_main waits for its actors (actor_system::await_all_actors_done): the run begins here.
   /// Called by caf_main itself, a run that completes returns into caf_main, which may go on doing
   /// what involves no actor; the next such call, or the system's end (`at_system_end`: the
@@ -63,8 +74,11 @@ class CafBridge {
   [[noreturn]] void blocking_spawn();
   /// assert() failed: the step in progress fails and the run ends. Returns outside a run.
   void assertion_failed(const std::string& detail);
-  /// A blocking actor waits for a message that no actor can send yet: the program is refused.
-  [[noreturn]] void blocking_receive();
+  /// A blocking actor (a scoped_actor) was made: an actor of the run from now on.
+  void blocking_created(caf::blocking_actor& actor);
+  /// caf_main waits in `actor`'s receive: the run goes on until a message for it is delivered,
+  /// and returns with it in the mailbox; when the run ends instead, the process ends.
+  void blocking_wait(caf::blocking_actor& actor);
   /// The program does what the adapter does not model, named by `construct`: refused (exit 2 of
   /// exocheck, never a bug).
   [[noreturn]] void refuse(const std::string& construct);
@@ -87,6 +101,11 @@ class CafBridge {
   void run_jobs();
   void terminated(detail::ActorCell* cell, const caf::error& reason);
   void note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell);
+  /// caf_main's code since a delivery woke one of its blocking actors ends that actor's step.
+  void end_main_step();
+  detail::ControlledRuntime& controlled_runtime();
+  /// The controlled runtime's actor for a CAF actor.
+  std::unique_ptr<Actor> make_proxy();
   std::uint64_t channel_of(const detail::ActorCell* sender, const detail::ActorCell* receiver) const;
   detail::ActorCell* cell_of(const caf::abstract_actor* actor) const;
   /// Makes the runtime's timers what CAF's clock holds after a step of `arming` (null: main's).
@@ -122,6 +141,7 @@ class CafBridge {
   std::unordered_map<const void*, MirroredTimer> timers_;  ///< by clock entry
   bool main_resumed_ = false;                              ///< caf_main goes on after a run that completed (run())
   const caf::abstract_actor* firing_to_ = nullptr;         ///< a timer's message goes straight in
+  const caf::blocking_actor* waiting_in_ = nullptr;        ///< the blocking actor caf_main waits in
 };
 
 }  // namespace exocheck::caf_adapter

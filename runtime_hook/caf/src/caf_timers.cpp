@@ -153,9 +153,14 @@ void CafBridge::fire(const CafTimer& timer) {
   (clock.*ClockAccess::schedule).erase(entry);
   auto& lookup = clock.*ClockAccess::lookup;
   if (event->backlink != lookup.end()) lookup.erase(event->backlink);
-  firing_to_ = target_of(*event);
+  caf::abstract_actor* target = target_of(*event);
+  firing_to_ = target;
   (clock.*ClockAccess::ship)(*event);
   firing_to_ = nullptr;
+  if (waiting_in_ != nullptr && target == static_cast<const caf::abstract_actor*>(waiting_in_)) {
+    controlled_runtime().suspend_after_step();  // caf_main's receive takes it (caf_blocking.cpp)
+    return;
+  }
   run_jobs();
   mirror_clock(cell);
   if (failure_) throw std::runtime_error(*failure_);

@@ -1,6 +1,7 @@
 #pragma once
 // The CAF functions the adapter interposes (interposed_caf.cpp), as CAF itself defines them.
 
+#include <caf/blocking_actor.hpp>
 #include <caf/mailbox_element.hpp>
 #include <caf/scheduled_actor.hpp>
 
@@ -8,5 +9,8 @@ namespace exocheck::caf_adapter {
 
 /// CAF's scheduled_actor::enqueue: puts `element` into `actor`'s mailbox and schedules it.
 void real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit);
+
+/// CAF's blocking_actor::enqueue: puts `element` into `actor`'s mailbox and wakes its thread.
+void real_enqueue(caf::blocking_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit);
 
 }  // namespace exocheck::caf_adapter

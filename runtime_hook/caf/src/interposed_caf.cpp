@@ -102,6 +102,39 @@ caf::error caf::scheduled_actor::default_exception_handler(caf::scheduled_actor*
   return real(actor, error);
 }
 
+// caf::blocking_actor::blocking_actor(actor_config&): a scoped_actor (caf_main's, a function
+// view's) becomes an actor of the run as it is made.
+extern "C" void exocheck_caf_blocking_actor_c1(caf::blocking_actor* actor, caf::actor_config& config) __asm__(
+    "_ZN3caf14blocking_actorC1ERNS_12actor_configE");
+extern "C" void exocheck_caf_blocking_actor_c2(caf::blocking_actor* actor, caf::actor_config& config) __asm__(
+    "_ZN3caf14blocking_actorC2ERNS_12actor_configE");
+
+namespace {
+
+using BlockingActorConstructor = void (*)(caf::blocking_actor*, caf::actor_config&);
+
+void construct_blocking_actor(const char* real_symbol, caf::blocking_actor* actor, caf::actor_config& config) {
+  static const auto real = adapter::real_function<BlockingActorConstructor>(real_symbol);
+  real(actor, config);
+  if (auto* bridge = adapter::CafBridge::instance()) bridge->blocking_created(*actor);
+}
+
+}  // namespace
+
+extern "C" void exocheck_caf_blocking_actor_c1(caf::blocking_actor* actor, caf::actor_config& config) {
+  construct_blocking_actor("_ZN3caf14blocking_actorC1ERNS_12actor_configE", actor, config);
+}
+
+extern "C" void exocheck_caf_blocking_actor_c2(caf::blocking_actor* actor, caf::actor_config& config) {
+  construct_blocking_actor("_ZN3caf14blocking_actorC2ERNS_12actor_configE", actor, config);
+}
+
+void caf::blocking_actor::enqueue(caf::mailbox_element_ptr element, caf::execution_unit* unit) {
+  auto* bridge = adapter::CafBridge::instance();
+  if (bridge != nullptr && bridge->sending(*this, element)) return;
+  adapter::real_enqueue(*this, std::move(element), unit);
+}
+
 // An actor spawned with blocking_api starts on a thread of its own: refused under an agent.
 void caf::blocking_actor::launch(caf::execution_unit* unit, bool lazy, bool hide) {
   if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && !hide) bridge->blocking_spawn();
@@ -110,15 +143,35 @@ void caf::blocking_actor::launch(caf::execution_unit* unit, bool lazy, bool hide
   real(this, unit, lazy, hide);
 }
 
-// A blocking actor (a scoped_actor in main, say) about to wait for a message: under an agent,
-// actors run only once main reaches the end of caf_main, so it would wait for ever.
+// A blocking actor (a scoped_actor in main, say) about to wait for a message: the run goes on
+// until a message for it is delivered (caf_bridge.hpp, "Blocking actors").
 void caf::blocking_actor::await_data() {
   if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && mailbox().empty()) {
-    bridge->blocking_receive();
+    bridge->blocking_wait(*this);
+    return;
   }
   using Real = void (*)(caf::blocking_actor*);
   static const auto real = adapter::real_function<Real>("_ZN3caf14blocking_actor10await_dataEv");
   real(this);
+}
+
+bool caf::blocking_actor::await_data(timeout_type timeout) {
+  if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && mailbox().empty()) {
+    bridge->refuse("a blocking receive with a timeout (receive(..., after(...)), receive_for): not explored yet");
+  }
+  using Real = bool (*)(caf::blocking_actor*, timeout_type);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf14blocking_actor10await_dataENSt6chrono10time_pointINS1_3_V212system_clockENS1_"
+      "8durationIlSt5ratioILl1ELl1000000000EEEEEE");
+  return real(this, timeout);
+}
+
+void adapter::real_enqueue(caf::blocking_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit) {
+  using Real = void (*)(caf::blocking_actor*, caf::mailbox_element_ptr, caf::execution_unit*);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf14blocking_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
+      "unitE");
+  real(&actor, std::move(element), unit);
 }
 
 void adapter::real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit) {

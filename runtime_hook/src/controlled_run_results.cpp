@@ -1,0 +1,72 @@
+// How a run ends when it cannot go on: the prefix names a message that is not enabled (a
+// divergence), or nothing is enabled (completed, or a deadlock naming who waits for what).
+
+#include <algorithm>
+
+#include "controlled_runtime.hpp"
+#include "exocheck/actor.hpp"
+
+namespace exocheck::detail {
+
+proto::RunResult ControlledRuntime::divergence(const proto::RunRequest& request, std::uint32_t step) const {
+  const std::size_t index = step - 1;
+  const std::string& expected = request.prefix(static_cast<int>(index));
+  proto::RunResult result;
+  result.set_status(proto::RUN_DIVERGENCE);
+  result.set_divergence_index(static_cast<std::uint32_t>(index));
+  result.set_divergence_expected(expected);
+  std::string enabled_list;
+  for (std::size_t i : enabled_) {
+    result.add_divergence_enabled(pending_[i]->id);
+    enabled_list += (enabled_list.empty() ? "" : ", ") + pending_[i]->id;
+  }
+  auto pending = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == expected; });
+  const std::string why = pending != pending_.end()
+                              ? "is pending at actor " + (*pending)->receiver->id + " but not enabled"
+                              : "is not pending (never sent in this run, or already delivered)";
+  result.set_detail("replay diverged at step " + std::to_string(step) + ": prefix[" + std::to_string(index) +
+                    "] names message " + expected + ", which " + why + "; enabled: " + enabled_list);
+  return result;
+}
+
+proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const {
+  proto::RunResult result;
+  result.set_steps(steps);
+  for (const auto& cell : cells_) {
+    if (cell->destroyed) continue;
+    if (!cell->awaiting.empty()) {
+      auto* blocked = result.add_blocked();
+      blocked->set_actor(cell->id);
+      blocked->set_waiting_for(cell->awaiting);
+    }
+    for (const auto& request : cell->unanswered_requests) {
+      auto* blocked = result.add_blocked();
+      blocked->set_actor(cell->id);
+      blocked->set_waiting_for(request);
+    }
+  }
+  std::string pending_list;
+  for (const auto& envelope : pending_) {
+    auto* pending = result.add_pending();
+    pending->set_id(envelope->id);
+    pending->set_receiver(envelope->receiver->id);
+    pending->set_type(*envelope->type->name);
+    pending_list += (pending_list.empty() ? "" : ", ") + envelope->id + " (" + *envelope->type->name + " to " +
+                    envelope->receiver->id + ")";
+  }
+  if (result.blocked_size() == 0 && result.pending_size() == 0) {
+    result.set_status(proto::RUN_COMPLETED);
+    result.set_detail("completed after " + std::to_string(steps) + " steps");
+    return result;
+  }
+  std::string detail = "deadlock after step " + std::to_string(steps) + ":";
+  for (const auto& blocked : result.blocked()) {
+    detail += " actor " + blocked.actor() + " waits for the reply to " + blocked.waiting_for() + ";";
+  }
+  if (!pending_list.empty()) detail += " pending, none enabled: " + pending_list;
+  result.set_status(proto::RUN_DEADLOCK);
+  result.set_detail(detail);
+  return result;
+}
+
+}  // namespace exocheck::detail
