@@ -10,6 +10,7 @@
 #include "exocheck/detail/envelope.hpp"
 #include "exocheck/wire/delivery_label.hpp"
 #include "guard_history.hpp"
+#include "interpreted_state.hpp"
 #include "scheduling_order.hpp"
 #include "timer_semantics.hpp"
 #include "vector_clock.hpp"
@@ -20,47 +21,10 @@ namespace {
 using exocheck::detail::TimerKind;
 using exocheck::detail::VectorClock;
 
-struct Actor {
-  std::string id;
-  int type = 0;
-  std::uint64_t creation_seq = 0;
-  int count = 0;
-  long acc = 0;
-  std::vector<int> slots = std::vector<int>(8, -1);
-  bool destroyed = false;
-  bool destroy_requested = false;
-  std::string awaiting;
-  int await_then = 0;
-  int await_timeout = -1;                                         ///< the continuation of the call's timeout
-  std::string call_timeout;                                       ///< the call's timeout timer, while it waits
-  std::vector<std::string> abandoned;                             ///< calls that timed out: their replies are dropped
-  std::vector<std::string> timers = std::vector<std::string>(2);  ///< timer slots: timers' names
-  int children = 0;
-  int sent = 0;
-  std::shared_ptr<const VectorClock> clock;
-  /// As the hook's guard history: (step, count before it) for the latest steps not awaiting a reply.
-  std::deque<std::pair<std::uint32_t, int>> guard_history;
-};
-
-struct Message {
-  std::string id;
-  int sender = -1;
-  int receiver = 0;
-  int type = 0;
-  long value = 0;
-  int carry = -1;
-  bool is_call = false;
-  std::string answers;
-  std::uint64_t send_seq = 0;
-  std::shared_ptr<const VectorClock> clock;
-  TimerKind timer = TimerKind::kNone;  ///< as the hook's Envelope
-  std::string series;                  ///< a timer's name
-  std::uint64_t due = 0;               ///< a timer's due time
-  int delay = 0;                       ///< a timer's delay
-};
-
-constexpr int kReplyType = -1;
-constexpr int kTimeoutType = -2;
+using interpreted::Actor;
+using interpreted::kReplyType;
+using interpreted::kTimeoutType;
+using interpreted::Message;
 
 class Interpreter {
  public:

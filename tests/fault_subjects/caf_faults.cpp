@@ -7,6 +7,7 @@
 //   --await=WHAT      main awaits its actors itself, then: "check" asserts what they did (it holds),
 //                     "fail" asserts what they did not, "spawn" spawns another actor (not explored)
 //   --blocking-spawn  main spawns a blocking actor (blocking_api; not supported under exploration)
+//   --handler-receive an actor's handler receives with a scoped_actor (not supported under exploration)
 // By hand: each ends by itself; --throw prints CAF's report of the exception.
 
 #include <atomic>
@@ -28,6 +29,7 @@ struct config : caf::actor_system_config {
   bool user_shutdown = false;
   std::string await;
   bool blocking_spawn = false;
+  bool handler_receive = false;
   config() {
     opt_group{custom_options_, "global"}
         .add(throw_in_handler, "throw", "a handler throws")
@@ -35,7 +37,8 @@ struct config : caf::actor_system_config {
         .add(scoped_receive, "scoped-receive", "main receives with a scoped_actor")
         .add(user_shutdown, "user-shutdown", "an actor is stopped with send_exit(user_shutdown)")
         .add(await, "await", "main awaits its actors, then: check, fail or spawn")
-        .add(blocking_spawn, "blocking-spawn", "main spawns an actor with blocking_api");
+        .add(blocking_spawn, "blocking-spawn", "main spawns an actor with blocking_api")
+        .add(handler_receive, "handler-receive", "a handler receives with a scoped_actor");
   }
 };
 
@@ -55,6 +58,14 @@ caf::behavior stopper(caf::event_based_actor* self, const caf::actor& target) {
   return {[=](ping_atom) {
     self->send_exit(target, caf::exit_reason::user_shutdown);
     self->quit();
+  }};
+}
+
+/// Asks `e` for a ping from inside its handler, through a scoped_actor of its own.
+caf::behavior asker(caf::event_based_actor* self, const caf::actor& e) {
+  return {[=](ping_atom) {
+    caf::scoped_actor scoped{self->system()};
+    scoped->request(e, caf::infinite, ping_atom::value).receive([](ping_atom) {}, [](caf::error&) {});
   }};
 }
 
@@ -90,6 +101,10 @@ void caf_main(caf::actor_system& system, const config& cfg) {
   }
   if (!cfg.await.empty()) {
     await_then(system, cfg.await);
+    return;
+  }
+  if (cfg.handler_receive) {
+    caf::anon_send(system.spawn(asker, system.spawn(echo)), ping_atom::value);
     return;
   }
   if (cfg.blocking_spawn) {

@@ -34,6 +34,10 @@ void CafBridge::blocking_wait(caf::blocking_actor& actor) {
   auto& runtime = controlled_runtime();
   detail::ActorCell* cell = cell_of(&actor);
   if (cell == nullptr) refuse("a blocking receive of an actor exocheck does not control");
+  if (runtime.in_run() && !runtime.suspended() && !runtime.holds_result()) {
+    // A handler's receive would wait inside a step, where the run cannot go on.
+    refuse("a blocking receive inside an actor's handler (a scoped_actor or a function view used in a step)");
+  }
   if (runtime.holds_result()) {
     refuse("caf_main waits in a receive after an await_all_actors_done() (exocheck explores caf_main up to that call)");
   }

@@ -39,18 +39,18 @@ const detail::MessageType& CafMessageTypes::type_of(const caf::mailbox_element& 
   std::string name = name_of(element, system);
   auto found = types_.find(name);
   if (found != types_.end()) return found->second;
-  return made(std::move(name), typeid(CafDelivery), summarize);
+  return made(types_, std::move(name), typeid(CafDelivery), summarize);
 }
 
 const detail::MessageType& CafMessageTypes::timer_type(const std::string& name) {
   auto found = timer_types_.find(name);
   if (found != timer_types_.end()) return found->second;
-  return made(name, typeid(CafTimer), summarize_timer);
+  return made(timer_types_, name, typeid(CafTimer), summarize_timer);
 }
 
-const detail::MessageType& CafMessageTypes::made(std::string name, const std::type_info& payload,
+const detail::MessageType& CafMessageTypes::made(std::unordered_map<std::string, detail::MessageType>& types,
+                                                 std::string name, const std::type_info& payload,
                                                  std::string (*summarize)(const void*)) {
-  auto& types = &payload == &typeid(CafTimer) ? timer_types_ : types_;
   names_.push_back(name);
   return types.emplace(std::move(name), detail::MessageType{&payload, &names_.back(), summarize}).first->second;
 }

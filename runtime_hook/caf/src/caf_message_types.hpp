@@ -38,8 +38,8 @@ class CafMessageTypes {
   static std::string name_of(const caf::mailbox_element& element, caf::actor_system& system);
 
  private:
-  const detail::MessageType& made(std::string name, const std::type_info& payload,
-                                  std::string (*summarize)(const void*));
+  const detail::MessageType& made(std::unordered_map<std::string, detail::MessageType>& types, std::string name,
+                                  const std::type_info& payload, std::string (*summarize)(const void*));
 
   std::unordered_map<std::string, detail::MessageType> types_;
   std::unordered_map<std::string, detail::MessageType> timer_types_;
