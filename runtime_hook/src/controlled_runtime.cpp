@@ -65,6 +65,10 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
     sent->set_timer(static_cast<proto::TimerKind>(envelope->timer));
     sent->set_delay_ns(static_cast<std::uint64_t>(envelope->delay.count()));
   }
+  if (envelope->quiescent) {
+    sent->set_quiescent(true);
+    quiescent_sent_ = true;
+  }
   if (envelope->receiver->destroyed) {
     dead_letters_.push_back(envelope->id);
     event_->add_dead_letters(envelope->id);
@@ -148,9 +152,11 @@ void ControlledRuntime::collect_enabled() {
     return SendFacts{envelope.receiver->index, envelope.sender != nullptr ? envelope.sender->index : -1,
                      envelope.send_seq, envelope.clock.get()};
   });
-  keep_quiescent_firings(
-      timers_, enabled_, [this](std::size_t i) { return pending_[i]->timer != TimerKind::kNone; },
-      [this](std::size_t i) { return pending_[i]->due_ns; });
+  if (timers_ == proto::TIMERS_QUIESCENT || quiescent_sent_) {
+    keep_quiescent_deliveries(
+        timers_, enabled_, [this](std::size_t i) { return quiescent_firing(*pending_[i]); },
+        [this](std::size_t i) { return pending_[i]->due_ns; });
+  }
   for (std::size_t i : enabled_) {
     const ActorCell& receiver = *pending_[i]->receiver;
     candidates_.push_back({pending_[i]->send_seq, receiver.index, receiver.creation_seq, &receiver.id});
@@ -200,6 +206,7 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
     now_ns_ = std::max(now_ns_, envelope->due_ns);
   }
   event_->set_time_ns(now_ns_);
+  if (envelope->quiescent) event_->set_quiescent(true);
   record_clock(*clock);
   remember_guard_views(cell, step);
 
@@ -310,7 +317,7 @@ void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_la
 }
 
 bool ControlledRuntime::quiescent_firing(const Envelope& envelope) const {
-  return timers_ == proto::TIMERS_QUIESCENT && envelope.timer != TimerKind::kNone;
+  return envelope.quiescent || (timers_ == proto::TIMERS_QUIESCENT && envelope.timer != TimerKind::kNone);
 }
 
 std::optional<proto::RunResult> ControlledRuntime::run_steps() {
@@ -410,9 +417,7 @@ int ControlledRuntime::proceed() {
 }
 
 int ControlledRuntime::conclude(proto::RunResult result) {
-  last_result_ = with_first_failure(std::move(result));
-  if (hold_completed_result_ && last_result_.status() == proto::RUN_COMPLETED) return 0;
-  report(std::move(last_result_));
+  report(with_first_failure(std::move(result)));
   in_run_ = false;
   return 0;
 }
@@ -425,17 +430,6 @@ int ControlledRuntime::resume() {
     return conclude(std::move(*ended));
   }
   return proceed();
-}
-
-void ControlledRuntime::report_held_result() {
-  report(std::move(last_result_));
-  in_run_ = false;
-}
-
-void ControlledRuntime::fail_held_result(proto::RunStatus status, const std::string& detail) {
-  last_result_.set_status(status);
-  last_result_.set_detail(wire::valid_utf8(detail));
-  report_held_result();
 }
 
 bool ControlledRuntime::end_run_at_failed_step(proto::StepOutcome outcome, const std::string& detail) {

@@ -45,13 +45,6 @@ class ControlledRuntime : public Runtime {
   /// With a fork server, returns only in the child that performed a run.
   int run();
 
-  /// From now on a run that completes keeps its result unreported: the program goes on (CAF's
-  /// caf_main after an await_all_actors_done()), and report_held_result() reports it later.
-  void hold_completed_result() { hold_completed_result_ = true; }
-  /// Whether the last run completed and its result waits for report_held_result().
-  bool holds_result() const { return in_run_ && last_result_.status() == proto::RUN_COMPLETED; }
-  void report_held_result();
-
   /// The step in progress goes on after its handler returns, in code of the program outside the
   /// run (a CAF blocking actor woken by its delivery: caf_main's code): run() or resume() return
   /// when the handler does, and resume() ends the step and goes on with the run.
@@ -59,8 +52,6 @@ class ControlledRuntime : public Runtime {
   bool suspended() const { return open_step_.has_value(); }
   int resume();
   bool in_run() const { return in_run_; }
-  /// The held result becomes a failure of the program after its run (an assert() of caf_main's).
-  void fail_held_result(proto::RunStatus status, const std::string& detail);
 
   /// The step in progress fails with `outcome` and the run ends here: its event and the run's
   /// result are reported and the process exits, as a run ends (an adapter's interposed assert()
@@ -95,7 +86,8 @@ class ControlledRuntime : public Runtime {
   void note_failure(proto::StepOutcome outcome, std::uint32_t step);
   /// After a step at `actor` (on every lane: a quiescent timer's firing).
   void wake_sleepers_of(const std::string& actor, bool every_lane);
-  /// A timer's firing that depends on everything before it (TIMERS_QUIESCENT).
+  /// A delivery only when nothing else can be, which depends on everything before it: a timer's
+  /// firing under TIMERS_QUIESCENT, or a message sent quiescent.
   bool quiescent_firing(const Envelope& envelope) const;
   void begin_step(std::uint32_t step);
   void finish_requested_destroys();
@@ -142,8 +134,8 @@ class ControlledRuntime : public Runtime {
   std::uint32_t top_level_actors_ = 0;
   /// Demangled class names: one demangling per class, not per actor created.
   std::unordered_map<std::type_index, std::string> type_names_;
-  bool in_run_ = false;  ///< between the run request and the result
-  bool hold_completed_result_ = false;
+  bool in_run_ = false;          ///< between the run request and the result
+  bool quiescent_sent_ = false;  ///< a message was sent quiescent: collect_enabled() applies the rule
   /// A step whose code goes on outside the run (suspend_after_step()).
   struct OpenStep {
     std::uint32_t step;
@@ -155,7 +147,6 @@ class ControlledRuntime : public Runtime {
   std::optional<proto::RunRequest> request_;  ///< the run's, from run() on
   std::optional<SchedulingOrder> order_;
   std::uint32_t next_step_ = 1;
-  proto::RunResult last_result_;
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main
   proto::HookMessage frame_;                       ///< reused: holds the event being recorded
   proto::Event* event_;

@@ -96,6 +96,18 @@ void send_run_end(int exit_status, const std::string& lost) {
   send_frame(frame.data(), frame.size());
 }
 
+/// Threads of this process, from /proc/self/task; 0 when that cannot be read.
+std::size_t running_threads() {
+  DIR* tasks = ::opendir("/proc/self/task");
+  if (tasks == nullptr) return 0;
+  std::size_t count = 0;
+  while (const dirent* entry = ::readdir(tasks)) {
+    if (entry->d_name[0] != '.') ++count;
+  }
+  ::closedir(tasks);
+  return count;
+}
+
 // Runs on the arena's stack: the process's own stack is among the pages it puts back.
 void restore_memory() {
   in_place->restored = in_place->snapshot->restore();
@@ -115,7 +127,11 @@ void end_in_place_run(int status, void*) {
   flush_streams();
   in_place->header->exit_status.store(status, std::memory_order_relaxed);
   in_place->header->ended.store(1, std::memory_order_release);
-  const std::string lost = in_place->snapshot->layout_change();
+  // A thread the run started (a CAF actor's, waiting for its turn) cannot be put back.
+  const std::size_t threads = running_threads();
+  const std::string lost = threads == 2  ? "the run left a thread of its own running"
+                           : threads > 2 ? "the run left " + std::to_string(threads - 1) + " threads of its own running"
+                                         : in_place->snapshot->layout_change();
   if (!lost.empty()) {
     send_run_end(status, lost);
     ::_exit(0);
@@ -127,18 +143,6 @@ void end_in_place_run(int status, void*) {
 
 std::string error_text() {
   return std::strerror(errno);
-}
-
-/// Threads of this process, from /proc/self/task; 0 when that cannot be read.
-std::size_t running_threads() {
-  DIR* tasks = ::opendir("/proc/self/task");
-  if (tasks == nullptr) return 0;
-  std::size_t count = 0;
-  while (const dirent* entry = ::readdir(tasks)) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  ::closedir(tasks);
-  return count;
 }
 
 /// Why this process cannot serve forks, or "" when it can. fork() copies only the calling

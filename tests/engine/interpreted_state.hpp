@@ -52,6 +52,7 @@ struct Message {
   std::shared_ptr<const VectorClock> clock;
   TimerKind timer = TimerKind::kNone;  ///< as the hook's Envelope
   std::string series;                  ///< a timer's name
+  bool quiescent = false;              ///< sent quiescent: delivered only when nothing else can be
   std::uint64_t due = 0;               ///< a timer's due time
   int delay = 0;                       ///< a timer's delay
 };

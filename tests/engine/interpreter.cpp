@@ -101,7 +101,7 @@ class Interpreter {
   }
 
   bool quiescent_firing(const Message& m) const {
-    return spec_.timers == proto::TIMERS_QUIESCENT && m.timer != TimerKind::kNone;
+    return m.quiescent || (spec_.timers == proto::TIMERS_QUIESCENT && m.timer != TimerKind::kNone);
   }
 
   std::vector<std::size_t> awake_messages(const std::vector<std::size_t>& enabled,
@@ -159,9 +159,9 @@ class Interpreter {
           const Message& m = pending_[i];
           return exocheck::detail::SendFacts{m.receiver, m.sender, m.send_seq, m.clock.get()};
         });
-    exocheck::detail::keep_quiescent_firings(
+    exocheck::detail::keep_quiescent_deliveries(
         static_cast<exocheck::detail::proto::TimerSemantics>(spec_.timers), enabled,
-        [this](std::size_t i) { return pending_[i].timer != TimerKind::kNone; },
+        [this](std::size_t i) { return quiescent_firing(pending_[i]); },
         [this](std::size_t i) { return pending_[i].due; });
     return enabled;
   }
@@ -184,7 +184,7 @@ class Interpreter {
     m.send_seq = ++send_seq_;
     m.clock = step_clock_;
     m.due = now_ + static_cast<std::uint64_t>(m.delay);
-    current_->sent.push_back({m.id, actors_[m.receiver].id, m.timer != TimerKind::kNone});
+    current_->sent.push_back({m.id, actors_[m.receiver].id, m.timer != TimerKind::kNone, m.quiescent});
     if (actors_[m.receiver].destroyed) {
       current_->dead_letters.push_back(m.id);
       return;
@@ -215,9 +215,11 @@ class Interpreter {
     return true;
   }
 
-  void arm(int self, TimerKind kind, int type, long value, int delay, std::string answers = {}) {
+  void arm(int self, TimerKind kind, int type, long value, int delay, std::string answers = {},
+           bool quiescent = false) {
     Message m = make_message(self, self, type, value);
     m.timer = kind;
+    m.quiescent = quiescent;
     m.delay = delay;
     m.series = m.id;
     m.answers = std::move(answers);
@@ -283,7 +285,7 @@ class Interpreter {
       case Op::kAfter:
       case Op::kEvery: {
         const auto kind = action.op == Op::kAfter ? TimerKind::kOnce : TimerKind::kPeriodic;
-        arm(self, kind, action.type, actors_[self].acc + action.value, action.delay);
+        arm(self, kind, action.type, actors_[self].acc + action.value, action.delay, {}, action.quiescent);
         actors_[self].timers[action.slot] = pending_.back().id;
         return true;
       }
@@ -369,6 +371,7 @@ class Interpreter {
     current_->actor = actor.id;
     current_->message = m.id;
     current_->timer = m.timer != TimerKind::kNone;
+    current_->quiescent = m.quiescent;
     if (m.timer != TimerKind::kNone) now_ = std::max(now_, m.due);
     for (const auto& [index_, count] : clock->entries()) {
       if (index_ != exocheck::detail::kStepZeroSends) current_->clock.emplace_back(actors_[index_].id, count);

@@ -38,9 +38,10 @@ struct Action {
   int carry_slot = 0;
   int value = 0;
   int then = 0;
-  int timeout = -1;     ///< kCall: the continuation that runs when the call times out (-1: the call has no timeout)
-  int delay = 1;        ///< kAfter, kEvery, and kCall with a timeout: the timer's delay (virtual time units)
-  int when_count = -1;  ///< only when the actor's handled-message count equals this (-1: always)
+  int timeout = -1;        ///< kCall: the continuation that runs when the call times out (-1: the call has no timeout)
+  int delay = 1;           ///< kAfter, kEvery, and kCall with a timeout: the timer's delay (virtual time units)
+  int when_count = -1;     ///< only when the actor's handled-message count equals this (-1: always)
+  bool quiescent = false;  ///< kAfter: its firing is sent quiescent (delivered only when nothing else can be)
 };
 
 using Handler = std::vector<Action>;

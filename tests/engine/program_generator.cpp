@@ -99,6 +99,7 @@ class Generator {
     if (chance(2)) {
       type.constructor.push_back(
           {.op = Action::Op::kAfter, .type = pick(kMessageTypes), .slot = 0, .delay = 1 + pick(3)});
+      type.constructor.back().quiescent = features_.quiescent_timers && chance(2);
     }
     if (chance(3)) {
       type.constructor.push_back(
@@ -120,6 +121,7 @@ class Generator {
                    .type = level + 1 + pick(kMessageTypes - level - 1),
                    .slot = 0,
                    .delay = 1 + pick(3)});
+      h.back().quiescent = features_.quiescent_timers && chance(2);
     }
     if (chance(5)) h.push_back({.op = Action::Op::kCancel, .slot = 0});
   }

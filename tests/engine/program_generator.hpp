@@ -12,8 +12,11 @@ namespace exocheck::engine::testing {
 /// What a generated program may use beyond messages, guards, calls and destroy. With none, the
 /// programs are those every earlier test ran (the same random draws).
 struct Features {
-  bool timers = false;  ///< one-shot timers, periodic ones (cancelled after a few firings), cancels, call timeouts
+  bool timers = false;   ///< one-shot timers, periodic ones (cancelled after a few firings), cancels, call timeouts
   bool choices = false;  ///< handlers that choose a value (exocheck::choose) that changes what they do
+  /// With timers: some one-shot timers sent quiescent, as an adapter sends its events of the whole
+  /// run (a CAF stream's idle tick, caf_main's return from await_all_actors_done()).
+  bool quiescent_timers = false;
 };
 
 Program generate_program(std::uint64_t seed, Features features = {});

@@ -210,38 +210,78 @@ TEST_F(ExploreCaf, CafMainsScopedActorAndFunctionViewAreExplored) {
                      {"Assertion `value == 2' failed."});
 }
 
-// caf_main awaits its actors itself and goes on: what it then does without actors is part of the
-// run (an assert() that fails there is the run's bug); an actor it spawns then is not explored yet,
-// and the exploration is refused rather than called complete.
+// caf_main awaits its actors itself and goes on: its code after the wait is a step of its own
+// (caf_main's actor, on every lane), so that an assert() that fails there is the run's bug, and the
+// actors it then spawns and messages are explored as the first ones are.
 TEST_F(ExploreCaf, CafMainGoesOnAfterAwaitingItsActors) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
   const auto checked = figures({"--workers", "1"}, "caf_faults", {"--await=check"});
   EXPECT_EQ(checked.exit_code, 0) << checked.summary.dump(2);
   EXPECT_TRUE(checked.complete);
   EXPECT_EQ(checked.classes, 1u);
+  EXPECT_EQ(checked.transitions, 2u);  // the ping, then caf_main's return from its wait
   const auto failed = figures({"--workers", "1"}, "caf_faults", {"--await=fail"});
-  expect_bug_replays(
-      failed, "RUN_ASSERTION_FAILED",
-      {"assertion failed in caf_main after await_all_actors_done(): ", "Assertion `pings == 2' failed."});
-  const std::string subject = cli_test::subject_path("caf_faults").string();
-  const auto spawned =
-      exocheck({"explore", "--workers", "1", "--out", (dir() / "spawned").string(), "--", subject, "--await=spawn"});
-  EXPECT_EQ(spawned.exit_code, 2) << spawned.out << spawned.err;
-  EXPECT_NE(spawned.err.find("caf_main spawns an actor after an await_all_actors_done()"), std::string::npos)
-      << spawned.err;
+  expect_bug_replays(failed, "RUN_ASSERTION_FAILED",
+                     {"(await_all_actors_done) at step 2: ", "Assertion `pings == 2' failed."});
+  const auto spawned = figures({"--workers", "1"}, "caf_faults", {"--await=spawn"});
+  EXPECT_EQ(spawned.exit_code, 0) << spawned.summary.dump(2);
+  EXPECT_TRUE(spawned.complete);
+  EXPECT_EQ(spawned.transitions, 3u);  // the counter spawned after the wait gets its ping too
 }
 
-// Blocking actors the run cannot drive from caf_main's receives are refused, not misreported (a
-// receive in a handler was a protocol error filed as a bug).
-TEST_F(ExploreCaf, BlockingActorsOutsideCafMainAreRefused) {
+// A blocking receive inside an event-based actor's handler would wait inside a step: refused, not
+// misreported (it was a protocol error filed as a bug).
+TEST_F(ExploreCaf, AReceiveInsideAHandlerIsRefused) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  for (const auto& [option, construct] :
-       {std::pair<std::string, std::string>{"--blocking-spawn", "an actor spawned with blocking_api"},
-        {"--handler-receive", "a blocking receive inside an actor's handler"}}) {
-    const auto run = exocheck({"explore", "--workers", "1", "--out", (dir() / "blocking").string(), "--",
-                               cli_test::subject_path("caf_faults").string(), option});
-    EXPECT_EQ(run.exit_code, 2) << option << "\n" << run.out << run.err;
-    EXPECT_NE(run.err.find(construct), std::string::npos) << run.err;
+  const auto run = exocheck({"explore", "--workers", "1", "--out", (dir() / "blocking").string(), "--",
+                             cli_test::subject_path("caf_faults").string(), "--handler-receive"});
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("a blocking receive inside an actor's handler"), std::string::npos) << run.err;
+}
+
+// Actors spawned with blocking_api are actors of the run: each starts in a step of its own and,
+// on its own thread, runs from a delivery until it waits again (caf-blocking: a lost update). One
+// that waits for a message nobody sends is a deadlock (by hand the program never ends).
+TEST_F(ExploreCaf, BlockingApiActorsAreExplored) {
+  if (!built("caf-blocking") || !built("caf_faults")) GTEST_SKIP() << "CAF subjects not built (no libcaf-dev)";
+  struct Row {
+    std::vector<std::string> args;
+    std::uint64_t classes;
+    std::uint64_t bugs;
+  };
+  for (const Row& row : {Row{{}, 12, 8}, Row{{"--fixed"}, 4, 0}, Row{{"--class-based"}, 12, 8},
+                         Row{{"--class-based", "--fixed"}, 4, 0}}) {
+    SCOPED_TRACE(row.args.empty() ? "" : row.args.front());
+    const auto result = figures({"--workers", "1", "--keep-going"}, "caf-blocking", row.args);
+    EXPECT_EQ(result.exit_code, row.bugs > 0 ? 1 : 0) << result.summary.dump(2);
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.classes, row.classes);
+    EXPECT_EQ(result.paths, row.classes);  // optimal, one worker: one execution per class
+    EXPECT_EQ(result.bugs, row.bugs);
+  }
+  expect_bug_replays(figures({"--workers", "1"}, "caf-blocking"), "RUN_ASSERTION_FAILED",
+                     {"Assertion `value == 2' failed."});
+  expect_bug_replays(figures({"--workers", "1"}, "caf_faults", {"--blocking-spawn"}), "RUN_DEADLOCK",
+                     {"a message (blocking receive)"});
+}
+
+// A blocking receive's after(...) (caf_main's scoped_actor, or an actor on its own thread) is a
+// timer of the waiting actor: it fires at any step while the actor waits (three classes each), or
+// only when nothing else can happen with --timers quiescent.
+TEST_F(ExploreCaf, ABlockingReceivesTimeoutIsATimer) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  struct Row {
+    std::string option;
+    std::string timers;
+    std::uint64_t classes;
+  };
+  for (const Row& row : {Row{"--receive-timeout", "anytime", 3}, Row{"--receive-timeout", "quiescent", 1},
+                         Row{"--thread-timeout", "anytime", 3}, Row{"--thread-timeout", "quiescent", 2}}) {
+    SCOPED_TRACE(row.option + " " + row.timers);
+    const auto result = figures({"--workers", "1", "--timers", row.timers}, "caf_faults", {row.option});
+    EXPECT_EQ(result.exit_code, 0) << result.summary.dump(2);
+    EXPECT_TRUE(result.complete);
+    EXPECT_EQ(result.classes, row.classes);
   }
 }
 

@@ -5,8 +5,11 @@
 //   --scoped-receive  main waits in a scoped_actor's receive for an actor's answer
 //   --user-shutdown   an actor stops another with send_exit(user_shutdown) and quits: no bug
 //   --await=WHAT      main awaits its actors itself, then: "check" asserts what they did (it holds),
-//                     "fail" asserts what they did not, "spawn" spawns another actor (not explored)
-//   --blocking-spawn  main spawns a blocking actor (blocking_api; not supported under exploration)
+//                     "fail" asserts what they did not, "spawn" spawns another actor and pings it
+//   --blocking-spawn  main spawns a blocking actor (blocking_api) that waits for a message nobody
+//                     sends: a deadlock (by hand the program never ends)
+//   --receive-timeout main's scoped_actor pings an echo and waits for the answer at most a second
+//   --thread-timeout  a blocking_api actor waits for main's ping at most a second
 //   --handler-receive an actor's handler receives with a scoped_actor (not supported under exploration)
 // By hand: each ends by itself; --throw prints CAF's report of the exception.
 
@@ -30,6 +33,8 @@ struct config : caf::actor_system_config {
   std::string await;
   bool blocking_spawn = false;
   bool handler_receive = false;
+  bool receive_timeout = false;
+  bool thread_timeout = false;
   config() {
     opt_group{custom_options_, "global"}
         .add(throw_in_handler, "throw", "a handler throws")
@@ -38,7 +43,9 @@ struct config : caf::actor_system_config {
         .add(user_shutdown, "user-shutdown", "an actor is stopped with send_exit(user_shutdown)")
         .add(await, "await", "main awaits its actors, then: check, fail or spawn")
         .add(blocking_spawn, "blocking-spawn", "main spawns an actor with blocking_api")
-        .add(handler_receive, "handler-receive", "a handler receives with a scoped_actor");
+        .add(handler_receive, "handler-receive", "a handler receives with a scoped_actor")
+        .add(receive_timeout, "receive-timeout", "main's receive of an answer times out after a second")
+        .add(thread_timeout, "thread-timeout", "a blocking actor's receive times out after a second");
   }
 };
 
@@ -105,6 +112,23 @@ void caf_main(caf::actor_system& system, const config& cfg) {
   }
   if (cfg.handler_receive) {
     caf::anon_send(system.spawn(asker, system.spawn(echo)), ping_atom::value);
+    return;
+  }
+  if (cfg.receive_timeout) {
+    caf::scoped_actor self{system};
+    auto e = system.spawn(echo);
+    self->send(e, ping_atom::value);
+    self->receive([](ping_atom) { std::cout << "pong\n"; },
+                  caf::after(std::chrono::seconds(1)) >> [] { std::cout << "no answer in a second\n"; });
+    caf::anon_send_exit(e, caf::exit_reason::user_shutdown);
+    return;
+  }
+  if (cfg.thread_timeout) {
+    auto waiter = system.spawn([](caf::blocking_actor* self) {
+      self->receive([](ping_atom) { std::cout << "ping\n"; },
+                    caf::after(std::chrono::seconds(1)) >> [] { std::cout << "no ping in a second\n"; });
+    });
+    caf::anon_send(waiter, ping_atom::value);
     return;
   }
   if (cfg.blocking_spawn) {

@@ -14,14 +14,15 @@ struct LaneDelivery {
 };
 static_assert(sizeof(LaneDelivery) == 2 * sizeof(Key), "class keys are copied as bytes");
 
-/// `timers_on_every_lane`: a timer's firing, and the receiver of a timer armed, are on every lane.
+/// `timers_on_every_lane`: a timer's firing, and the receiver of a timer armed, are on every lane,
+/// as a message sent quiescent always is.
 ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) {
   ViewStep view;
   if (!step.actor.empty()) view.actor = names.intern(step.actor);
   if (!step.message.empty()) view.message = names.intern(step.message);
   view.label = step.label.empty() ? view.message : names.intern(step.label);
   view.reply = step.reply;
-  view.every_lane = timers_on_every_lane && step.timer;
+  view.every_lane = step.quiescent || (timers_on_every_lane && step.timer);
   // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
   view.sent.reserve(step.sent.size());
   view.sent_to.reserve(step.sent.size());
@@ -31,7 +32,8 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
   for (const auto& sent : step.sent) {
     const Key id = names.intern(sent.id);
     view.sent.push_back(id);
-    view.sent_to.push_back(timers_on_every_lane && sent.timer ? dependency::kEveryLane : names.intern(sent.receiver));
+    const bool every_lane = sent.quiescent || (timers_on_every_lane && sent.timer);
+    view.sent_to.push_back(every_lane ? dependency::kEveryLane : names.intern(sent.receiver));
   }
   for (std::size_t i = 0; i < step.sent.size(); ++i) {
     for (std::uint32_t k : step.sent[i].rejected_at) view.rejections.emplace_back(view.sent[i], k);
@@ -82,6 +84,9 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
   if (coenabled_steps_of_lane_.size() < names.size()) coenabled_steps_of_lane_.resize(names.size());
   coenabled_steps_.clear();
   last_every_lane_.clear();
+  // Every-lane bookkeeping only where a step may be on every lane: most executions have none.
+  const bool every_lane = timers_on_every_lane_ || std::any_of(steps_.begin(), steps_.end(),
+                                                               [](const ViewStep* step) { return step->every_lane; });
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const ViewStep& step = *steps_[k];
     for (std::size_t i = 0; i < step.sent.size(); ++i) {
@@ -90,9 +95,9 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
     }
     if (k > 0 && !step.reply) {
       coenabled_steps_of_lane_[step.lane()].push_back(k);
-      if (timers_on_every_lane_) coenabled_steps_.push_back(k);
+      if (every_lane) coenabled_steps_.push_back(k);
     }
-    if (timers_on_every_lane_) {
+    if (every_lane) {
       last_every_lane_.push_back(step.every_lane ? k : (k == 0 ? 0 : last_every_lane_.back()));
     }
   }

@@ -25,7 +25,7 @@ struct ViewStep {
   /// (exocheck::choose). Races are about messages, configurations about labels.
   Key label = kNoKey;
   bool reply = false;
-  bool every_lane = false;  ///< a timer's firing that depends on everything (--timers quiescent)
+  bool every_lane = false;  ///< depends on everything: a timer's firing (--timers quiescent), a quiescent message
   ShortList<Key, 2> sent;
   ShortList<Key, 2> sent_to;  ///< sent_to[i] receives sent[i]
   ShortList<Key, 8> enabled;

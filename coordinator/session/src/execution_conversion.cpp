@@ -26,6 +26,7 @@ void fill_step(const proto::Event& event, engine::Step& step) {
     step.sent[static_cast<std::size_t>(i)].id = event.sent(i).id();
     step.sent[static_cast<std::size_t>(i)].receiver = event.sent(i).receiver();
     step.sent[static_cast<std::size_t>(i)].timer = event.sent(i).timer() != proto::NOT_A_TIMER;
+    step.sent[static_cast<std::size_t>(i)].quiescent = event.sent(i).quiescent();
     step.sent[static_cast<std::size_t>(i)].rejected_at.assign(event.sent(i).rejected_at().begin(),
                                                               event.sent(i).rejected_at().end());
   }
@@ -48,6 +49,7 @@ void fill_step(const proto::Event& event, engine::Step& step) {
   }
   take_choices(ranges, values, step);
   step.timer = event.timer() != proto::NOT_A_TIMER;
+  step.quiescent = event.quiescent();
   step.failed = event.outcome() != proto::STEP_OK;
 }
 

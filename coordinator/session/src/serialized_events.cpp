@@ -90,12 +90,19 @@ bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
   sent.id.clear();
   sent.receiver.clear();
   sent.timer = false;
+  sent.quiescent = false;
   sent.rejected_at.clear();
   return for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     if (field == proto::SentMessage::kTimerFieldNumber && wire_type == Type::kVarint) {
       std::uint64_t kind = 0;
       if (!reader.varint(kind)) return false;
       sent.timer = kind != 0;
+      return true;
+    }
+    if (field == proto::SentMessage::kQuiescentFieldNumber && wire_type == Type::kVarint) {
+      std::uint64_t value = 0;
+      if (!reader.varint(value)) return false;
+      sent.quiescent = value != 0;
       return true;
     }
     if (field == proto::SentMessage::kRejectedAtFieldNumber &&
@@ -160,6 +167,9 @@ bool take_varint_field(std::uint32_t field, WireReader& reader, engine::Step& st
     case proto::Event::kTimerFieldNumber:
       step.timer = value != 0;
       break;
+    case proto::Event::kQuiescentFieldNumber:
+      step.quiescent = value != 0;
+      break;
     default:  // an unknown field: skipped, which reading it did
       break;
   }
@@ -210,7 +220,7 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
   number = 0;
   step.actor.clear();
   step.message.clear();
-  step.destroyed = step.reply = step.failed = step.timer = false;
+  step.destroyed = step.reply = step.failed = step.timer = step.quiescent = false;
   ListSizes sizes;
   const bool decoded = for_each_field(bytes, 0, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     // A known field with another wire type is an unknown one to protobuf: skipped.

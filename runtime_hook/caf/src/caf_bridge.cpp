@@ -28,6 +28,10 @@ class CafActorProxy : public Actor {
     guard<CafDelivery>([&bridge](const CafDelivery& delivery) { return bridge.enabled(delivery); });
     on<CafTimer>([&bridge](const CafTimer& timer) { bridge.fire(timer); });
     guard<CafTimer>([&bridge](const CafTimer& timer) { return bridge.enabled(timer); });
+    on<CafStart>([&bridge](const CafStart& start) { bridge.start(start); });
+    on<CafAllDone>([&bridge](const CafAllDone& done) { bridge.deliver(done); });
+    guard<CafAllDone>([&bridge](const CafAllDone& done) { return bridge.enabled(done); });
+    on<CafReceiveTimeout>([&bridge](const CafReceiveTimeout& timeout) { bridge.fire(timeout); });
   }
 };
 
@@ -38,12 +42,20 @@ struct ResponseWaits : caf::scheduled_actor {
   static constexpr auto multiplexed = &ResponseWaits::multiplexed_responses_;
 };
 
-// What a CAF actor is, for the trace: the name it gives itself (a state's `name`), else the
-// state's type of a stateful actor, else its class (caf::event_based_actor for a function-based
-// actor without state: CAF keeps no trace of the function's name).
-std::string type_of(const caf::scheduled_actor& actor) {
+/// Whether an actor was spawned with `detached` (it runs on a private thread of its own).
+struct DetachedFlag : caf::scheduled_actor {
+  static bool of(const caf::scheduled_actor& actor) { return (actor.*(&DetachedFlag::getf))(is_detached_flag); }
+};
+
+std::uint64_t request_number(caf::message_id id) {
+  return id.request_id().integer_value();
+}
+
+}  // namespace
+
+std::string caf_actor_type(const caf::local_actor& actor, std::string_view base_name) {
   const std::string own = actor.name();
-  if (own != actor.caf::scheduled_actor::name()) return own;
+  if (own != base_name) return own;
   const std::string type = detail::readable_type_name(typeid(actor).name());
   constexpr std::string_view kStateful = "caf::stateful_actor<";
   if (type.rfind(kStateful, 0) != 0) return type;
@@ -55,12 +67,6 @@ std::string type_of(const caf::scheduled_actor& actor) {
   }
   return type;
 }
-
-std::uint64_t request_number(caf::message_id id) {
-  return id.request_id().integer_value();
-}
-
-}  // namespace
 
 CafBridge* CafBridge::instance_ = nullptr;
 
@@ -95,16 +101,15 @@ std::unique_ptr<Actor> CafBridge::make_proxy() {
 }
 
 void CafBridge::launching(caf::scheduled_actor& actor) {
-  if (main_resumed_ && running_ == nullptr) {
-    refuse(
-        "caf_main spawns an actor after an await_all_actors_done() (exocheck explores caf_main's actors up to "
-        "that call)");
+  if (DetachedFlag::of(actor)) {
+    refuse("an actor spawned with caf::detached (it runs on a private thread, outside the schedule)");
   }
   auto construct = [this] { return make_proxy(); };
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();
-  mode_->runtime().name_type(cell, type_of(actor));
+  mode_->runtime().name_type(cell, caf_actor_type(actor, actor.caf::scheduled_actor::name()));
   controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}});
+  registered_.emplace(cell, &actor);
   actor.attach_functor([this, cell](const caf::error& reason) { terminated(cell, reason); });
 }
 
@@ -116,16 +121,10 @@ std::uint64_t CafBridge::channel_of(const detail::ActorCell* sender, const detai
 bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr& element) {
   auto found = controlled_.find(&receiver);
   if (found == controlled_.end() || firing_to_ == &receiver) return false;
-  if (main_resumed_ && running_ == nullptr) {
-    refuse(
-        "caf_main sends a message after an await_all_actors_done() (exocheck explores caf_main's actors up to "
-        "that call)");
-  }
   detail::ActorCell* to = found->second.cell;
   auto envelope = std::make_unique<detail::Envelope>();
   envelope->sender = running_;
-  envelope->id = running_ != nullptr ? detail::message_id(running_->id, ++running_->sent)
-                                     : detail::message_id(detail::kEnvironment, ++main_sent_);
+  envelope->id = next_message_id();
   envelope->receiver = to;
   envelope->type = &types_.type_of(*element, *system_);
   const caf::message_id mid = element->mid;
@@ -139,6 +138,8 @@ bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr&
   const std::uint64_t channel = channel_of(running_, to);
   envelope->payload =
       detail::make_payload(CafDelivery{&receiver, std::move(element), channel, ++sent_on_channel_[channel]});
+  ++in_flight_[to];
+  ++sends_;
   runtime_.send(std::move(envelope));
   return true;
 }
@@ -159,11 +160,14 @@ bool CafBridge::enabled(const CafDelivery& delivery) const {
 
 void CafBridge::deliver(const CafDelivery& delivery) {
   ++delivered_on_channel_[delivery.channel];
+  if (auto* cell = cell_of(delivery.receiver)) {
+    --in_flight_[cell];
+    idle_ticks_.erase(cell);
+  }
   failure_.reset();
   if (auto* blocking = dynamic_cast<caf::blocking_actor*>(delivery.receiver)) {
     real_enqueue(*blocking, std::move(delivery.element), nullptr);
-    // The actor caf_main waits in takes it: caf_main's code up to its next wait is this step's.
-    if (waiting_in_ == blocking) controlled_runtime().suspend_after_step();
+    wake(*blocking);
     return;
   }
   auto& actor = static_cast<caf::scheduled_actor&>(*delivery.receiver);
@@ -205,6 +209,8 @@ void CafBridge::note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cel
 
 void CafBridge::terminated(detail::ActorCell* cell, const caf::error& reason) {
   runtime_.destroy(cell);
+  registered_.erase(cell);
+  in_flight_.erase(cell);
   // CAF calls an actor's end an error only when a handler threw (its default exception handler
   // ends the actor with unhandled_exception). An exit reason the program chose (send_exit or quit
   // with user_shutdown, kill, an error of its own, a linked actor's such end) ends it as meant.
@@ -221,18 +227,12 @@ void CafBridge::assertion_failed(const std::string& detail) {
     runtime.fail_before_run(detail::proto::RUN_ASSERTION_FAILED,
                             "assertion failed in caf_main before the run: " + detail);
   }
-  if (main_resumed_ && running_ == nullptr) {
-    runtime.fail_held_result(detail::proto::RUN_ASSERTION_FAILED,
-                             "assertion failed in caf_main after await_all_actors_done(): " + detail);
-    std::exit(0);
-  }
   runtime.end_run_at_failed_step(detail::proto::STEP_ASSERTION_FAILED, detail);
 }
 
-void CafBridge::blocking_spawn() {
-  refuse(
-      "an actor spawned with blocking_api (a blocking actor runs on a thread of its own, outside the schedule): "
-      "not explored yet");
+std::string CafBridge::next_message_id() {
+  return running_ != nullptr ? detail::message_id(running_->id, ++running_->sent)
+                             : detail::message_id(detail::kEnvironment, ++main_sent_);
 }
 
 void CafBridge::refuse(const std::string& construct) {
@@ -240,32 +240,20 @@ void CafBridge::refuse(const std::string& construct) {
 }
 
 void CafBridge::run(bool at_system_end) {
-  auto& runtime = mode_->runtime();
-  if (runtime.holds_result()) {
-    // caf_main went on without spawning or sending (that is refused): its run is what it was.
-    runtime.report_held_result();
-    std::exit(0);
+  if (!at_system_end) {
+    await_actors();
+    return;
   }
+  // The system's end: nothing of caf_main's is left to run; the run goes on to its end.
+  auto& runtime = controlled_runtime();
+  int status = 0;
   if (runtime.suspended()) {
     end_main_step();
+    status = runtime.resume();
   } else {
     run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
     mirror_clock(nullptr);
-  }
-  if (!at_system_end) {
-    runtime.hold_completed_result();
-    // caf_main may end the process without the system's end (exit()): the run is reported then.
-    std::atexit([] {
-      if (instance_ != nullptr && instance_->mode_->runtime().holds_result()) {
-        instance_->mode_->runtime().report_held_result();
-      }
-    });
-  }
-  // Only the process that performed a run gets here; its end is exit()'s (fork_server.cpp).
-  const int status = runtime.suspended() ? runtime.resume() : mode_->run();
-  if (runtime.holds_result()) {
-    main_resumed_ = true;
-    return;
+    status = mode_->run();  // with a fork server, returns in the process that performs the run
   }
   std::exit(status);
 }

@@ -15,7 +15,11 @@
 // its making. The run begins where caf_main first waits in its receive (or at the end of
 // caf_main); a delivery to the actor caf_main waits in puts the message into its mailbox and
 // returns into caf_main, whose code up to its next wait is the rest of that step
-// (caf_blocking.cpp). caf_main waiting for a message that never comes is a deadlock.
+// (caf_blocking.cpp). caf_main waiting for a message that never comes is a deadlock. An actor
+// spawned with blocking_api runs on a thread of its own, as in CAF, but only while the schedule
+// lets it: its start is a step of its own, and a delivery to it hands it the run (ThreadBaton)
+// until it waits again or ends (caf_threads.cpp). A receive's timeout is a timer of the actor,
+// withdrawn when a message wakes it first.
 //
 // Time: CAF's test clock never advances by itself. Every entry of it (delayed_send, an after(...)
 // receive timeout, a request's timeout, a stream's tick) becomes a timer of the controlled
@@ -27,7 +31,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -41,12 +48,19 @@
 #include "controlled_mode.hpp"
 #include "exocheck/actor.hpp"
 #include "exocheck/detail/runtime.hpp"
+#include "thread_baton.hpp"
 
 namespace exocheck::detail {
 class ControlledRuntime;
 }
 
 namespace exocheck::caf_adapter {
+
+/// What a CAF actor is, for the trace: the name it gives itself (a state's `name`; `base_name` is
+/// its class's own), else the state's type of a stateful actor, else its class
+/// (caf::event_based_actor for a function-based actor without state: CAF keeps no trace of the
+/// function's name).
+std::string caf_actor_type(const caf::local_actor& actor, std::string_view base_name);
 
 class CafBridge {
  public:
@@ -65,20 +79,27 @@ class CafBridge {
   /// A message for `receiver` (scheduled_actor::enqueue). True when the bridge took it; false for
   /// actors it does not control (CAF's hidden ones), which get it at once.
   bool sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr& element);
-  /// caf_main waits for its actors (actor_system::await_all_actors_done): the run begins here.
-  /// Called by caf_main itself, a run that completes returns into caf_main, which may go on doing
-  /// what involves no actor; the next such call, or the system's end (`at_system_end`: the
-  /// system's destructor waits), reports the run and ends the process. Any other run ends it here.
+  /// caf_main waits for its actors (actor_system::await_all_actors_done); the run begins at the
+  /// first wait. At the system's end (`at_system_end`: its destructor waits) the run goes on to
+  /// its end, which ends the process. Called by caf_main itself, it returns when every actor of
+  /// the run has ended, into caf_main, whose code up to its next wait is a step of its own actor
+  /// (named caf_main, on every lane: its delivery waits for all the others); the process ends if
+  /// the run ends first (a deadlock, a failure).
   void run(bool at_system_end);
-  /// An actor is being spawned with blocking_api (it would run on a thread of its own): refused.
-  [[noreturn]] void blocking_spawn();
+  /// An actor spawned with blocking_api is launched (blocking_actor::launch): its thread starts
+  /// in a step of its own, with launch's other arguments.
+  void blocking_launch(caf::blocking_actor& actor, caf::execution_unit* unit, bool lazy);
+  /// A thread ends (actor_system::dec_detached_threads): when it is a blocking actor's, that
+  /// actor's last step is over.
+  void thread_ending();
   /// assert() failed: the step in progress fails and the run ends. Returns outside a run.
   void assertion_failed(const std::string& detail);
   /// A blocking actor (a scoped_actor) was made: an actor of the run from now on.
   void blocking_created(caf::blocking_actor& actor);
-  /// caf_main waits in `actor`'s receive: the run goes on until a message for it is delivered,
-  /// and returns with it in the mailbox; when the run ends instead, the process ends.
-  void blocking_wait(caf::blocking_actor& actor);
+  /// `actor` waits in a receive (caf_main's scoped_actor, or an actor on its own thread): the run
+  /// goes on until a message for it is delivered, and returns true with it in the mailbox; false
+  /// when `timeout` (after(...)) fired first. When the run ends instead, the process ends.
+  bool blocking_wait(caf::blocking_actor& actor, std::optional<caf::blocking_actor::timeout_type> timeout);
   /// The program does what the adapter does not model, named by `construct`: refused (exit 2 of
   /// exocheck, never a bug).
   [[noreturn]] void refuse(const std::string& construct);
@@ -90,6 +111,13 @@ class CafBridge {
   void deliver(const CafDelivery& delivery);
   bool enabled(const CafTimer& timer) const;
   void fire(const CafTimer& timer);
+  void start(const CafStart& start);
+  bool enabled(const CafAllDone& done) const;
+  void deliver(const CafAllDone& done);
+  /// Whether CAF would have ended `actor` (exit_reason::unreachable): nothing refers to it but the
+  /// adapter's handle, nothing is on its way to it, and no timer of its is pending.
+  bool unreachable(const detail::ActorCell* cell, const caf::abstract_actor& actor) const;
+  void fire(const CafReceiveTimeout& timeout);
 
  private:
   struct Controlled {
@@ -97,7 +125,32 @@ class CafBridge {
     caf::strong_actor_ptr handle;  ///< keeps the actor's memory as long as the run
   };
 
+  /// A blocking actor: a scoped_actor of caf_main's, or (`threaded`) one spawned with
+  /// blocking_api, whose code runs on a thread of its own while it holds the baton.
+  struct BlockingActor {
+    enum class Phase { unstarted, running, waiting, ended };
+    detail::ActorCell* cell = nullptr;
+    bool threaded = false;
+    Phase phase = Phase::running;
+    caf::execution_unit* unit = nullptr;  ///< launch's arguments, for its start step
+    bool lazy = false;
+    std::uint64_t waits = 0;     ///< receives it waited in: names the one a timeout is for
+    std::string timeout_series;  ///< the armed timeout of the receive it waits in
+    bool timed_out = false;
+  };
+
   explicit CafBridge(std::unique_ptr<detail::ControlledMode> mode);
+  /// A message for a blocking actor went into its mailbox: it runs when it waits for one.
+  void wake(caf::blocking_actor& actor);
+  /// Runs a blocking actor's thread until it waits again or ends (`launch`: starts it), then
+  /// what it spawned or woke.
+  void run_thread(caf::blocking_actor& actor, BlockingActor& state, bool launch);
+  bool threaded_wait(caf::blocking_actor& actor, BlockingActor& state);
+  void arm_receive_timeout(caf::blocking_actor& actor, BlockingActor& state, caf::blocking_actor::timeout_type timeout);
+  /// caf_main's await_all_actors_done() before the system's end (run()).
+  void await_actors();
+  /// The id of the next message the actor running now (or main) sends.
+  std::string next_message_id();
   void run_jobs();
   void terminated(detail::ActorCell* cell, const caf::error& reason);
   void note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell);
@@ -139,9 +192,21 @@ class CafBridge {
   std::optional<std::string> failure_;                     ///< an actor failed in the step in progress
   std::string exception_;                                  ///< what the last uncaught exception said
   std::unordered_map<const void*, MirroredTimer> timers_;  ///< by clock entry
-  bool main_resumed_ = false;                              ///< caf_main goes on after a run that completed (run())
-  const caf::abstract_actor* firing_to_ = nullptr;         ///< a timer's message goes straight in
-  const caf::blocking_actor* waiting_in_ = nullptr;        ///< the blocking actor caf_main waits in
+  detail::ActorCell* main_cell_ = nullptr;                 ///< caf_main's code after an await_all_actors_done() (run())
+  /// The actors await_all_actors_done() waits for, as CAF's registry counts them: those spawned
+  /// (not hidden, not scoped) and not yet ended.
+  std::unordered_map<const detail::ActorCell*, const caf::abstract_actor*> registered_;
+  /// Per actor, what the adapter holds for it: messages and its start not yet delivered.
+  std::unordered_map<const detail::ActorCell*, std::uint32_t> in_flight_;
+  std::uint64_t sends_ = 0;  ///< messages the adapter took (sending())
+  /// Actors whose last stream tick sent nothing and who received nothing since (caf_timers.cpp).
+  std::unordered_set<const detail::ActorCell*> idle_ticks_;
+  const caf::abstract_actor* firing_to_ = nullptr;   ///< a timer's message goes straight in
+  const caf::blocking_actor* waiting_in_ = nullptr;  ///< the blocking actor caf_main waits in
+  std::unordered_map<const caf::abstract_actor*, BlockingActor> blocking_;
+  ThreadBaton baton_;
+  caf::blocking_actor* baton_holder_ = nullptr;              ///< the blocking actor whose thread runs now
+  std::thread::id run_thread_ = std::this_thread::get_id();  ///< caf_main's, which drives the run
 };
 
 }  // namespace exocheck::caf_adapter

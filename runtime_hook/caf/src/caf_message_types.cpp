@@ -18,6 +18,10 @@ std::string summarize_timer(const void* payload) {
   return static_cast<const CafTimer*>(payload)->summary;
 }
 
+std::string summarize_nothing(const void*) {
+  return "";
+}
+
 }  // namespace
 
 std::string CafMessageTypes::name_of(const caf::mailbox_element& element, caf::actor_system& system) {
@@ -46,6 +50,12 @@ const detail::MessageType& CafMessageTypes::timer_type(const std::string& name) 
   auto found = timer_types_.find(name);
   if (found != timer_types_.end()) return found->second;
   return made(timer_types_, name, typeid(CafTimer), summarize_timer);
+}
+
+const detail::MessageType& CafMessageTypes::adapter_type(const std::string& name, const std::type_info& payload) {
+  auto found = adapter_types_.find(name);
+  if (found != adapter_types_.end()) return found->second;
+  return made(adapter_types_, name, payload, summarize_nothing);
 }
 
 const detail::MessageType& CafMessageTypes::made(std::unordered_map<std::string, detail::MessageType>& types,

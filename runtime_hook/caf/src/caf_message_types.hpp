@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 
+#include <caf/blocking_actor.hpp>
 #include <caf/mailbox_element.hpp>
 
 #include "exocheck/detail/envelope.hpp"
@@ -28,12 +29,29 @@ struct CafTimer {
   std::string summary;  ///< what it delivers, for traces
 };
 
+/// The start of an actor spawned with blocking_api: its thread begins, as a step of its own.
+struct CafStart {
+  caf::blocking_actor* actor;
+};
+
+/// A blocking receive's timeout (receive(..., after(d)), receive_for): fires while the actor still
+/// waits in the receive numbered `wait`, which then returns without a message.
+struct CafReceiveTimeout {
+  caf::blocking_actor* actor;
+  std::uint64_t wait;
+};
+
+/// caf_main's await_all_actors_done() returns: enabled once every actor of the run has ended.
+struct CafAllDone {};
+
 class CafMessageTypes {
  public:
   /// The type of `element`'s message, made once per name.
   const detail::MessageType& type_of(const caf::mailbox_element& element, caf::actor_system& system);
   /// The type of a timer of CAF's clock named `name` ("timeout:receive", a delayed message's name).
   const detail::MessageType& timer_type(const std::string& name);
+  /// The type of the adapter's own events (CafStart, CafReceiveTimeout), named `name`.
+  const detail::MessageType& adapter_type(const std::string& name, const std::type_info& payload);
   /// The name type_of() gives `element`'s message.
   static std::string name_of(const caf::mailbox_element& element, caf::actor_system& system);
 
@@ -43,6 +61,7 @@ class CafMessageTypes {
 
   std::unordered_map<std::string, detail::MessageType> types_;
   std::unordered_map<std::string, detail::MessageType> timer_types_;
+  std::unordered_map<std::string, detail::MessageType> adapter_types_;
   std::deque<std::string> names_;  ///< stable addresses for MessageType::name
 };
 

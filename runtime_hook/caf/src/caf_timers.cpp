@@ -28,6 +28,12 @@ struct ClockAccess : Clock {
   static constexpr auto ship = &ClockAccess::ship;
 };
 
+/// Whether an entry is a stream's tick (scheduled_actor::set_stream_timeout).
+bool stream_tick(const Clock::delayed_event& event) {
+  return event.subtype == Clock::ordinary_timeout_type &&
+         static_cast<const Clock::ordinary_timeout&>(event).type == caf::atom("stream");
+}
+
 struct AwaitedResponses : caf::scheduled_actor {
   static constexpr auto awaited = &AwaitedResponses::awaited_responses_;
 };
@@ -123,6 +129,10 @@ void CafBridge::arm_timer(const void* key, detail::ActorCell* arming) {
   firing->timer = detail::TimerKind::kOnce;
   firing->delay = std::chrono::duration_cast<std::chrono::nanoseconds>(delay);
   firing->series = firing->id;
+  // A stream's tick that found nothing to do fires again only when nothing else can happen (its
+  // actor receiving something first arms a new one): a stream waiting for its credit otherwise
+  // ticks for ever while the credit is on its way.
+  firing->quiescent = stream_tick(event) && idle_ticks_.count(cell) != 0;
   timers_[key] = MirroredTimer{event.due, static_cast<int>(event.subtype), cell, firing->series};
   runtime_.arm(std::move(firing));
 }
@@ -155,14 +165,21 @@ void CafBridge::fire(const CafTimer& timer) {
   auto& lookup = clock.*ClockAccess::lookup;
   if (event->backlink != lookup.end()) lookup.erase(event->backlink);
   caf::abstract_actor* target = target_of(*event);
+  const bool tick = stream_tick(*event);
+  const std::uint64_t sent_before = sends_;
   firing_to_ = target;
   (clock.*ClockAccess::ship)(*event);
   firing_to_ = nullptr;
-  if (waiting_in_ != nullptr && target == static_cast<const caf::abstract_actor*>(waiting_in_)) {
-    controlled_runtime().suspend_after_step();  // caf_main's receive takes it (caf_blocking.cpp)
+  if (auto* blocking = dynamic_cast<caf::blocking_actor*>(target)) {
+    wake(*blocking);  // a receive waiting for it takes it (caf_threads.cpp)
     return;
   }
   run_jobs();
+  if (tick && sends_ == sent_before) {
+    idle_ticks_.insert(cell);
+  } else {
+    idle_ticks_.erase(cell);
+  }
   mirror_clock(cell);
   if (failure_) throw std::runtime_error(*failure_);
 }

@@ -13,4 +13,7 @@ void real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr element,
 /// CAF's blocking_actor::enqueue: puts `element` into `actor`'s mailbox and wakes its thread.
 void real_enqueue(caf::blocking_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit);
 
+/// CAF's blocking_actor::launch: starts `actor`'s thread.
+void real_launch(caf::blocking_actor& actor, caf::execution_unit* unit, bool lazy, bool hide);
+
 }  // namespace exocheck::caf_adapter

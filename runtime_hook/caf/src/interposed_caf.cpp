@@ -135,19 +135,35 @@ void caf::blocking_actor::enqueue(caf::mailbox_element_ptr element, caf::executi
   adapter::real_enqueue(*this, std::move(element), unit);
 }
 
-// An actor spawned with blocking_api starts on a thread of its own: refused under an agent.
+// An actor spawned with blocking_api starts on a thread of its own: under an agent, in a step of
+// its own (caf_threads.cpp).
 void caf::blocking_actor::launch(caf::execution_unit* unit, bool lazy, bool hide) {
-  if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && !hide) bridge->blocking_spawn();
+  if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && !hide) {
+    bridge->blocking_launch(*this, unit, lazy);
+    return;
+  }
+  adapter::real_launch(*this, unit, lazy, hide);
+}
+
+void adapter::real_launch(caf::blocking_actor& actor, caf::execution_unit* unit, bool lazy, bool hide) {
   using Real = void (*)(caf::blocking_actor*, caf::execution_unit*, bool, bool);
   static const auto real = adapter::real_function<Real>("_ZN3caf14blocking_actor6launchEPNS_14execution_unitEbb");
-  real(this, unit, lazy, hide);
+  real(&actor, unit, lazy, hide);
+}
+
+// A blocking actor's thread ends with this call (blocking_actor::launch): its last step is over.
+void caf::actor_system::dec_detached_threads() {
+  using Real = void (*)(caf::actor_system*);
+  static const auto real = adapter::real_function<Real>("_ZN3caf12actor_system20dec_detached_threadsEv");
+  real(this);
+  if (auto* bridge = adapter::CafBridge::instance()) bridge->thread_ending();
 }
 
 // A blocking actor (a scoped_actor in main, say) about to wait for a message: the run goes on
 // until a message for it is delivered (caf_bridge.hpp, "Blocking actors").
 void caf::blocking_actor::await_data() {
   if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && mailbox().empty()) {
-    bridge->blocking_wait(*this);
+    bridge->blocking_wait(*this, std::nullopt);
     return;
   }
   using Real = void (*)(caf::blocking_actor*);
@@ -157,7 +173,7 @@ void caf::blocking_actor::await_data() {
 
 bool caf::blocking_actor::await_data(timeout_type timeout) {
   if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && mailbox().empty()) {
-    bridge->refuse("a blocking receive with a timeout (receive(..., after(...)), receive_for): not explored yet");
+    return bridge->blocking_wait(*this, timeout);
   }
   using Real = bool (*)(caf::blocking_actor*, timeout_type);
   static const auto real = adapter::real_function<Real>(

@@ -22,9 +22,7 @@ using balance_atom = caf::atom_constant<caf::atom("balance")>;
 
 struct config : caf::actor_system_config {
   bool fixed = false;
-  config() {
-    opt_group{custom_options_, "global"}.add(fixed, "fixed", "the account applies each deposit id once");
-  }
+  config() { opt_group{custom_options_, "global"}.add(fixed, "fixed", "the account applies each deposit id once"); }
 };
 
 struct account_state {

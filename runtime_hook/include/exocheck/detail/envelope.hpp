@@ -51,6 +51,9 @@ struct Envelope {
   std::string answers;                       ///< for a reply: the id of the call it answers
   std::uint64_t send_seq = 0;                ///< global send order, for FIFO/LIFO and "send order"
   std::shared_ptr<const VectorClock> clock;  ///< controlled mode: clock of the sending step
+  /// Delivered only when no other message can be, on every lane (trace.proto's
+  /// SentMessage.quiescent): an adapter's event of the whole run.
+  bool quiescent = false;
   // Timers only.
   TimerKind timer = TimerKind::kNone;
   std::chrono::nanoseconds delay{0};  ///< from arming to firing (a periodic timer's period)

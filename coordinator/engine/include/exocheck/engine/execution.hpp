@@ -13,7 +13,8 @@ namespace exocheck::engine {
 struct SentMessage {
   std::string id;
   std::string receiver;
-  bool timer = false;  ///< a timer armed: its firing
+  bool timer = false;      ///< a timer armed: its firing
+  bool quiescent = false;  ///< delivered only when nothing else can be: on every lane (trace.proto)
   /// The receiver's earlier steps whose state its guard rejects this message in (trace.proto).
   std::vector<std::uint32_t> rejected_at{};
 };
@@ -27,9 +28,10 @@ struct Step {
   std::vector<std::string> enabled;                          ///< enabled just before the step
   std::vector<std::pair<std::string, std::uint32_t>> clock;  ///< vector clock after the step
   bool destroyed = false;                                    ///< the actor ended in this step
-  bool reply = false;   ///< the message answers a call of the actor: no other message was enabled there
-  bool failed = false;  ///< a check failed or an exception escaped: the actor ended with this step
-  bool timer = false;   ///< the message delivered is a timer's firing
+  bool reply = false;      ///< the message answers a call of the actor: no other message was enabled there
+  bool failed = false;     ///< a check failed or an exception escaped: the actor ended with this step
+  bool timer = false;      ///< the message delivered is a timer's firing
+  bool quiescent = false;  ///< the message delivered was sent quiescent
   /// The delivery's label when its handler chose values (exocheck::choose): "0#3?1" ("": none but 0s,
   /// the message id names it); and the labels of the same delivery with one choice made otherwise.
   std::string label;
