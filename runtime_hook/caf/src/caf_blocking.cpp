@@ -27,6 +27,7 @@ void CafBridge::blocking_created(caf::blocking_actor& actor) {
   detail::ActorCell* cell = ref.cell();
   controlled_runtime().name_type(cell, "caf::blocking_actor");
   controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}});
+  local_time_[cell] = time_of(running_);
   BlockingActor state;
   state.cell = cell;
   blocking_.emplace(&actor, std::move(state));
@@ -76,6 +77,7 @@ bool CafBridge::blocking_wait(caf::blocking_actor& actor, std::optional<caf::blo
   state.phase = BlockingActor::Phase::running;
   cell->unanswered_requests.clear();
   running_ = cell;
+  enter_time_of(cell);
   return !state.timed_out;
 }
 
@@ -113,6 +115,7 @@ void CafBridge::await_actors() {
   // The run ended (reported) while caf_main waits: as by hand, caf_main would wait for ever.
   if (!runtime.suspended()) std::exit(status);
   running_ = main_cell_;
+  enter_time_of(main_cell_);
 }
 
 // CAF's await_all_actors_done() returns once its registry counts no running actor. An actor that
@@ -130,6 +133,8 @@ bool CafBridge::unreachable(const detail::ActorCell* cell, const caf::abstract_a
 }
 
 void CafBridge::deliver(const CafAllDone&) {
+  // Every actor's steps come before this one: caf_main goes on at the latest of their times.
+  for (const auto& [cell, time] : local_time_) advance_time(main_cell_, time);
   controlled_runtime().suspend_after_step();  // returns into caf_main, whose code is the rest of the step
 }
 

@@ -94,6 +94,7 @@ void CafBridge::system_constructed(caf::actor_system& system) {
   if (scheduler_ == nullptr) {
     refuse("an actor system whose scheduler is not CAF's testing one (scheduler.policy), which exocheck drives");
   }
+  start_time_ = scheduler_->clock().current_time;
 }
 
 std::unique_ptr<Actor> CafBridge::make_proxy() {
@@ -110,6 +111,7 @@ void CafBridge::launching(caf::scheduled_actor& actor) {
   mode_->runtime().name_type(cell, caf_actor_type(actor, actor.caf::scheduled_actor::name()));
   controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}});
   registered_.emplace(cell, &actor);
+  local_time_[cell] = time_of(running_);
   actor.attach_functor([this, cell](const caf::error& reason) { terminated(cell, reason); });
 }
 
@@ -136,8 +138,8 @@ bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr&
     if (request != requests_.end()) envelope->answers = request->second;
   }
   const std::uint64_t channel = channel_of(running_, to);
-  envelope->payload =
-      detail::make_payload(CafDelivery{&receiver, std::move(element), channel, ++sent_on_channel_[channel]});
+  envelope->payload = detail::make_payload(
+      CafDelivery{&receiver, std::move(element), channel, ++sent_on_channel_[channel], time_of(running_)});
   ++in_flight_[to];
   ++sends_;
   runtime_.send(std::move(envelope));
@@ -163,6 +165,7 @@ void CafBridge::deliver(const CafDelivery& delivery) {
   if (auto* cell = cell_of(delivery.receiver)) {
     --in_flight_[cell];
     idle_ticks_.erase(cell);
+    advance_time(cell, delivery.sent_at);
   }
   failure_.reset();
   if (auto* blocking = dynamic_cast<caf::blocking_actor*>(delivery.receiver)) {
@@ -189,7 +192,10 @@ void CafBridge::run_jobs() {
     auto found = actor != nullptr ? controlled_.find(actor) : controlled_.end();
     detail::ActorCell* outer = running_;
     running_ = found != controlled_.end() ? found->second.cell : nullptr;
-    if (running_ != nullptr) ran_.emplace_back(actor, running_);
+    if (running_ != nullptr) {
+      ran_.emplace_back(actor, running_);
+      enter_time_of(running_);
+    }
     scheduler_->try_run_once();
     running_ = outer;
   }

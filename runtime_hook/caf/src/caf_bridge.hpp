@@ -24,7 +24,10 @@
 // Time: CAF's test clock never advances by itself. Every entry of it (delayed_send, an after(...)
 // receive timeout, a request's timeout, a stream's tick) becomes a timer of the controlled
 // runtime, armed by the step that made it and withdrawn when CAF cancels it; the schedule decides
-// when it fires (--timers), and its firing moves the clock to its due time (caf_timers.cpp).
+// when it fires (--timers). The clock an actor reads is its own causal time: the latest due time
+// of its timers fired and of the times at which the messages it received were sent. A global
+// clock would let a step depend on independent firings elsewhere (a stream's credit and batches
+// read it), which no reduction can see (caf_timers.cpp).
 
 #include <cstdint>
 #include <map>
@@ -164,6 +167,10 @@ class CafBridge {
   /// Makes the runtime's timers what CAF's clock holds after a step of `arming` (null: main's).
   void mirror_clock(detail::ActorCell* arming);
   void arm_timer(const void* event, detail::ActorCell* arming);
+  /// `cell`'s causal time (main's for null), and CAF's clock set to it while the actor runs.
+  caf::actor_clock::time_point time_of(const detail::ActorCell* cell) const;
+  void advance_time(const detail::ActorCell* cell, caf::actor_clock::time_point at_least);
+  void enter_time_of(const detail::ActorCell* cell);
 
   /// A clock entry held as a timer: the entry's identity beside its address (an address freed
   /// and reused in one step is a new entry), and the timer's receiver and name.
@@ -199,6 +206,8 @@ class CafBridge {
   /// Per actor, what the adapter holds for it: messages and its start not yet delivered.
   std::unordered_map<const detail::ActorCell*, std::uint32_t> in_flight_;
   std::uint64_t sends_ = 0;  ///< messages the adapter took (sending())
+  std::unordered_map<const detail::ActorCell*, caf::actor_clock::time_point> local_time_;  ///< see "Time"
+  caf::actor_clock::time_point start_time_;  ///< CAF's clock as the system starts: every actor's first time
   /// Actors whose last stream tick sent nothing and who received nothing since (caf_timers.cpp).
   std::unordered_set<const detail::ActorCell*> idle_ticks_;
   const caf::abstract_actor* firing_to_ = nullptr;   ///< a timer's message goes straight in

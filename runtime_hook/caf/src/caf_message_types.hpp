@@ -7,6 +7,7 @@
 #include <string>
 #include <unordered_map>
 
+#include <caf/actor_clock.hpp>
 #include <caf/blocking_actor.hpp>
 #include <caf/mailbox_element.hpp>
 
@@ -20,6 +21,7 @@ struct CafDelivery {
   mutable caf::mailbox_element_ptr element;  ///< moved into the receiver's mailbox at delivery
   std::uint64_t channel;                     ///< the (sender, receiver) pair: CAF keeps its order
   std::uint64_t position;                    ///< 1 for the pair's first message, 2 for the next...
+  caf::actor_clock::time_point sent_at;      ///< its sender's time (CafBridge::time_of)
 };
 
 /// An entry of CAF's clock (a delayed message; a receive, request or stream timeout), held by
@@ -32,6 +34,7 @@ struct CafTimer {
 /// The start of an actor spawned with blocking_api: its thread begins, as a step of its own.
 struct CafStart {
   caf::blocking_actor* actor;
+  caf::actor_clock::time_point sent_at;  ///< its spawner's time
 };
 
 /// A blocking receive's timeout (receive(..., after(d)), receive_for): fires while the actor still

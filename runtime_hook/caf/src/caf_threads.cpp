@@ -30,12 +30,13 @@ void CafBridge::blocking_launch(caf::blocking_actor& actor, caf::execution_unit*
   envelope->id = next_message_id();
   envelope->receiver = state.cell;
   envelope->type = &types_.adapter_type("start", typeid(CafStart));
-  envelope->payload = detail::make_payload(CafStart{&actor});
+  envelope->payload = detail::make_payload(CafStart{&actor, time_of(running_)});
   runtime_.send(std::move(envelope));
 }
 
 void CafBridge::start(const CafStart& start) {
   --in_flight_[blocking_.at(start.actor).cell];
+  advance_time(blocking_.at(start.actor).cell, start.sent_at);
   run_thread(*start.actor, blocking_.at(start.actor), true);
 }
 
@@ -44,6 +45,7 @@ void CafBridge::run_thread(caf::blocking_actor& actor, BlockingActor& state, boo
   detail::ActorCell* outer = running_;
   running_ = state.cell;
   state.phase = BlockingActor::Phase::running;
+  enter_time_of(state.cell);
   baton_holder_ = &actor;
   baton_.give(&actor);
   if (launch) real_launch(actor, state.unit, state.lazy, false);

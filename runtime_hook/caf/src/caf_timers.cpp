@@ -88,7 +88,6 @@ void CafBridge::mirror_clock(detail::ActorCell* arming) {
 }
 
 void CafBridge::arm_timer(const void* key, detail::ActorCell* arming) {
-  Clock& clock = scheduler_->clock();
   const auto& event = *static_cast<const Clock::delayed_event*>(key);
   if (event.subtype == Clock::group_msg_type) refuse("a delayed message to a group (delayed_send to a caf::group)");
   detail::ActorCell* cell = cell_of(target_of(event));
@@ -118,7 +117,7 @@ void CafBridge::arm_timer(const void* key, detail::ActorCell* arming) {
       summary = caf::to_string(message.content->content());
     }
   }
-  const auto delay = std::max(event.due - clock.now(), caf::actor_clock::duration_type{0});
+  const auto delay = std::max(event.due - time_of(arming), caf::actor_clock::duration_type{0});
   auto firing = std::make_unique<detail::Envelope>();
   firing->sender = arming;
   firing->id = arming != nullptr ? detail::message_id(arming->id, ++arming->sent)
@@ -135,6 +134,20 @@ void CafBridge::arm_timer(const void* key, detail::ActorCell* arming) {
   firing->quiescent = stream_tick(event) && idle_ticks_.count(cell) != 0;
   timers_[key] = MirroredTimer{event.due, static_cast<int>(event.subtype), cell, firing->series};
   runtime_.arm(std::move(firing));
+}
+
+caf::actor_clock::time_point CafBridge::time_of(const detail::ActorCell* cell) const {
+  auto found = local_time_.find(cell);
+  return found != local_time_.end() ? found->second : start_time_;
+}
+
+void CafBridge::advance_time(const detail::ActorCell* cell, caf::actor_clock::time_point at_least) {
+  auto& time = local_time_[cell];
+  time = std::max(time, at_least);
+}
+
+void CafBridge::enter_time_of(const detail::ActorCell* cell) {
+  scheduler_->clock().current_time = time_of(cell);
 }
 
 // An actor awaiting a response (request(...).await) takes nothing else, its request's timeout
@@ -159,7 +172,7 @@ void CafBridge::fire(const CafTimer& timer) {
   if (entry == (clock.*ClockAccess::schedule).end()) return;  // withdrawn when CAF cancelled it
   detail::ActorCell* cell = timers_.at(timer.event).cell;
   timers_.erase(timer.event);
-  clock.current_time = std::max(clock.current_time, entry->first);
+  advance_time(cell, entry->first);
   auto event = std::move(entry->second);
   (clock.*ClockAccess::schedule).erase(entry);
   auto& lookup = clock.*ClockAccess::lookup;
