@@ -26,7 +26,7 @@ void CafBridge::blocking_created(caf::blocking_actor& actor) {
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();
   controlled_runtime().name_type(cell, "caf::blocking_actor");
-  controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}});
+  controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}, nullptr, &actor});
   local_time_[cell] = time_of(running_);
   BlockingActor state;
   state.cell = cell;
@@ -59,7 +59,6 @@ bool CafBridge::blocking_wait(caf::blocking_actor& actor, std::optional<caf::blo
     // A handler's receive would wait inside a step, where the run cannot go on.
     refuse("a blocking receive inside an actor's handler (a scoped_actor or a function view used in a step)");
   }
-  waiting_in_ = &actor;
   int status = 0;
   if (runtime.suspended()) {
     begin_wait();  // armed by the actor's step, which ends here
@@ -71,7 +70,6 @@ bool CafBridge::blocking_wait(caf::blocking_actor& actor, std::optional<caf::blo
     begin_wait();
     status = mode_->run();  // with a fork server, returns in the process that performs the run
   }
-  waiting_in_ = nullptr;
   // The run ended (reported) while caf_main waits: nothing will come, as it would not by hand.
   if (!runtime.suspended()) std::exit(status);
   state.phase = BlockingActor::Phase::running;

@@ -109,7 +109,7 @@ void CafBridge::launching(caf::scheduled_actor& actor) {
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();
   mode_->runtime().name_type(cell, caf_actor_type(actor, actor.caf::scheduled_actor::name()));
-  controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}});
+  controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}, &actor, nullptr});
   registered_.emplace(cell, &actor);
   local_time_[cell] = time_of(running_);
   actor.attach_functor([this, cell](const caf::error& reason) { terminated(cell, reason); });
@@ -138,8 +138,9 @@ bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr&
     if (request != requests_.end()) envelope->answers = request->second;
   }
   const std::uint64_t channel = channel_of(running_, to);
-  envelope->payload = detail::make_payload(
-      CafDelivery{&receiver, std::move(element), channel, ++sent_on_channel_[channel], time_of(running_)});
+  envelope->payload =
+      detail::make_payload(CafDelivery{&receiver, found->second.scheduled, found->second.blocking, std::move(element),
+                                       channel, ++sent_on_channel_[channel], time_of(running_)});
   ++in_flight_[to];
   ++sends_;
   runtime_.send(std::move(envelope));
@@ -152,7 +153,7 @@ bool CafBridge::enabled(const CafDelivery& delivery) const {
   if (delivery.position != before + 1) return false;
   // An actor awaiting a response skips everything else until it comes (a blocking actor's
   // receive takes what it matches and leaves the rest in its mailbox).
-  const auto* actor = dynamic_cast<const caf::scheduled_actor*>(delivery.receiver);
+  const caf::scheduled_actor* actor = delivery.scheduled;
   if (actor == nullptr) return true;
   const auto& awaited = actor->*ResponseWaits::awaited;
   if (awaited.empty()) return true;
@@ -168,13 +169,12 @@ void CafBridge::deliver(const CafDelivery& delivery) {
     advance_time(cell, delivery.sent_at);
   }
   failure_.reset();
-  if (auto* blocking = dynamic_cast<caf::blocking_actor*>(delivery.receiver)) {
-    real_enqueue(*blocking, std::move(delivery.element), nullptr);
-    wake(*blocking);
+  if (delivery.blocking != nullptr) {
+    real_enqueue(*delivery.blocking, std::move(delivery.element), nullptr);
+    wake(*delivery.blocking);
     return;
   }
-  auto& actor = static_cast<caf::scheduled_actor&>(*delivery.receiver);
-  real_enqueue(actor, std::move(delivery.element), nullptr);
+  real_enqueue(*delivery.scheduled, std::move(delivery.element), nullptr);
   run_jobs();
   mirror_clock(cell_of(delivery.receiver));
   if (failure_) throw std::runtime_error(*failure_);

@@ -125,7 +125,9 @@ class CafBridge {
  private:
   struct Controlled {
     detail::ActorCell* cell;
-    caf::strong_actor_ptr handle;  ///< keeps the actor's memory as long as the run
+    caf::strong_actor_ptr handle;     ///< keeps the actor's memory as long as the run
+    caf::scheduled_actor* scheduled;  ///< what it is, known once (a dynamic_cast per guard test was
+    caf::blocking_actor* blocking;    ///< a tenth of a CAF run's time)
   };
 
   /// A blocking actor: a scoped_actor of caf_main's, or (`threaded`) one spawned with
@@ -210,8 +212,7 @@ class CafBridge {
   caf::actor_clock::time_point start_time_;  ///< CAF's clock as the system starts: every actor's first time
   /// Actors whose last stream tick sent nothing and who received nothing since (caf_timers.cpp).
   std::unordered_set<const detail::ActorCell*> idle_ticks_;
-  const caf::abstract_actor* firing_to_ = nullptr;   ///< a timer's message goes straight in
-  const caf::blocking_actor* waiting_in_ = nullptr;  ///< the blocking actor caf_main waits in
+  const caf::abstract_actor* firing_to_ = nullptr;  ///< a timer's message goes straight in
   std::unordered_map<const caf::abstract_actor*, BlockingActor> blocking_;
   ThreadBaton baton_;
   caf::blocking_actor* baton_holder_ = nullptr;              ///< the blocking actor whose thread runs now

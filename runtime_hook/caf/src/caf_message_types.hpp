@@ -10,6 +10,7 @@
 #include <caf/actor_clock.hpp>
 #include <caf/blocking_actor.hpp>
 #include <caf/mailbox_element.hpp>
+#include <caf/scheduled_actor.hpp>
 
 #include "exocheck/detail/envelope.hpp"
 
@@ -18,6 +19,8 @@ namespace exocheck::caf_adapter {
 /// A CAF message in flight, held by the adapter until the schedule delivers it.
 struct CafDelivery {
   caf::abstract_actor* receiver;
+  caf::scheduled_actor* scheduled;           ///< the receiver, when it is event-based
+  caf::blocking_actor* blocking;             ///< the receiver, when it is a blocking actor
   mutable caf::mailbox_element_ptr element;  ///< moved into the receiver's mailbox at delivery
   std::uint64_t channel;                     ///< the (sender, receiver) pair: CAF keeps its order
   std::uint64_t position;                    ///< 1 for the pair's first message, 2 for the next...
