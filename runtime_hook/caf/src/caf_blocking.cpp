@@ -59,17 +59,8 @@ bool CafBridge::blocking_wait(caf::blocking_actor& actor, std::optional<caf::blo
     // A handler's receive would wait inside a step, where the run cannot go on.
     refuse("a blocking receive inside an actor's handler (a scoped_actor or a function view used in a step)");
   }
-  int status = 0;
-  if (runtime.suspended()) {
-    begin_wait();  // armed by the actor's step, which ends here
-    end_main_step();
-    status = runtime.resume();
-  } else {
-    run_jobs();  // caf_main's spawns start: step 0, as at the end of caf_main
-    mirror_clock(nullptr);
-    begin_wait();
-    status = mode_->run();  // with a fork server, returns in the process that performs the run
-  }
+  begin_wait();  // armed by the step caf_main's code belongs to, which ends here
+  const int status = run_on_from_main();
   // The run ended (reported) while caf_main waits: nothing will come, as it would not by hand.
   if (!runtime.suspended()) std::exit(status);
   state.phase = BlockingActor::Phase::running;
@@ -101,15 +92,7 @@ void CafBridge::await_actors() {
   envelope->payload = detail::make_payload(CafAllDone{});
   envelope->quiescent = true;  // its guard reads every actor's state, not only caf_main's
   runtime_.send(std::move(envelope));
-  int status = 0;
-  if (runtime.suspended()) {
-    end_main_step();
-    status = runtime.resume();
-  } else {
-    run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
-    mirror_clock(nullptr);
-    status = mode_->run();  // with a fork server, returns in the process that performs the run
-  }
+  const int status = run_on_from_main();
   // The run ended (reported) while caf_main waits: as by hand, caf_main would wait for ever.
   if (!runtime.suspended()) std::exit(status);
   running_ = main_cell_;
@@ -134,6 +117,17 @@ void CafBridge::deliver(const CafAllDone&) {
   // Every actor's steps come before this one: caf_main goes on at the latest of their times.
   for (const auto& [cell, time] : local_time_) advance_time(main_cell_, time);
   controlled_runtime().suspend_after_step();  // returns into caf_main, whose code is the rest of the step
+}
+
+int CafBridge::run_on_from_main() {
+  auto& runtime = controlled_runtime();
+  if (runtime.suspended()) {
+    end_main_step();
+    return runtime.resume();
+  }
+  run_jobs();  // caf_main's spawns start: part of step 0, as a native actor's constructor is
+  mirror_clock(nullptr);
+  return mode_->run();  // with a fork server, returns in the process that performs the run
 }
 
 void CafBridge::end_main_step() {

@@ -251,17 +251,7 @@ void CafBridge::run(bool at_system_end) {
     return;
   }
   // The system's end: nothing of caf_main's is left to run; the run goes on to its end.
-  auto& runtime = controlled_runtime();
-  int status = 0;
-  if (runtime.suspended()) {
-    end_main_step();
-    status = runtime.resume();
-  } else {
-    run_jobs();  // main's spawns start: part of step 0, as a native actor's constructor is
-    mirror_clock(nullptr);
-    status = mode_->run();  // with a fork server, returns in the process that performs the run
-  }
-  std::exit(status);
+  std::exit(run_on_from_main());
 }
 
 }  // namespace exocheck::caf_adapter

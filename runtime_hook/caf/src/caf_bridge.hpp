@@ -161,6 +161,10 @@ class CafBridge {
   void note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell);
   /// caf_main's code since a delivery woke one of its blocking actors ends that actor's step.
   void end_main_step();
+  /// caf_main waits: its code so far ends its step (or, before the run, step 0), and the run goes
+  /// on until a step returns into caf_main (ControlledRuntime::suspended()) or the run ends.
+  /// Returns the run's exit status.
+  int run_on_from_main();
   detail::ControlledRuntime& controlled_runtime();
   /// The controlled runtime's actor for a CAF actor.
   std::unique_ptr<Actor> make_proxy();
