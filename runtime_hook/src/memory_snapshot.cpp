@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 namespace exocheck::detail {
 namespace {
@@ -33,6 +34,7 @@ struct ScanRegion {
   std::uint64_t start, end, categories;
 };
 constexpr unsigned long kPagemapScan = _IOWR('f', 16, ScanArgs);
+constexpr std::uint64_t kPageWpAllowed = 1 << 0;
 constexpr std::uint64_t kPageWritten = 1 << 1;
 constexpr std::uint64_t kFeatureWpUnpopulated = 1 << 13;
 constexpr std::uint64_t kFeatureWpAsync = 1 << 15;
@@ -347,46 +349,78 @@ bool MemorySnapshot::remap(const Region& region) const {
 MemorySnapshot::Restored MemorySnapshot::restore() {
   const auto brk = static_cast<std::uintptr_t>(::syscall(SYS_brk, 0));
   if (brk > brk_) ::syscall(SYS_brk, brk_);
-  const bool remapped = mapped_pages() != mapped_pages_;
-  for (const Region& region : regions_) {
+  if (mapped_pages() == mapped_pages_) {
+    return put_back_written(0, regions_.size()) ? Restored::exactly : Restored::failed;
+  }
+  for (std::size_t i = 0; i < regions_.size(); ++i) {
+    const Region& region = regions_[i];
     // madvise() fails with ENOMEM when part of the range is not mapped.
-    if (remapped && ::madvise(reinterpret_cast<void*>(region.begin), region.end - region.begin, MADV_NOHUGEPAGE) != 0) {
+    if (::madvise(reinterpret_cast<void*>(region.begin), region.end - region.begin, MADV_NOHUGEPAGE) != 0) {
       if (!remap(region)) return Restored::failed;
-      continue;
-    }
-    ScanArgs scan{};
-    scan.size = sizeof scan;
-    scan.start = region.begin;
-    scan.end = region.end;
-    scan.vec = reinterpret_cast<std::uintptr_t>(written_);
-    scan.vec_len = kWrittenCapacity;
-    scan.category_mask = scan.return_mask = kPageWritten;
-    std::size_t written = 0;
-    for (;;) {
-      const long found = ::ioctl(pagemap_, kPagemapScan, &scan);
-      if (found < 0) return Restored::failed;
-      for (long i = 0; i < found; ++i) {
-        const PageRegion& pages = written_[i];
-        std::memcpy(reinterpret_cast<void*>(pages.start), copy_ + region.copy_offset + (pages.start - region.begin),
-                    pages.end - pages.start);
-        written += (pages.end - pages.start) / page_size();
-      }
-      if (scan.walk_end >= region.end) break;
-      scan.start = scan.walk_end;
-    }
-    // A page left unprotected is reported written by every scan, so it is copied back after every
-    // run: for the few pages each run writes anyway, that is cheaper than a fault per run and per
-    // page. Past kOpenPagesPerRegion pages, the region is protected again, whole at once (one TLB
-    // flush), so that a run writing much does not make every later restore copy it all.
-    if (written > kOpenPagesPerRegion) {
-      uffdio_writeprotect protection{};
-      protection.range = {region.begin, region.end - region.begin};
-      protection.mode = UFFDIO_WRITEPROTECT_MODE_WP;
-      if (::ioctl(uffd_, UFFDIO_WRITEPROTECT, &protection) != 0) return Restored::failed;
+    } else if (!put_back_written(i, i + 1)) {
+      return Restored::failed;
     }
   }
   // Unchanged before, unchanged after: nothing above maps or unmaps but remap().
-  return !remapped || mapped_pages() == mapped_pages_ ? Restored::exactly : Restored::mappings_changed;
+  return mapped_pages() == mapped_pages_ ? Restored::exactly : Restored::mappings_changed;
+}
+
+// One scan from the first region's start to the last one's end answers for all of them: a scan is
+// a system call, and a program with a dozen writable mappings (a CAF program's libraries) paid for
+// a dozen on every run. The scan walks only the mappings this snapshot registered (kPageWpAllowed
+// is required); those between the regions are skipped, their pages would all count as written.
+bool MemorySnapshot::put_back_written(std::size_t first, std::size_t last) const {
+  ScanArgs scan{};
+  scan.size = sizeof scan;
+  scan.start = regions_[first].begin;
+  scan.end = regions_[last - 1].end;
+  scan.vec = reinterpret_cast<std::uintptr_t>(written_);
+  scan.vec_len = kWrittenCapacity;
+  scan.category_mask = kPageWritten | kPageWpAllowed;
+  scan.return_mask = kPageWritten;
+  std::size_t region = first;
+  std::size_t written = 0;  // pages of regions_[region] copied back
+  // A page left unprotected is reported written by every scan, so it is copied back after every
+  // run: for the few pages each run writes anyway, that is cheaper than a fault per run and per
+  // page. Past kOpenPagesPerRegion pages, the region is protected again, whole at once (one TLB
+  // flush), so that a run writing much does not make every later restore copy it all.
+  const auto next_region = [&] {
+    const Region& done = regions_[region++];
+    const std::size_t pages = std::exchange(written, 0);
+    if (pages <= kOpenPagesPerRegion) return true;
+    uffdio_writeprotect protection{};
+    protection.range = {done.begin, done.end - done.begin};
+    protection.mode = UFFDIO_WRITEPROTECT_MODE_WP;
+    return ::ioctl(uffd_, UFFDIO_WRITEPROTECT, &protection) == 0;
+  };
+  for (;;) {
+    const long found = ::ioctl(pagemap_, kPagemapScan, &scan);
+    if (found < 0) return false;
+    for (long i = 0; i < found; ++i) {
+      // A range the kernel merged may cross from one region into the next.
+      for (std::uintptr_t start = written_[i].start; start < written_[i].end;) {
+        while (region < last && regions_[region].end <= start) {
+          if (!next_region()) return false;
+        }
+        if (region == last) break;  // past the last region: not ours
+        const Region& into = regions_[region];
+        const std::uintptr_t end = std::min<std::uintptr_t>(written_[i].end, into.end);
+        if (start >= into.begin) {
+          std::memcpy(reinterpret_cast<void*>(start), copy_ + into.copy_offset + (start - into.begin), end - start);
+          written += (end - start) / page_size();
+          start = end;
+        } else {
+          start = std::min<std::uintptr_t>(written_[i].end, into.begin);  // between regions: not ours
+        }
+      }
+    }
+    if (scan.walk_end >= scan.end) break;
+    scan.start = scan.walk_end;
+  }
+  while (region < last) {
+    if (!next_region()) return false;
+  }
+  return true;
 }
 
 }  // namespace exocheck::detail

@@ -64,6 +64,8 @@ class MemorySnapshot {
   bool track(std::string& why);
   bool protect(const Region& region) const;
   bool remap(const Region& region) const;
+  /// Copies back every page the run wrote in regions_[first, last), in one scan.
+  bool put_back_written(std::size_t first, std::size_t last) const;
   long mapped_pages() const;
   /// One of open_fds_ that is closed now, or -1.
   int closed_descriptor() const;
