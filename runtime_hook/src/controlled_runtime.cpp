@@ -325,6 +325,11 @@ std::optional<proto::RunResult> ControlledRuntime::run_steps() {
   SchedulingOrder& order = *order_;
   for (std::uint32_t step = next_step_;; ++step) {
     collect_enabled();
+    const auto quiescent = [this](std::size_t i) { return quiescent_firing(*pending_[i]); };
+    if (at_quiescence_ && std::all_of(enabled_.begin(), enabled_.end(), quiescent) && at_quiescence_()) {
+      finish_requested_destroys();
+      collect_enabled();
+    }
     const std::uint32_t done = step - 1;
     if (enabled_.empty()) return quiescent_result(done);
     if (request.step_limit() != 0 && done >= request.step_limit()) {

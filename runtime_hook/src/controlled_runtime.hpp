@@ -3,6 +3,7 @@
 // prefix, then follows its heuristic, and records one Event per step (DESIGN.md, "Model").
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -57,6 +58,11 @@ class ControlledRuntime : public Runtime {
   /// result are reported and the process exits, as a run ends (an adapter's interposed assert()
   /// cannot return). False, and nothing done, outside a run (main's code before it begins).
   bool end_run_at_failed_step(proto::StepOutcome outcome, const std::string& detail);
+
+  /// Asked whenever nothing but quiescent messages can be delivered (none at all, at a run's end):
+  /// the adapter may end actors there (CAF's, once nothing refers to them). True when it did:
+  /// what is enabled is looked at again.
+  void at_quiescence(std::function<bool()> hook) { at_quiescence_ = std::move(hook); }
 
   /// The program did something exocheck does not model, named by `construct`: reports the run
   /// (or, in main before one, the process) as RUN_UNSUPPORTED and exits. Never a bug (refusal.cpp).
@@ -144,6 +150,7 @@ class ControlledRuntime : public Runtime {
   };
   std::optional<OpenStep> open_step_;
   bool suspend_requested_ = false;
+  std::function<bool()> at_quiescence_;
   std::optional<proto::RunRequest> request_;  ///< the run's, from run() on
   std::optional<SchedulingOrder> order_;
   std::uint32_t next_step_ = 1;

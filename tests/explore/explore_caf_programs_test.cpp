@@ -80,9 +80,9 @@ TEST_F(ExploreCafPrograms, ReductionsReachWhatExhaustiveReaches) {
     std::string subject;
     std::vector<std::string> args;
   };
-  for (const Case& c :
-       {Case{"caf-batcher", {"--fixed"}}, Case{"caf-phases", {"--fixed"}}, Case{"caf-blocking", {"--fixed"}},
-        Case{"caf_faults", {"--receive-timeout"}}, Case{"caf_faults", {"--thread-timeout"}}}) {
+  for (const Case& c : {Case{"caf-batcher", {"--fixed"}}, Case{"caf-phases", {"--fixed"}},
+                        Case{"caf-blocking", {"--fixed"}}, Case{"caf_faults", {"--receive-timeout"}},
+                        Case{"caf_faults", {"--thread-timeout"}}, Case{"caf_faults", {"--await=chain"}}}) {
     if (!built(c.subject)) GTEST_SKIP() << c.subject << " not built (no libcaf-dev)";
     SCOPED_TRACE(c.subject + " " + c.args.front());
     const auto exhaustive =

@@ -229,6 +229,23 @@ TEST_F(ExploreCaf, CafMainGoesOnAfterAwaitingItsActors) {
   EXPECT_EQ(spawned.transitions, 3u);  // the counter spawned after the wait gets its ping too
 }
 
+// An actor held only by actors CAF ends as unreachable ends too (a chain asker -> forwarder ->
+// echo, the asker done): caf_main's await returns, as by hand (it was a false deadlock: the
+// adapter's own handle kept the forwarder, which kept the echo). An end that would send (a down
+// message to caf_main's scoped_actor, which monitors the echo it let go of) is refused.
+TEST_F(ExploreCaf, AnAwaitEndsAChainOfActorsNothingRefersTo) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto chain = figures({"--workers", "1"}, "caf_faults", {"--await=chain"});
+  EXPECT_EQ(chain.exit_code, 0) << chain.summary.dump(2);
+  EXPECT_TRUE(chain.complete);
+  EXPECT_EQ(chain.classes, 1u);
+  EXPECT_EQ(chain.transitions, 4u);  // the ping to the forwarder, to the echo, its answer, the await
+  const auto run = exocheck({"explore", "--workers", "1", "--out", (dir() / "monitored").string(), "--",
+                             cli_test::subject_path("caf_faults").string(), "--await=monitored"});
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("sends as it ends (@down to actor 0"), std::string::npos) << run.err;
+}
+
 // A blocking receive inside an event-based actor's handler would wait inside a step: refused, not
 // misreported (it was a protocol error filed as a bug).
 TEST_F(ExploreCaf, AReceiveInsideAHandlerIsRefused) {

@@ -5,7 +5,11 @@
 //   --scoped-receive  main waits in a scoped_actor's receive for an actor's answer
 //   --user-shutdown   an actor stops another with send_exit(user_shutdown) and quits: no bug
 //   --await=WHAT      main awaits its actors itself, then: "check" asserts what they did (it holds),
-//                     "fail" asserts what they did not, "spawn" spawns another actor and pings it
+//                     "fail" asserts what they did not, "spawn" spawns another actor and pings it;
+//                     "chain": an asker holds a forwarder, which holds an echo; the asker ends when
+//                     answered, and the other two end as CAF ends actors nothing refers to;
+//                     "monitored": main's scoped_actor monitors an echo main lets go of (its end
+//                     sends a down message: refused under exploration)
 //   --blocking-spawn  main spawns a blocking actor (blocking_api) that waits for a message nobody
 //                     sends: a deadlock (by hand the program never ends)
 //   --receive-timeout main's scoped_actor pings an echo and waits for the answer at most a second
@@ -41,7 +45,7 @@ struct config : caf::actor_system_config {
         .add(dead_letter, "dead-letter", "a message to an actor that has quit")
         .add(scoped_receive, "scoped-receive", "main receives with a scoped_actor")
         .add(user_shutdown, "user-shutdown", "an actor is stopped with send_exit(user_shutdown)")
-        .add(await, "await", "main awaits its actors, then: check, fail or spawn")
+        .add(await, "await", "main awaits its actors, then: check, fail, spawn, chain or monitored")
         .add(blocking_spawn, "blocking-spawn", "main spawns an actor with blocking_api")
         .add(handler_receive, "handler-receive", "a handler receives with a scoped_actor")
         .add(receive_timeout, "receive-timeout", "main's receive of an answer times out after a second")
@@ -78,6 +82,16 @@ caf::behavior asker(caf::event_based_actor* self, const caf::actor& e) {
 
 std::atomic<int> pings{0};
 
+/// Passes a ping on to `next`, whose answer goes back to the asker.
+caf::behavior forwarder(caf::event_based_actor* self, const caf::actor& next) {
+  return {[=](ping_atom ping) { return self->delegate(next, ping); }};
+}
+
+/// Asks `next` for a ping, counts the answer, and ends: it has no behavior of its own.
+void asker_once(caf::event_based_actor* self, const caf::actor& next) {
+  self->request(next, caf::infinite, ping_atom::value).then([](ping_atom) { ++pings; });
+}
+
 caf::behavior counter(caf::event_based_actor* self) {
   return {[=](ping_atom) {
     ++pings;
@@ -87,6 +101,19 @@ caf::behavior counter(caf::event_based_actor* self) {
 
 /// Spawns a counter, pings it, waits for it, and goes on as `what` says.
 void await_then(caf::actor_system& system, const std::string& what) {
+  if (what == "chain") {
+    system.spawn(asker_once, system.spawn(forwarder, system.spawn(echo)));
+    system.await_all_actors_done();
+    std::cout << "pings: " << pings << std::endl;
+    assert(pings == 1);
+    return;
+  }
+  if (what == "monitored") {
+    caf::scoped_actor self{system};
+    self->monitor(system.spawn(echo));
+    system.await_all_actors_done();
+    return;
+  }
   caf::anon_send(system.spawn(counter), ping_atom::value);
   system.await_all_actors_done();
   std::cout << "pings: " << pings << std::endl;

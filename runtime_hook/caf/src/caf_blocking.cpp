@@ -92,6 +92,7 @@ void CafBridge::await_actors() {
   envelope->payload = detail::make_payload(CafAllDone{});
   envelope->quiescent = true;  // its guard reads every actor's state, not only caf_main's
   runtime_.send(std::move(envelope));
+  awaiting_ = true;
   const int status = run_on_from_main();
   // The run ended (reported) while caf_main waits: as by hand, caf_main would wait for ever.
   if (!runtime.suspended()) std::exit(status);
@@ -114,6 +115,7 @@ bool CafBridge::unreachable(const detail::ActorCell* cell, const caf::abstract_a
 }
 
 void CafBridge::deliver(const CafAllDone&) {
+  awaiting_ = false;
   // Every actor's steps come before this one: caf_main goes on at the latest of their times.
   for (const auto& [cell, time] : local_time_) advance_time(main_cell_, time);
   controlled_runtime().suspend_after_step();  // returns into caf_main, whose code is the rest of the step

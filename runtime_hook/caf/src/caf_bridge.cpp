@@ -71,7 +71,9 @@ std::string caf_actor_type(const caf::local_actor& actor, std::string_view base_
 CafBridge* CafBridge::instance_ = nullptr;
 
 CafBridge::CafBridge(std::unique_ptr<detail::ControlledMode> mode)
-    : mode_(std::move(mode)), runtime_(mode_->runtime()) {}
+    : mode_(std::move(mode)), runtime_(mode_->runtime()) {
+  mode_->runtime().at_quiescence([this] { return end_unreachable(); });
+}
 
 void CafBridge::system_constructing(caf::actor_system_config& config) {
   if (instance_ != nullptr) {
@@ -143,6 +145,7 @@ bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr&
                                        channel, ++sent_on_channel_[channel], time_of(running_)});
   ++in_flight_[to];
   ++sends_;
+  last_send_ = {envelope->type, to};
   runtime_.send(std::move(envelope));
   return true;
 }
@@ -200,6 +203,43 @@ void CafBridge::run_jobs() {
     running_ = outer;
   }
   for (auto [actor, cell] : ran_) note_waiting(*actor, *cell);
+}
+
+// By hand, CAF ends an actor the moment its last handle goes (exit_reason::unreachable), and its
+// end lets go of the handles it held. The adapter's own handle keeps every actor alive, so an
+// actor held only by one that ended would never end (a chain a -> b -> c, a done), and caf_main's
+// await would wait for ever. While caf_main awaits, at quiescence (nothing but quiescent messages
+// left), the adapter lets go of its handle to every actor unreachable() says CAF would have
+// ended, until none is left. Not earlier: which step lets go of an actor's last handle depends on
+// the order of steps the reductions take as independent. An end that sends (a monitor's down
+// message, a link's exit, a stream's close) is refused: by hand that message is sent earlier, in
+// some step. Without an await, an actor left so is left alive, as nothing waits for it.
+bool CafBridge::end_unreachable() {
+  if (!awaiting_) return false;
+  bool ended = false;
+  for (bool again = true; again;) {
+    again = false;
+    std::vector<const caf::abstract_actor*> ending;
+    for (const auto& [cell, actor] : registered_) {
+      if (unreachable(cell, *actor)) ending.push_back(actor);
+    }
+    for (const caf::abstract_actor* actor : ending) {
+      auto found = controlled_.find(actor);
+      if (found == controlled_.end() || found->second.blocking != nullptr) continue;  // its thread holds it
+      const std::uint64_t sent_before = sends_;
+      caf::strong_actor_ptr handle = std::move(found->second.handle);
+      handle.reset();  // CAF ends it (terminated()) and destroys its state, dropping what it held
+      controlled_.erase(actor);
+      if (sends_ != sent_before) {
+        refuse("an actor that CAF ends because nothing refers to it any more sends as it ends (" +
+               *last_send_.first->name + " to actor " + last_send_.second->id +
+               "), as one monitored, linked or in a stream does");
+      }
+      ended = again = true;
+    }
+  }
+  if (ended) mirror_clock(nullptr);  // their ends cancelled their timers, if any
+  return ended;
 }
 
 void CafBridge::note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell) {
