@@ -8,14 +8,16 @@
 //                     "fail" asserts what they did not, "spawn" spawns another actor and pings it;
 //                     "chain": an asker holds a forwarder, which holds an echo; the asker ends when
 //                     answered, and the other two end as CAF ends actors nothing refers to;
-//                     "monitored": main's scoped_actor monitors an echo main lets go of (its end
-//                     sends a down message: refused under exploration)
+//                     "monitored": main's scoped_actor monitors an echo main lets go of (by hand
+//                     the await never returns; refused under exploration, as the echo's end
+//                     would send a down message)
 //   --blocking-spawn  main spawns a blocking actor (blocking_api) that waits for a message nobody
 //                     sends: a deadlock (by hand the program never ends)
 //   --receive-timeout main's scoped_actor pings an echo and waits for the answer at most a second
 //   --thread-timeout  a blocking_api actor waits for main's ping at most a second
 //   --handler-receive an actor's handler receives with a scoped_actor (not supported under exploration)
-// By hand: each ends by itself; --throw prints CAF's report of the exception.
+// By hand: each ends by itself (but --blocking-spawn and --await=monitored); --throw prints CAF's
+// report of the exception.
 
 #include <atomic>
 #include <cassert>
@@ -99,7 +101,8 @@ caf::behavior counter(caf::event_based_actor* self) {
   }};
 }
 
-/// Spawns a counter, pings it, waits for it, and goes on as `what` says.
+/// Spawns a counter, pings it, waits for it, and goes on as `what` says (but "chain" and
+/// "monitored", which spawn actors of their own).
 void await_then(caf::actor_system& system, const std::string& what) {
   if (what == "chain") {
     system.spawn(asker_once, system.spawn(forwarder, system.spawn(echo)));

@@ -214,9 +214,9 @@ class CafBridge {
   /// Per actor, what the adapter holds for it: messages and its start not yet delivered.
   std::unordered_map<const detail::ActorCell*, std::uint32_t> in_flight_;
   std::uint64_t sends_ = 0;  ///< messages the adapter took (sending())
-  bool awaiting_ = false;    ///< caf_main waits in await_all_actors_done() (end_unreachable())
   /// The latest of them: its type and receiver.
   std::pair<const detail::MessageType*, const detail::ActorCell*> last_send_{};
+  bool awaiting_ = false;  ///< caf_main waits in await_all_actors_done() (end_unreachable())
   std::unordered_map<const detail::ActorCell*, caf::actor_clock::time_point> local_time_;  ///< see "Time"
   caf::actor_clock::time_point start_time_;  ///< CAF's clock as the system starts: every actor's first time
   /// Actors whose last stream tick sent nothing and who received nothing since (caf_timers.cpp).
