@@ -111,6 +111,21 @@ TEST(RemoteExplore, AJobKeepsTheTracesOfItsFirstBugsAndCountsTheRest) {
                                                         "traces not kept (--bug-traces)"}));
 }
 
+// A CAF program doing what exocheck does not explore (a blocking receive inside a handler) is
+// refused through a cluster as it is embedded: exit 2 with the construct named, never a bug.
+TEST(RemoteExplore, ACafProgramThatCannotBeExploredIsRefusedNotFiledAsABug) {
+  if (!std::filesystem::exists(bin_dir() / "caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.wait_for_agents(1);
+  const std::string command = (bin_dir() / "exocheck").string() + " explore --coordinator " + cluster.address() +
+                              " -- " + (bin_dir() / "caf_faults").string() + " --handler-receive 2>&1";
+  const auto result = run_command(command);
+  EXPECT_EQ(result.exit_code, 2) << result.out << cluster.coordinator_log();
+  EXPECT_NE(result.out.find("a blocking receive inside an actor's handler"), std::string::npos) << result.out;
+  EXPECT_EQ(result.out.find("bug 1"), std::string::npos) << result.out;
+}
+
 TEST(RemoteExplore, TextReportEndsWithTheStableSummaryLine) {
   LoopbackCluster cluster;
   cluster.start_agent("a1", 2);
