@@ -18,6 +18,13 @@ class ExploreCaf : public ExploreTest {
     options.insert(options.begin(), {"--workers", "1"});
     return figures(options, subject, args);
   }
+  /// `caf_faults option` is refused (exit 2, never a bug), naming what it does in `named`.
+  void expect_refused(const std::string& option, const std::string& named) const {
+    const auto run = exocheck({"explore", "--workers", "1", "--out", (dir() / "refused").string(), "--",
+                               cli_test::subject_path("caf_faults").string(), option});
+    EXPECT_EQ(run.exit_code, 2) << option << ": " << run.out << run.err;
+    EXPECT_NE(run.err.find(named), std::string::npos) << option << ": " << run.err;
+  }
 };
 
 TEST_F(ExploreCaf, RegistryHasTheNativeRegistrysFiguresUnderEveryReduction) {
@@ -240,20 +247,14 @@ TEST_F(ExploreCaf, AnAwaitEndsAChainOfActorsNothingRefersTo) {
   EXPECT_TRUE(chain.complete);
   EXPECT_EQ(chain.classes, 1u);
   EXPECT_EQ(chain.transitions, 4u);  // the ping to the forwarder, to the echo, its answer, the await
-  const auto run = exocheck({"explore", "--workers", "1", "--out", (dir() / "monitored").string(), "--",
-                             cli_test::subject_path("caf_faults").string(), "--await=monitored"});
-  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
-  EXPECT_NE(run.err.find("sends as it ends (@down to actor 0"), std::string::npos) << run.err;
+  expect_refused("--await=monitored", "sends as it ends (@down to actor 0");
 }
 
 // A blocking receive inside an event-based actor's handler would wait inside a step: refused, not
 // misreported (it was a protocol error filed as a bug).
 TEST_F(ExploreCaf, AReceiveInsideAHandlerIsRefused) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  const auto run = exocheck({"explore", "--workers", "1", "--out", (dir() / "blocking").string(), "--",
-                             cli_test::subject_path("caf_faults").string(), "--handler-receive"});
-  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
-  EXPECT_NE(run.err.find("a blocking receive inside an actor's handler"), std::string::npos) << run.err;
+  expect_refused("--handler-receive", "a blocking receive inside an actor's handler");
 }
 
 // Actors spawned with blocking_api are actors of the run: each starts in a step of its own and,
