@@ -67,6 +67,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
   outcome.runs = ExploreOutcome::RunModes{stats.runs.forked_runs, stats.runs.in_place_runs, stats.runs.process_runs,
                                           stats.runs.server_starts};
   outcome.verdict = session.verdict();
+  outcome.complete = session.explored_completely();
   outcome.progress = session.progress();
   outcome.bugs = session.bugs();
   outcome.warnings = session.warnings();
@@ -88,9 +89,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   auto* workers = app_->add_option("--workers", workers_, "Runs at a time (local agent threads)")
                       ->check(CLI::Range(1, 1024))
                       ->capture_default_str();
-  options::add_bound_option(*app_, options::kMaxPaths, max_paths_)
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  options::add_bound_option(*app_, options::kMaxPaths, max_paths_)->capture_default_str();
   options::add_seconds_option(*app_, options::kTimeLimit, time_limit_seconds_, options::kMostExplorationSeconds);
   options::add_strategy_option(*app_, strategy_);
   app_->add_option("--seed", seed_,
@@ -105,20 +104,26 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
                    "pct: the bug depth d to aim for (d - 1 priority change points per run), from 1 to " +
                        std::to_string(options::kMostPctDepth))
       ->capture_default_str();
-  app_->add_flag("--keep-going", keep_going_, "Go on after a bug (default: stop at the first bug)");
+  app_->add_flag("--keep-going", keep_going_,
+                 "Go on after a bug (default: stop at the first bug). Each distinct bug is reported once, with "
+                 "the paths and classes that hit it and its shortest run's trace: runs fail alike when they end "
+                 "the same way (assertion, exception, deadlock, crash, ...) in an actor of the same type handling "
+                 "a message of the same type with the same check's or exception's text; deadlocks when the same "
+                 "actor types wait for replies to the same message types with the same messages pending; crashes "
+                 "by their signal");
+  options::add_bound_option(*app_, options::kMaxBugs, max_bugs_)->capture_default_str();
   options::add_bound_option(*app_, options::kBugTraces, bug_traces_)
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1'000'000}))
       ->capture_default_str();
   options::add_check_option(*app_, checks_);
   options::add_seconds_option(*app_, options::kRunTimeout, run_timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
-  options::add_bound_option(*app_, options::kStepLimit, step_limit_)
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  options::add_bound_option(*app_, options::kStepLimit, step_limit_)->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
   options::add_json_flag(*app_, json_, "Print the summary as JSON instead of the report");
   app_->add_flag("--shrink", shrink_,
-                 "Shrink every bug saved: bug-N.shrunk.trace is the shortest schedule that fails the same way");
+                 "Shrink every bug saved: bug-N.shrunk.trace is the shortest schedule that fails the same way "
+                 "(within --time-limit, which holds for the whole command)");
   app_->add_option("--junit", junit_,
                    "Also write JUnit XML here: one test case per check, a failure per bug with its replay command");
   auto* coordinator_option =
@@ -163,7 +168,8 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   // 0 stays 0 (no limit); any other limit is at least a millisecond, as the option's check asks.
   session.time_limit =
       time_limit_seconds_ == 0 ? std::chrono::milliseconds(0) : timeout_from_seconds(time_limit_seconds_);
-  session.keep_going = keep_going_;
+  session.keep_going = keep_going_ || max_bugs_ > 0;
+  session.max_bugs = max_bugs_;
   session.bug_traces = bug_traces_;
   for (const auto& name : checks_) {
     options::add_check(options::row_named(options::kChecks, name), session.explorer.checks);  // the option's check
@@ -203,17 +209,36 @@ void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
   explorer.pct_depth = pct_depth_;
 }
 
-void ExploreCommand::shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome) const {
+// --time-limit holds for the whole command: shrinking stops at it (and at Ctrl-C), leaving the bugs
+// not yet shrunk as they are, with a warning.
+void ExploreCommand::shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome,
+                                 std::chrono::steady_clock::time_point started) const {
+  const auto limit = settings.session.time_limit;
+  const auto stop = [&] {
+    return Interruption::requested() || (limit.count() > 0 && std::chrono::steady_clock::now() - started >= limit);
+  };
+  std::size_t left = 0;
   for (const auto& bug : outcome.bugs) {
     outcome.shrunk.emplace_back();
-    if (Interruption::requested()) continue;
+    if (!bug.has_trace()) continue;
+    if (stop()) {
+      ++left;
+      continue;
+    }
     try {
       const auto replay =
           settings_to_replay(bug.trace, SubjectCommand{}, settings.session.run_timeout, "explore --shrink");
-      outcome.shrunk.back() = shrink_failing_trace(bug.trace, replay).trace;
+      auto shrunk = shrink_failing_trace(bug.trace, replay, stop);
+      left += shrunk.cut_short ? 1 : 0;
+      outcome.shrunk.back() = std::move(shrunk.trace);
     } catch (const std::exception& error) {
       outcome.warnings.push_back(fmt::format("bug {} was not shrunk: {}", bug.number, error.what()));
     }
+  }
+  if (left > 0) {
+    outcome.warnings.push_back(
+        fmt::format("{} {} not shrunk to the end: {} came first", left, left == 1 ? "bug was" : "bugs were",
+                    Interruption::requested() ? "Ctrl-C" : std::string(options::kTimeLimit.flag)));
   }
 }
 
@@ -234,6 +259,7 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
   require_subject(subject, "explore");
   if (out_.empty()) throw InputError("explore: --out needs a folder name");
   const auto settings = settings_for(subject);
+  const auto started = std::chrono::steady_clock::now();
   const Interruption interruption;
   auto outcome =
       coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_, link_settings());
@@ -246,7 +272,7 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
                     "exploration is bounded; --check termination reports such runs as bugs (livelocks)",
                     cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
   }
-  if (shrink_) shrink_bugs(settings, outcome);
+  if (shrink_) shrink_bugs(settings, outcome, started);
   write_out_dir(settings.out_dir, settings, outcome);
   if (json_) {
     std::cout << json_text(summary_json(settings, outcome)) << "\n";

@@ -41,7 +41,8 @@ class ExploreCommand {
   /// beyond loopback without --insecure.
   link::LinkSettings link_settings() const;
   /// --shrink: each bug's shortest failing schedule into `outcome` (a warning for one that cannot be).
-  void shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome) const;
+  void shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome,
+                   std::chrono::steady_clock::time_point started) const;
 
   CLI::App* app_;
   // Defaults are the session's (ExplorationOptions{}), named by the option tables.
@@ -61,6 +62,7 @@ class ExploreCommand {
   double time_limit_seconds_ = std::chrono::duration<double>(kDefaults.time_limit).count();
   bool keep_going_ = kDefaults.keep_going;
   std::uint64_t bug_traces_ = kDefaults.bug_traces;
+  std::uint64_t max_bugs_ = kDefaults.max_bugs;
   std::vector<std::string> checks_;  ///< none: ExplorationOptions{}'s (none)
   double run_timeout_seconds_ = std::chrono::duration<double>(kDefaults.run_timeout).count();
   std::uint64_t step_limit_ = kDefaults.step_limit;

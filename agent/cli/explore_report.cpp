@@ -23,11 +23,20 @@
 
 namespace exocheck::cli {
 
-// With --keep-going a bug does not cut the exploration short: nothing left open means complete.
 bool explored_completely(const ExploreOutcome& outcome) {
-  if (outcome.verdict == coordinator::Verdict::kCompleteNoBug) return true;
-  return outcome.verdict == coordinator::Verdict::kBugFound && outcome.progress.frontier == 0 &&
-         outcome.progress.outstanding == 0;
+  return outcome.verdict == coordinator::Verdict::kCompleteNoBug ||
+         (outcome.verdict == coordinator::Verdict::kBugFound && outcome.complete);
+}
+
+std::string bug_headline(const coordinator::Bug& bug) {
+  const auto text = bug.signature.text();
+  return agent::status_in_words(bug.status) + (text.empty() ? "" : ": " + text);
+}
+
+std::string bug_counts(const coordinator::Bug& bug) {
+  return fmt::format("hit by {} {} in {} {}{}", bug.paths, bug.paths == 1 ? "path" : "paths", bug.classes,
+                     bug.classes == 1 ? "class" : "classes",
+                     bug.has_trace() ? fmt::format("; shortest run {} steps", bug.steps()) : "; trace not kept");
 }
 
 namespace {
@@ -65,6 +74,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["time_limit"] = seconds_of(settings.session.time_limit);
   options["keep_going"] = settings.session.keep_going;
   options["bug_traces"] = settings.session.bug_traces;
+  options["max_bugs"] = settings.session.max_bugs;
   const auto& checks = settings.session.explorer.checks;
   options["check"] =
       options::any_check(checks) ? nlohmann::ordered_json(options::names_of(checks)) : nlohmann::ordered_json(nullptr);
@@ -85,7 +95,8 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["executed_steps"] = stats.executed_steps;
   json["classes"] = stats.classes;
   json["redundancy"] = stats.redundancy();
-  json["bugs"] = outcome.progress.bugs;  // found: the traces of the first --bug-traces are in "bugs"
+  json["bugs"] = outcome.progress.bugs;  // distinct: each is in "bugs", a trace with the first --bug-traces
+  json["bug_paths"] = stats.bugs;
   json["step_limited"] = stats.step_limited;
   json["wall_seconds"] = outcome.wall_seconds;
   json["paths_per_second"] = paths_per_second(outcome);
@@ -157,6 +168,7 @@ std::string figures_text(const ExploreOutcome& outcome) {
   row("classes", std::to_string(stats.classes));
   row("redundancy", fmt::format("{:.2f}", stats.redundancy()));
   row("bugs", std::to_string(outcome.progress.bugs));
+  row("failing paths", std::to_string(stats.bugs));
   if (stats.step_limited != 0) row("step-limited", std::to_string(stats.step_limited));
   row("wall time", fmt::format("{:.2f} s", outcome.wall_seconds));
   row("paths/s", fmt::format("{:.1f}", paths_per_second(outcome)));
@@ -183,10 +195,11 @@ std::string subject_last_words(const coordinator::Bug& bug) {
 
 std::string bugs_text(const ExploreOutcome& outcome) {
   if (outcome.bugs.empty()) return {};
-  std::string text = "Bugs:\n";
+  std::string text = fmt::format("Bugs ({} distinct):\n", outcome.bugs.size());
   for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
     const auto& bug = outcome.bugs[i];
-    text += fmt::format("  bug {}: {}: {}\n", bug.number, agent::status_in_words(bug.status), bug.detail);
+    text += fmt::format("  bug {}: {}\n    {}\n", bug.number, bug_headline(bug), bug_counts(bug));
+    if (bug.has_trace()) text += fmt::format("    run: {}\n", bug.detail);
     if (const auto words = subject_last_words(bug); !words.empty()) text += fmt::format("    stderr: {}\n", words);
     const auto path = path_at(outcome.trace_paths, i);
     if (!path.empty()) text += fmt::format("    trace: {}\n", path);
@@ -256,6 +269,14 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
     const auto& bug = outcome.bugs[i];
     bugs.push_back({{"number", bug.number},
                     {"status", proto::RunStatus_Name(bug.status)},
+                    {"signature",
+                     {{"actor_type", bug.signature.actor_type},
+                      {"message_type", bug.signature.message_type},
+                      {"what", bug.signature.what}}},
+                    {"headline", bug_headline(bug)},
+                    {"paths", bug.paths},
+                    {"classes", bug.classes},
+                    {"steps", bug.has_trace() ? nlohmann::ordered_json(bug.steps()) : nlohmann::ordered_json(nullptr)},
                     {"detail", bug.detail},
                     {"found_at_run", bug.found_at_run == 0 ? nlohmann::ordered_json(nullptr)
                                                            : nlohmann::ordered_json(bug.found_at_run)},
@@ -299,7 +320,7 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
   for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
     const auto& bug = outcome.bugs[i];
     const auto name = "bug-" + std::to_string(bug.number);
-    outcome.trace_paths.push_back(write_trace(built, dir, name, bug.trace));
+    outcome.trace_paths.push_back(bug.has_trace() ? write_trace(built, dir, name, bug.trace) : std::string());
     outcome.reference_paths.push_back(bug.reference ? write_trace(built, dir, name + "-reference", *bug.reference)
                                                     : std::string());
     const bool shrunk = i < outcome.shrunk.size() && outcome.shrunk[i];

@@ -31,6 +31,8 @@ struct ExploreSettings {
 /// How the exploration ended, collected from the session once it is finished.
 struct ExploreOutcome {
   coordinator::Verdict verdict = coordinator::Verdict::kRunning;
+  /// Every path explored: no limit, no stop (a bug without --keep-going stops it).
+  bool complete = false;
   bool sampled = false;  ///< --strategy random or pct: paths are runs, and never complete
   coordinator::Progress progress;
   std::vector<coordinator::Bug> bugs;
@@ -54,6 +56,11 @@ struct ExploreOutcome {
 
 /// Nothing left to explore: no bug, or bugs with --keep-going and nothing open.
 bool explored_completely(const ExploreOutcome& outcome);
+
+/// A distinct bug in one line: its kind and signature, "deadlock: Cell waits for the reply to IsMine".
+std::string bug_headline(const coordinator::Bug& bug);
+/// "hit by 12 paths in 4 classes; shortest run 19 steps".
+std::string bug_counts(const coordinator::Bug& bug);
 
 /// The summary as JSON: options, verdict, figures, bugs (with their trace paths), warnings.
 nlohmann::ordered_json summary_json(const ExploreSettings& settings, const ExploreOutcome& outcome);

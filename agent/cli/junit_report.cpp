@@ -10,6 +10,7 @@
 #include "exocheck/agent/markup.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "exocheck/endings/verdict.hpp"
+#include "explore_report.hpp"
 #include "proto/trace.pb.h"
 
 namespace exocheck::cli {
@@ -40,10 +41,11 @@ std::string subject_name(const ExploreSettings& settings) {
 
 std::string failure_of(const coordinator::Bug& bug, const std::string& trace_path) {
   const std::string replay = trace_path.empty() ? "(trace not saved)" : "exocheck replay " + trace_path;
-  return fmt::format("      <failure type=\"{}\" message=\"{}\">bug {}: {}&#10;replay: {}</failure>\n",
-                     proto::RunStatus_Name(bug.status),
-                     agent::markup_escaped(agent::status_in_words(bug.status) + ": " + bug.detail), bug.number,
-                     agent::markup_escaped(bug.detail), agent::markup_escaped(replay));
+  return fmt::format(
+      "      <failure type=\"{}\" message=\"{}\">bug {}: {}&#10;{}&#10;run: {}&#10;replay: {}</failure>\n",
+      proto::RunStatus_Name(bug.status), agent::markup_escaped(bug_headline(bug)), bug.number,
+      agent::markup_escaped(bug_headline(bug)), agent::markup_escaped(bug_counts(bug)),
+      agent::markup_escaped(bug.detail), agent::markup_escaped(replay));
 }
 
 std::string hostname() {

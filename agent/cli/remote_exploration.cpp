@@ -43,7 +43,7 @@ coordinator::Progress to_progress(const proto::JobProgress& job) {
   progress.stats.transitions = job.transitions();
   progress.stats.executed_steps = job.executed_steps();
   progress.stats.classes = job.classes();
-  progress.stats.bugs = job.bugs();
+  progress.stats.bugs = job.bug_paths();
   progress.stats.step_limited = job.step_limited();
   progress.outstanding = job.outstanding();
   progress.frontier = job.frontier();
@@ -70,6 +70,10 @@ std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::
     bug.number = summary.number();
     bug.status = summary.status();
     bug.detail = summary.detail();
+    bug.signature = {summary.status(), summary.actor_type(), summary.message_type(), summary.what()};
+    bug.paths = summary.paths();
+    bug.classes = summary.classes();
+    if (!summary.has_trace()) continue;  // past --bug-traces: counted only
     bug.trace = client.trace(job_id, summary.number());
     if (summary.has_reference()) bug.reference = client.trace(job_id, summary.number(), true);
   }
@@ -104,6 +108,7 @@ ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, co
   progress.finish();
   ExploreOutcome outcome;
   outcome.verdict = to_verdict(last);
+  outcome.complete = last.complete();
   outcome.progress = to_progress(last);
   outcome.bugs = fetch_bugs(client, job_id);
   outcome.warnings.assign(last.warnings().begin(), last.warnings().end());

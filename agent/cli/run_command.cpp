@@ -21,9 +21,7 @@ RunCommand::RunCommand(CLI::App& parent)
                                 "How to choose after the prefix");
   options::add_delivery_option(*app_, delivery_);
   options::add_timers_option(*app_, timers_);
-  options::add_bound_option(*app_, options::kStepLimit, step_limit_)
-      ->check(CLI::NonNegativeNumber)  // without it CLI11 wraps "-3" around to a huge unsigned limit
-      ->capture_default_str();
+  options::add_bound_option(*app_, options::kStepLimit, step_limit_)->capture_default_str();
   options::add_seconds_option(*app_, options::kRunTime, timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   app_->add_option("--out", out_, "Where to save the trace")->capture_default_str();

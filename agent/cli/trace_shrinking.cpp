@@ -45,18 +45,28 @@ class Replays {
 
 }  // namespace
 
-ShrunkTrace shrink_failing_trace(const proto::TraceFile& original, const RunSettings& settings) {
+ShrunkTrace shrink_failing_trace(const proto::TraceFile& original, const RunSettings& settings,
+                                 const std::function<bool()>& stop) {
   Replays replays(original, settings);
+  bool stopped = false;
+  // A candidate not tried counts as one that does not fail: what is kept still fails.
+  const auto still_fails = [&](const Schedule& candidate) {
+    if (stop && (stopped || stop())) {
+      stopped = true;
+      return false;
+    }
+    return replays.still_fails(candidate);
+  };
   Schedule schedule = schedule_of_trace(original);
   if (!replays.still_fails(schedule)) {
     throw InputError("replaying the trace does not fail the same way (a nondeterministic subject?)");
   }
   if (const auto failing = failed_step(original)) {
     Schedule past = causal_past(original, *failing);
-    if (past.size() < schedule.size() && replays.still_fails(past)) schedule = std::move(past);
+    if (past.size() < schedule.size() && still_fails(past)) schedule = std::move(past);
   }
-  schedule = minimize(schedule, [&](const Schedule& candidate) { return replays.still_fails(candidate); });
-  ShrunkTrace shrunk{replays.run(schedule), 0};
+  schedule = minimize(schedule, still_fails);
+  ShrunkTrace shrunk{replays.run(schedule), 0, stopped};
   shrunk.runs = replays.runs();
   if (!fails_the_same_way(original, shrunk.trace)) throw std::logic_error("the shortest schedule no longer fails");
   return shrunk;

@@ -3,22 +3,24 @@
 #include <algorithm>
 #include <utility>
 
+#include "exocheck/coordinator/bug_wire.hpp"
 #include "exocheck/coordinator/subtree_wire.hpp"
 
 namespace exocheck::agent {
 
 namespace {
 
-// Each lease's bugs past --bug-traces go to the coordinator without traces, which counts them.
-coordinator::ExplorationOptions handing_over_counted_bugs(coordinator::ExplorationOptions options) {
-  options.hands_over_counted_bugs = true;
+// Each lease's distinct bugs go to the coordinator as they are found (and again with a shorter
+// run), their counts with the lease's end: the coordinator groups and counts them across leases.
+coordinator::ExplorationOptions handing_over_bugs(coordinator::ExplorationOptions options) {
+  options.hands_over_bugs = true;
   return options;
 }
 
 }  // namespace
 
 SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent)
-    : options_(handing_over_counted_bugs(std::move(options))), on_urgent_(std::move(urgent)) {}
+    : options_(handing_over_bugs(std::move(options))), on_urgent_(std::move(urgent)) {}
 
 void SubtreeSessions::mark_urgent() {
   if (urgent_) return;
@@ -46,7 +48,7 @@ void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
   if (const Part* held = part_of_lease(lease); held != nullptr && !held->dropped) return;  // sent again
   if (stopped_) session->stop();
   const auto ordinal = next_ordinal_++;
-  parts_.emplace(ordinal, Part{lease, std::move(session), 0, {}, false});
+  parts_.emplace(ordinal, Part{lease, std::move(session), {}, false});
   ordinal_of_lease_[lease] = ordinal;  // a dropped part of the same lease is only collected
 }
 
@@ -256,28 +258,7 @@ void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     coordinator::to_wire(request, *raised.mutable_request());
   }
   const auto progress = session.progress();
-  if (progress.bugs_kept > part.bugs_reported) {
-    const auto bugs = session.bugs();
-    for (std::size_t i = part.bugs_reported; i < bugs.size(); ++i) {
-      auto& found = *report.add_bugs();
-      found.set_lease_id(part.lease);
-      found.set_status(bugs[i].status);
-      found.set_detail(bugs[i].detail);
-      *found.mutable_trace() = bugs[i].trace;
-      if (bugs[i].reference) *found.mutable_reference() = *bugs[i].reference;
-      found.set_class_high(bugs[i].key.high);
-      found.set_class_low(bugs[i].key.low);
-    }
-    part.bugs_reported = bugs.size();
-  }
-  for (const auto& bug : session.take_counted_bugs()) {  // no trace: the coordinator counts them
-    auto& found = *report.add_bugs();
-    found.set_lease_id(part.lease);
-    found.set_status(bug.status);
-    found.set_detail(bug.detail);
-    found.set_class_high(bug.key.high);
-    found.set_class_low(bug.key.low);
-  }
+  for (const auto& bug : session.take_new_bugs()) coordinator::to_wire(bug, part.lease, *report.add_bugs());
   if (finished) {
     auto& done = *report.add_done();
     done.set_lease_id(part.lease);
@@ -286,6 +267,7 @@ void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     done.set_complete(session.explored_completely());
     for (const auto& warning : session.warnings()) done.add_warnings(warning);
     if (auto reference = session.reference()) *done.mutable_reference() = std::move(*reference);
+    coordinator::to_wire(session.bug_tallies(), *done.mutable_bug_tallies());
     return;
   }
   if (progress.stats.paths != part.reported.paths || progress.stats.sleep_blocked != part.reported.sleep_blocked) {

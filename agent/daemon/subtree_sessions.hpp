@@ -73,7 +73,6 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   struct Part {
     std::uint64_t lease = 0;
     std::unique_ptr<coordinator::ExplorationSession> session;
-    std::size_t bugs_reported = 0;
     engine::Stats reported;
     bool dropped = false;
   };

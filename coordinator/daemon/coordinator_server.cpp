@@ -186,6 +186,12 @@ class ClientServiceImpl final : public proto::ClientService::Service {
       summary.set_status(bug.status);
       summary.set_detail(bug.detail);
       summary.set_has_reference(bug.reference.has_value());
+      summary.set_actor_type(bug.signature.actor_type);
+      summary.set_message_type(bug.signature.message_type);
+      summary.set_what(bug.signature.what);
+      summary.set_paths(bug.paths);
+      summary.set_classes(bug.classes);
+      summary.set_has_trace(bug.has_trace());
     }
     return grpc::Status::OK;
   }
@@ -193,7 +199,7 @@ class ClientServiceImpl final : public proto::ClientService::Service {
   grpc::Status GetBugTrace(grpc::ServerContext* context, const proto::BugRef* ref, proto::TraceFile* trace) override {
     if (auto refused = refusal(*context)) return *refused;
     for (const auto& bug : dispatcher_.bugs(ref->job_id())) {
-      if (bug.number != ref->number() || (ref->reference() && !bug.reference)) continue;
+      if (bug.number != ref->number() || !bug.has_trace() || (ref->reference() && !bug.reference)) continue;
       *trace = ref->reference() ? *bug.reference : bug.trace;
       return grpc::Status::OK;
     }

@@ -81,9 +81,10 @@ TEST(SubtreeLedger, ALostWorkersLeasesWaitAgainAndWhatTheyGaveAwayIsVoid) {
   ledger.take(3);  // b
   engine::Stats explored;
   explored.paths = 4;
-  ledger.count(b, explored, {{1, 1}});
+  ledger.count(b, explored, {{1, 1}}, {{"deadlock", {3, {{1, 1}}}}});
   ledger.finish(b);
   EXPECT_EQ(ledger.stats().paths, 4u);
+  EXPECT_EQ(ledger.bugs().at("deadlock").paths, 3u);
 
   // Worker 1 (the whole tree) is gone: every other lease lay under it.
   const auto released = ledger.release(1);
@@ -96,6 +97,8 @@ TEST(SubtreeLedger, ALostWorkersLeasesWaitAgainAndWhatTheyGaveAwayIsVoid) {
   EXPECT_EQ(ledger.waiting(), 1u) << "c no longer waits";
   EXPECT_EQ(ledger.stats().paths, 0u) << "b's paths are taken back, to be explored again";
   EXPECT_EQ(ledger.stats().classes, 1u) << "its classes stay";
+  EXPECT_EQ(ledger.bugs().at("deadlock").paths, 0u) << "so are its failing paths";
+  EXPECT_EQ(ledger.bugs().at("deadlock").classes.size(), 1u) << "and its failing classes stay";
   EXPECT_FALSE(ledger.worker_of(a));
   EXPECT_EQ(ledger.owner_of({"env#2", "0#1"}), whole);
   const auto again = ledger.take(4);

@@ -98,17 +98,51 @@ TEST(RemoteExplore, ChoicesAndTimersOverTwoAgentsReachEveryClass) {
   }
 }
 
-TEST(RemoteExplore, AJobKeepsTheTracesOfItsFirstBugsAndCountsTheRest) {
+TEST(RemoteExplore, AJobKeepsTheTracesOfItsFirstDistinctBugsAndCountsTheRest) {
   LoopbackCluster cluster;
   cluster.start_agent("a1");
   cluster.wait_for_agents(1);
-  const auto result = run_command(explore_command(cluster.address(), "--keep-going --bug-traces 3 --json", "election"));
+  const auto result =
+      run_command(explore_command(cluster.address(), "--keep-going --bug-traces 3 --json", "fault_kinds"));
   ASSERT_EQ(result.exit_code, 1) << result.out << cluster.coordinator_log();
   const auto summary = nlohmann::json::parse(result.out);
-  EXPECT_EQ(summary["bugs"].size(), 3u);
-  EXPECT_EQ(summary["stats"]["bugs"], 840);  // one per class with two leaders
-  EXPECT_EQ(summary["warnings"], nlohmann::json::array({"837 more bugs were found after the first 3: counted, their "
-                                                        "traces not kept (--bug-traces)"}));
+  EXPECT_EQ(summary["complete"], true);
+  EXPECT_EQ(summary["stats"]["bugs"], 12);
+  ASSERT_EQ(summary["bugs"].size(), 12u);
+  EXPECT_TRUE(summary["bugs"][2]["trace"].is_string());
+  EXPECT_TRUE(summary["bugs"][3]["trace"].is_null());
+  EXPECT_EQ(summary["bugs"][3]["paths"], 1);
+  EXPECT_EQ(summary["warnings"].back(),
+            "9 more distinct bugs were found after the first 3: counted, their traces not kept (--bug-traces)");
+}
+
+// The distinct bugs, their counts and their shortest runs are the same through two agents as
+// embedded: the election's 840 failing classes are one check failing (two leaders in a term).
+TEST(RemoteExplore, DistinctBugsAndTheirCountsAreTheSameAsEmbedded) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto remote = run_command(explore_command(cluster.address(), "--keep-going --json", "election"));
+  ASSERT_EQ(remote.exit_code, 1) << remote.out << cluster.coordinator_log();
+  const auto embedded =
+      run_command((bin_dir() / "exocheck").string() + " explore --keep-going --workers 1 --json --out " +
+                  (std::filesystem::temp_directory_path() / "exocheck-distinct-embedded").string() + " -- " +
+                  (bin_dir() / "election").string() + " 2>/dev/null");
+  ASSERT_EQ(embedded.exit_code, 1) << embedded.out;
+  const auto bugs_of = [](const std::string& out) {
+    nlohmann::json bugs = nlohmann::json::array();
+    const auto summary = nlohmann::json::parse(out);
+    for (const auto& bug : summary["bugs"]) {
+      bugs.push_back({bug["headline"], bug["paths"], bug["classes"], bug["steps"]});
+    }
+    return bugs;
+  };
+  EXPECT_EQ(bugs_of(remote.out), bugs_of(embedded.out));
+  EXPECT_EQ(
+      bugs_of(remote.out),
+      nlohmann::json::parse(
+          R"([["assertion failed: in Monitor handling Elected: two leaders in term <n>: <n> and <n>", 840, 840, 16]])"));
 }
 
 // A CAF program doing what exocheck does not explore (a blocking receive inside a handler) is

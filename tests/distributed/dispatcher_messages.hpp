@@ -64,15 +64,37 @@ inline void add_done(proto::Report& out, std::uint64_t lease, std::uint64_t path
   done.set_complete(complete);
 }
 
-/// A bug of the class with key (cls, cls), found by `lease` on `path`.
-inline void add_bug(proto::Report& out, std::uint64_t lease, const std::vector<std::string>& path, std::uint64_t cls) {
+/// A run of the class with key (cls, cls) found by `lease` on `path` (a step each), failing the
+/// check `what` (its signature: runs with the same are one distinct bug).
+inline void add_bug(proto::Report& out, std::uint64_t lease, const std::vector<std::string>& path, std::uint64_t cls,
+                    const std::string& what = "x == <n>") {
   auto& bug = *out.add_bugs();
   bug.set_lease_id(lease);
   bug.set_class_high(cls);
   bug.set_class_low(cls);
   bug.set_status(proto::RUN_ASSERTION_FAILED);
   bug.set_detail("x == 2");
-  for (const auto& id : path) bug.mutable_trace()->add_prefix(id);
+  bug.set_what(what);
+  bug.mutable_trace()->add_events();  // step 0
+  for (const auto& id : path) {
+    bug.mutable_trace()->add_prefix(id);
+    bug.mutable_trace()->add_events()->set_message(id);
+  }
+}
+
+/// The counts of the distinct bug `what` in `lease`'s end (after add_done).
+inline void add_tally(proto::Report& out, std::uint64_t lease, std::uint64_t paths,
+                      const std::vector<std::uint64_t>& keys, const std::string& what = "x == <n>") {
+  for (auto& done : *out.mutable_done()) {
+    if (done.lease_id() != lease) continue;
+    auto& tally = *done.add_bug_tallies();
+    tally.set_signature_key(std::string("RUN_ASSERTION_FAILED") + "\x1f\x1f\x1f" + what);
+    tally.set_paths(paths);
+    for (const auto key : keys) {
+      tally.add_class_keys(key);
+      tally.add_class_keys(key);
+    }
+  }
 }
 
 }  // namespace exocheck::coordinator::dispatcher_testing

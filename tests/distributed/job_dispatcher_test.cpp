@@ -299,22 +299,61 @@ TEST_F(JobDispatcherTest, TheFirstBugStopsEveryAgentAndEndsTheJobOnceTheyAreDone
   EXPECT_EQ(bugs[0].trace.prefix(0), "env#1");
 }
 
-TEST_F(JobDispatcherTest, WithKeepGoingABugOfOneKindAndClassIsOneBug) {
+// A lease sends each distinct bug when found and again with a shorter run; its counts come with
+// its end. The job keeps one per signature, the shortest run's trace, the leases' counts summed.
+TEST_F(JobDispatcherTest, WithKeepGoingEachDistinctBugIsKeptOnceWithItsShortestRunAndCounts) {
   auto request = submission();
   request.mutable_settings()->set_keep_going(true);
   const auto job = dispatcher.submit(request);
   const auto a = accepting_agent(job, "a");
   const auto whole = work(a).leases(0).lease_id();
   auto found = report(job, 1);
-  add_bug(found, whole, {"env#1", "0#1"}, 1);
-  add_bug(found, whole, {"env#2", "0#1"}, 2);
-  add_bug(found, whole, {"0#1", "env#1"}, 1);  // the same class by another path (its subtree explored again)
+  add_bug(found, whole, {"env#1", "0#1", "0#2"}, 1);
+  add_bug(found, whole, {"env#2", "0#1"}, 2, "y is lost");
+  add_bug(found, whole, {"0#1", "env#1"}, 3);         // shorter: its run is kept instead
+  add_bug(found, whole, {"0#1", "env#1", "0#3"}, 1);  // longer: changes nothing
   dispatcher.accept_report(a, found);
   EXPECT_FALSE(work(a).stop());
+  auto done = report(job, 2);
+  add_done(done, whole, 9, {1, 2, 3, 4});
+  add_tally(done, whole, 6, {1, 3});
+  add_tally(done, whole, 1, {2}, "y is lost");
+  dispatcher.accept_report(a, done);
+  EXPECT_EQ(state(job), proto::JOB_BUG_FOUND);
+  const auto bugs = dispatcher.bugs(job);
+  ASSERT_EQ(bugs.size(), 2u);
+  EXPECT_EQ(bugs[0].number, 1u);
+  EXPECT_EQ(bugs[0].signature.what, "x == <n>");
+  EXPECT_EQ(bugs[0].trace.prefix(0), "0#1");
+  EXPECT_EQ(bugs[0].steps(), 2u);
+  EXPECT_EQ(bugs[0].paths, 6u);
+  EXPECT_EQ(bugs[0].classes, 2u);
+  EXPECT_EQ(bugs[1].signature.what, "y is lost");
+  EXPECT_EQ(bugs[1].paths, 1u);
+  EXPECT_EQ(dispatcher.progress(job)->bugs(), 2u);
+  EXPECT_TRUE(dispatcher.progress(job)->complete());
+}
+
+TEST_F(JobDispatcherTest, MaxBugsStopsTheJobAtThatManyDistinctBugs) {
+  auto request = submission();
+  request.mutable_settings()->set_keep_going(true);
+  request.mutable_settings()->set_max_bugs(2);
+  const auto job = dispatcher.submit(request);
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  auto found = report(job, 1);
+  add_bug(found, whole, {"env#1"}, 1, "one");
+  add_bug(found, whole, {"env#1"}, 1, "one");
+  EXPECT_FALSE((dispatcher.accept_report(a, found), work(a).stop()));
+  auto more = report(job, 2);
+  add_bug(more, whole, {"env#2"}, 2, "two");
+  add_bug(more, whole, {"env#3"}, 3, "three");  // past the second: not kept
+  dispatcher.accept_report(a, more);
+  EXPECT_TRUE(work(a).stop());
   EXPECT_EQ(dispatcher.bugs(job).size(), 2u);
 }
 
-TEST_F(JobDispatcherTest, PastItsBugTracesAJobCountsEachClassOnceWithoutItsTrace) {
+TEST_F(JobDispatcherTest, PastItsBugTracesAJobCountsEachDistinctBugWithoutItsTrace) {
   auto request = submission();
   request.mutable_settings()->set_keep_going(true);
   request.mutable_settings()->set_bug_traces(1);
@@ -323,16 +362,18 @@ TEST_F(JobDispatcherTest, PastItsBugTracesAJobCountsEachClassOnceWithoutItsTrace
   const auto whole = work(a).leases(0).lease_id();
   auto found = report(job, 1);
   add_bug(found, whole, {"env#1", "0#1"}, 1);
-  add_bug(found, whole, {"env#2", "0#1"}, 2);  // past the one trace kept: counted
-  auto& traceless = *found.add_bugs();         // as a lease past its own limit sends them
+  add_bug(found, whole, {"env#2", "0#1"}, 2, "y is lost");  // past the one trace kept: counted
+  auto& traceless = *found.add_bugs();                      // as a lease past its own limit sends them
   traceless.set_lease_id(whole);
   traceless.set_status(proto::RUN_ASSERTION_FAILED);
-  traceless.set_class_high(3);
-  traceless.set_class_low(3);
-  found.add_bugs()->CopyFrom(traceless);  // the same class again: once
+  traceless.set_what("z is late");
+  found.add_bugs()->CopyFrom(traceless);  // the same distinct bug again: once
   dispatcher.accept_report(a, found);
-  ASSERT_EQ(dispatcher.bugs(job).size(), 1u);
-  EXPECT_EQ(dispatcher.bugs(job)[0].trace.prefix(0), "env#1");
+  const auto bugs = dispatcher.bugs(job);
+  ASSERT_EQ(bugs.size(), 3u);
+  EXPECT_EQ(bugs[0].trace.prefix(0), "env#1");
+  EXPECT_FALSE(bugs[1].has_trace());
+  EXPECT_FALSE(bugs[2].has_trace());
   EXPECT_EQ(dispatcher.progress(job)->bugs(), 3u);
 }
 

@@ -1,6 +1,7 @@
 // Runs that do not end: `exocheck explore` never calls an exploration complete when a run was cut
 // at the step limit (exit 3, the summary says how many and at what limit), and --check termination
 // turns such a run into a bug with a trace that replays.
+#include <algorithm>
 #include <filesystem>
 
 #include "explore_fixture.hpp"
@@ -41,22 +42,78 @@ TEST_F(ExploreTest, CheckTerminationReportsARunCutAtTheStepLimitAsABugThatReplay
   EXPECT_EQ(both.summary.at("options").at("check"), "determinism,termination");
 }
 
-// Where most paths fail, a trace per bug would fill memory: --keep-going keeps the traces of the
-// first --bug-traces bugs (100 by default) and counts the rest, and says so.
-TEST_F(ExploreTest, KeepGoingKeepsTheTracesOfTheFirstBugsAndCountsTheRest) {
+// Where most paths fail, a report per path would say nothing more than one per distinct bug: the
+// election's 840 failing paths are one check ("two leaders in term <n>") failing on other values.
+TEST_F(ExploreTest, KeepGoingReportsEachDistinctBugOnceWithItsCounts) {
   if (!built("election")) GTEST_SKIP() << "election not built";
-  const auto f = figures({"--keep-going", "--workers", "1", "--bug-traces", "5"}, "election");
+  const auto f = figures({"--keep-going", "--workers", "1"}, "election");
   ASSERT_EQ(f.exit_code, 1) << f.summary.dump(2);
-  EXPECT_EQ(f.summary.at("bugs").size(), 5u);
-  EXPECT_EQ(f.summary.at("stats").at("bugs"), 840u);
+  EXPECT_TRUE(f.complete);
+  EXPECT_EQ(f.bugs, 1u);
+  EXPECT_EQ(f.bug_paths, 840u);
+  const auto& bug = f.summary.at("bugs").at(0);
+  EXPECT_EQ(bug.at("paths"), 840u);
+  EXPECT_EQ(bug.at("classes"), 840u);
+  EXPECT_EQ(bug.at("headline"), "assertion failed: in Monitor handling Elected: two leaders in term <n>: <n> and <n>");
+  EXPECT_EQ(bug.at("signature").at("actor_type"), "Monitor");
+  EXPECT_EQ(bug.at("steps"), 16u);  // the shortest of the 840
+  EXPECT_NE(f.summary.at("summary").get<std::string>().find("2328 classes, 1 bugs"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(dir() / "out" / "bug-2.trace"));
+}
+
+// Traces are kept for the first --bug-traces distinct bugs, the others counted; --max-bugs stops
+// the exploration once it has found that many (fault_kinds: 12 distinct, one class each).
+TEST_F(ExploreTest, KeepGoingKeepsTheTracesOfTheFirstDistinctBugsAndStopsAtMaxBugs) {
+  if (!built("fault_kinds")) GTEST_SKIP() << "fault_kinds not built";
+  const auto f = figures({"--keep-going", "--workers", "1", "--bug-traces", "5"}, "fault_kinds");
+  ASSERT_EQ(f.exit_code, 1) << f.summary.dump(2);
+  EXPECT_TRUE(f.complete);
+  EXPECT_EQ(f.bugs, 12u);
+  EXPECT_EQ(f.bug_paths, 12u);
+  EXPECT_EQ(f.summary.at("bugs").size(), 12u);
   EXPECT_EQ(f.summary.at("options").at("bug_traces"), 5u);
-  EXPECT_NE(f.summary.at("warnings").dump().find("835 more bugs were found after the first 5"), std::string::npos)
+  EXPECT_NE(f.summary.at("warnings").dump().find("7 more distinct bugs were found after the first 5"),
+            std::string::npos)
       << f.summary.at("warnings").dump();
-  EXPECT_NE(f.summary.at("summary").get<std::string>().find("840 bugs"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir() / "out" / "bug-5.trace"));
   EXPECT_FALSE(std::filesystem::exists(dir() / "out" / "bug-6.trace"));
+  EXPECT_TRUE(f.summary.at("bugs").at(5).at("trace").is_null());
+  EXPECT_EQ(f.summary.at("bugs").at(5).at("paths"), 1u);
+  const auto three = figures({"--max-bugs", "3", "--workers", "1"}, "fault_kinds");
+  EXPECT_EQ(three.exit_code, 1) << three.summary.dump(2);
+  EXPECT_FALSE(three.complete);
+  EXPECT_EQ(three.bugs, 3u);
+  EXPECT_EQ(three.summary.at("options").at("max_bugs"), 3u);
+  EXPECT_EQ(three.summary.at("options").at("keep_going"), true);  // implied
+  const auto refused_max =
+      exocheck({"explore", "--max-bugs", "-1", "--", cli_test::subject_path("fault_kinds").string()});
+  EXPECT_EQ(refused_max.exit_code, 2) << refused_max.out << refused_max.err;
   const auto refused = exocheck({"explore", "--bug-traces", "0", "--", cli_test::subject_path("election").string()});
   EXPECT_EQ(refused.exit_code, 2) << refused.out << refused.err;
+}
+
+// Where every path fails (minesweeper deadlocks on all of them), a time limit holds for the whole
+// command: the exploration stops, shrinking does not start past it, and what is written is one
+// distinct bug's trace and timeline beside the summary, whatever the paths.
+TEST_F(ExploreTest, ATimeLimitHoldsWhereEveryPathFailsShrinkingIncluded) {
+  if (!built("minesweeper")) GTEST_SKIP() << "minesweeper not built";
+  const auto f = figures({"--reduction", "exhaustive", "--no-sleep-sets", "--keep-going", "--shrink", "--time-limit",
+                          "1s", "--workers", "2"},
+                         "minesweeper");
+  ASSERT_EQ(f.exit_code, 1) << f.summary.dump(2);
+  EXPECT_FALSE(f.complete);
+  EXPECT_EQ(f.bugs, 1u);
+  EXPECT_EQ(f.bug_paths, f.paths);
+  EXPECT_GT(f.paths, 100u);
+  EXPECT_NE(f.summary.at("warnings").dump().find("1 bug was not shrunk to the end: --time-limit came first"),
+            std::string::npos)
+      << f.summary.at("warnings").dump();
+  std::vector<std::string> written;
+  for (const auto& entry : std::filesystem::directory_iterator(dir() / "out")) {
+    written.push_back(entry.path().filename().string());
+  }
+  std::sort(written.begin(), written.end());
+  EXPECT_EQ(written, (std::vector<std::string>{"bug-1.trace", "bug-1.txt", "summary.json"}));
 }
 
 }  // namespace

@@ -103,7 +103,8 @@ TEST_F(ExploreCaf, BankLosesAnUpdateIn8Of12ClassesAnd504Of540WithThreeClients) {
       EXPECT_EQ(result.exit_code, 1);
       EXPECT_TRUE(result.complete);
       EXPECT_EQ(result.classes, row.classes);
-      EXPECT_EQ(result.bugs, row.bugs);
+      EXPECT_EQ(result.failing_classes, row.bugs);
+      EXPECT_EQ(result.bugs, 1u);
     }
   }
 }
@@ -275,7 +276,8 @@ TEST_F(ExploreCaf, BlockingApiActorsAreExplored) {
     EXPECT_TRUE(result.complete);
     EXPECT_EQ(result.classes, row.classes);
     EXPECT_EQ(result.paths, row.classes);  // optimal, one worker: one execution per class
-    EXPECT_EQ(result.bugs, row.bugs);
+    EXPECT_EQ(result.failing_classes, row.bugs);
+    EXPECT_EQ(result.bug_paths, row.bugs);
   }
   expect_bug_replays(figures({"--workers", "1"}, "caf-blocking"), "RUN_ASSERTION_FAILED",
                      {"Assertion `value == 2' failed."});

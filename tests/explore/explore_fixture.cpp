@@ -33,6 +33,8 @@ Figures ExploreTest::figures(const std::vector<std::string>& options, const std:
   figures.transitions = stats.at("transitions").get<std::uint64_t>();
   figures.classes = stats.at("classes").get<std::uint64_t>();
   figures.bugs = stats.at("bugs").get<std::uint64_t>();
+  figures.bug_paths = stats.at("bug_paths").get<std::uint64_t>();
+  for (const auto& bug : figures.summary.at("bugs")) figures.failing_classes += bug.at("classes").get<std::uint64_t>();
   figures.complete = figures.summary.at("complete").get<bool>();
   return figures;
 }

@@ -21,7 +21,9 @@ struct Figures {
   std::uint64_t sleep_blocked = 0;
   std::uint64_t transitions = 0;
   std::uint64_t classes = 0;
-  std::uint64_t bugs = 0;
+  std::uint64_t bugs = 0;             ///< distinct
+  std::uint64_t bug_paths = 0;        ///< paths that failed
+  std::uint64_t failing_classes = 0;  ///< the classes of those, over every distinct bug
   bool complete = false;
   nlohmann::json summary;  ///< the whole summary
 };

@@ -63,9 +63,8 @@ void JobDispatcher::restore(const std::vector<proto::JournalEntry>& entries) {
 void JobDispatcher::apply_record(const proto::JournalRecord& record) {
   const auto id = record.job_id();
   if (record.has_submitted()) {
-    auto job = std::make_unique<Job>();
+    auto job = std::make_unique<Job>(to_job_settings(record.submitted()));
     job->id = id;
-    job->settings = to_job_settings(record.submitted());
     jobs_.emplace(id, std::move(job));
     queue_.push_back(id);
     next_job_id_ = std::max(next_job_id_, id + 1);

@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "exocheck/coordinator/bug_wire.hpp"
 #include "exocheck/coordinator/subtree_wire.hpp"
 #include "job_dispatcher.hpp"
 
@@ -13,12 +14,6 @@ namespace {
 
 // Reports acked at once at most every this many (see accept_report).
 constexpr std::uint64_t kReportsPerAck = 8;
-
-/// What identifies a bug across the agents: its kind and its path's class. A subtree explored
-/// again (its agent died) finds the same classes, maybe by other paths, and their bugs are one each.
-std::string bug_identity(proto::RunStatus status, engine::ClassKey key) {
-  return proto::RunStatus_Name(status) + ' ' + std::to_string(key.high) + ':' + std::to_string(key.low);
-}
 
 /// "dead letter 0#3 (Set to 0)" of "dead letter 0#3 (Set to 0) in run 12": each agent numbers
 /// its own runs, the message is what is worth saying once.
@@ -112,7 +107,11 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   job.live.erase(done.lease_id());
   job.split_asked.erase(done.lease_id());
   job.routed.erase(done.lease_id());
-  job.ledger->count(done.lease_id(), from_wire(done.stats()), keys);
+  SubtreeLedger::BugsFigures bugs;
+  for (const auto& tally : tallies_from_wire(done.bug_tallies())) {
+    bugs[tally.signature_key] = {tally.paths, {tally.classes.begin(), tally.classes.end()}};
+  }
+  job.ledger->count(done.lease_id(), from_wire(done.stats()), keys, bugs);
   if (!done.complete()) job.incomplete = true;
   for (const auto& warning : done.warnings()) note_warning(job, warning);
   if (done.has_reference()) check_reference(job, done.reference());
@@ -127,27 +126,27 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   finished.set_subtree_id(giver->subtree_id);
 }
 
-void JobDispatcher::add_bug(Job& job, const proto::FoundBug& found) {
-  if (!job.settings.exploration.keep_going && !job.bugs.empty()) return;
-  const engine::ClassKey key{found.class_high(), found.class_low()};
-  if (!job.bug_classes.insert(bug_identity(found.status(), key)).second) return;
-  // An agent's lease past its own --bug-traces sends its bugs without traces, to be counted.
-  if (job.bugs.size() >= job.settings.exploration.bug_traces || !found.has_trace()) {
-    // Counted, and journaled without its traces: a restarted coordinator counts it again.
-    proto::FoundBug counted = found;
-    counted.clear_trace();
-    counted.clear_reference();
-    record(job.id, [&](proto::JournalRecord& r) { *r.mutable_bug() = counted; });
-    ++job.bugs_not_kept;
-    return;
+// A lease sends each distinct bug it finds, and again each shorter run of it: the job keeps one
+// per signature, the shortest run's trace within its cap; a subtree explored again (its agent
+// died) sends its bugs again, which changes nothing. Journaled when it changed what is kept, with
+// the trace only if kept.
+std::optional<std::size_t> JobDispatcher::add_bug(Job& job, const proto::FoundBug& found) {
+  Bug run = from_wire(found);
+  const auto most = most_bugs(job.settings.exploration);
+  const auto known = job.bugs.find(run.signature.key());
+  if (!known && most > 0 && job.bugs.size() >= most) return std::nullopt;
+  const auto offered = job.bugs.offer(run);
+  if (!offered.changed) return offered.index;
+  const Bug& kept = job.bugs.at(offered.index);
+  record(job.id, [&](proto::JournalRecord& r) {
+    *r.mutable_bug() = found;
+    if (!kept.has_trace()) r.mutable_bug()->clear_trace();
+    if (!kept.reference) r.mutable_bug()->clear_reference();
+  });
+  if (offered.added && !replaying_) {
+    spdlog::info("job {}: bug {}: {} {}", job.id, kept.number, proto::RunStatus_Name(kept.status), kept.detail);
   }
-  Bug bug{job.bugs.size() + 1, found.status(), found.detail(), found.trace(), std::nullopt, key};
-  if (found.has_reference()) bug.reference = found.reference();
-  record(job.id, [&](proto::JournalRecord& r) { *r.mutable_bug() = found; });
-  if (!replaying_) {
-    spdlog::info("job {}: bug {}: {} {}", job.id, bug.number, proto::RunStatus_Name(found.status()), found.detail());
-  }
-  job.bugs.push_back(std::move(bug));
+  return offered.index;
 }
 
 // Each agent compares its lease's paths with that lease's first; the coordinator compares the
@@ -169,7 +168,8 @@ void JobDispatcher::check_reference(Job& job, const proto::TraceFile& reference)
   const auto key = engine::class_key_of(found.detail());
   found.set_class_high(key.high);
   found.set_class_low(key.low);
-  add_bug(job, found);
+  found.set_what(found.detail());
+  if (const auto index = add_bug(job, found)) job.bugs.count(*index, 1, key);
 }
 
 void JobDispatcher::note_warning(Job& job, const std::string& warning) {
@@ -179,7 +179,7 @@ void JobDispatcher::note_warning(Job& job, const std::string& warning) {
 void JobDispatcher::stop_at_bounds(Job& job) {
   if (job.stopped) return;
   const auto max_paths = job.settings.exploration.explorer.max_paths;
-  if (!job.bugs.empty() && !job.settings.exploration.keep_going) {
+  if (const auto most = most_bugs(job.settings.exploration); most > 0 && job.bugs.size() >= most) {
     stop_job(job);
   } else if (max_paths > 0 && stats_of(job).paths >= max_paths) {
     stop_job(job);

@@ -12,8 +12,7 @@ JobDispatcher::JobDispatcher(DispatcherOptions options) : options_(options) {}
 JobDispatcher::~JobDispatcher() = default;
 
 std::uint64_t JobDispatcher::submit(const proto::SubmitRequest& request) {
-  auto job = std::make_unique<Job>();
-  job->settings = to_job_settings(request);
+  auto job = std::make_unique<Job>(to_job_settings(request));
   std::lock_guard lock(mutex_);
   job->id = next_job_id_++;
   const auto id = job->id;
@@ -167,7 +166,8 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_transitions(stats.transitions);
   progress.set_executed_steps(stats.executed_steps);
   progress.set_classes(stats.classes);
-  progress.set_bugs(job->bugs.size() + job->bugs_not_kept);
+  progress.set_bugs(job->bugs.size());
+  progress.set_bug_paths(stats.bugs);
   progress.set_step_limited(stats.step_limited);
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());
@@ -179,8 +179,10 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_elapsed_seconds(
       job->restored_elapsed.value_or(std::chrono::duration<double>(until - job->started).count()));
   if (is_final(job->state)) {
+    progress.set_complete(job->ledger->finished() && !job->stopped && !job->incomplete);
     for (const auto& warning : job->warnings) progress.add_warnings(warning);
-    if (job->bugs_not_kept > 0) progress.add_warnings(bugs_not_kept_warning(job->bugs.size(), job->bugs_not_kept));
+    const auto traces = job->settings.exploration.bug_traces;
+    if (job->bugs.size() > traces) progress.add_warnings(bugs_not_kept_warning(traces, job->bugs.size() - traces));
   }
   return progress;
 }
@@ -189,7 +191,20 @@ std::vector<Bug> JobDispatcher::bugs(std::uint64_t job_id) const {
   std::lock_guard lock(mutex_);
   const Job* job = find_job(job_id);
   if (job == nullptr) return {};
-  return job->bugs;
+  auto bugs = job->bugs.bugs();
+  if (!job->ledger) return bugs;
+  // The agents' counts are the leases' the ledger counts; a bug the coordinator found itself
+  // (check_reference) has its own besides.
+  const auto& figures = job->ledger->bugs();
+  for (std::size_t i = 0; i < bugs.size(); ++i) {
+    const auto counted = figures.find(bugs[i].signature.key());
+    if (counted == figures.end()) continue;
+    auto classes = job->bugs.classes_of(i);
+    classes.insert(counted->second.classes.begin(), counted->second.classes.end());
+    bugs[i].paths += counted->second.paths;
+    bugs[i].classes = classes.size();
+  }
+  return bugs;
 }
 
 }  // namespace exocheck::coordinator

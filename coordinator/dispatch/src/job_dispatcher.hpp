@@ -119,6 +119,7 @@ class JobDispatcher {
 
  private:
   struct Job {
+    explicit Job(JobSettings job_settings) : settings(std::move(job_settings)), bugs(settings.exploration.bug_traces) {}
     std::uint64_t id = 0;
     JobSettings settings;
     proto::JobState state = proto::JOB_QUEUED;
@@ -137,9 +138,9 @@ class JobDispatcher {
     std::map<std::uint64_t, std::vector<proto::BacktrackRequest>> routed;
     /// Subtree leases sent to each agent instance (AgentHello.leases_seen's counterpart).
     std::map<std::uint64_t, std::uint64_t> leases_sent;
-    std::vector<Bug> bugs;
-    std::set<std::string> bug_classes;  ///< kind and class: a subtree explored again finds its bugs again
-    std::uint64_t bugs_not_kept = 0;    ///< distinct bugs past settings.exploration.bug_traces
+    /// The distinct bugs, each with its shortest run the agents sent; their counts are the
+    /// ledger's (SubtreeLedger::bugs()), as a lease explored again counts its paths once.
+    BugGroups bugs;
     std::vector<std::string> warnings;
     std::set<std::string> warning_subjects;
     std::optional<proto::TraceFile> reference;  ///< --check determinism: the first lease's first path
@@ -174,7 +175,8 @@ class JobDispatcher {
   void start_next_job(Clock::time_point now);
   void stop_job(Job& job);
   void apply_done(Job& job, const proto::LeaseDone& done);
-  void add_bug(Job& job, const proto::FoundBug& found);
+  /// The index of `found`'s distinct bug in job.bugs; none past --max-bugs.
+  std::optional<std::size_t> add_bug(Job& job, const proto::FoundBug& found);
   void check_reference(Job& job, const proto::TraceFile& reference);
   void note_warning(Job& job, const std::string& warning);
   void stop_at_bounds(Job& job);

@@ -188,6 +188,8 @@ void SubtreeLedger::void_descendants(Entry& entry, Released& released) {
       stats_.executed_steps -= given.counted.executed_steps;
       stats_.bugs -= given.counted.bugs;
       given.counted = {};
+      for (const auto& [signature, paths] : given.counted_bug_paths) bugs_[signature].paths -= paths;
+      given.counted_bug_paths.clear();
     } else {
       end(child, given);
       released.dropped.emplace_back(child, given.worker);
@@ -212,11 +214,19 @@ std::optional<std::uint64_t> SubtreeLedger::worker_of(std::uint64_t lease) const
   return it->second.worker;
 }
 
-void SubtreeLedger::count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys) {
+void SubtreeLedger::count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys,
+                          const BugsFigures& bugs) {
   engine::Stats added = stats;
   added.classes = 0;
   stats_ += added;
-  leases_.at(lease).counted = added;
+  Entry& entry = leases_.at(lease);
+  entry.counted = added;
+  for (const auto& [signature, figures] : bugs) {
+    auto& held = bugs_[signature];
+    held.paths += figures.paths;
+    held.classes.insert(figures.classes.begin(), figures.classes.end());
+    entry.counted_bug_paths[signature] = figures.paths;
+  }
   classes_.insert(keys.begin(), keys.end());
   stats_.classes = classes_.size();
 }

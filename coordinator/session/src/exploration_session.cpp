@@ -48,10 +48,10 @@ const engine::Execution& converted(EventSpan events, const proto::RunResult& res
 }  // namespace
 
 ExplorationSession::ExplorationSession(ExplorationOptions options)
-    : options_(std::move(options)), explorer_(options_.explorer) {}
+    : options_(std::move(options)), explorer_(options_.explorer), bugs_(options_.bug_traces) {}
 
 ExplorationSession::ExplorationSession(ExplorationOptions options, const engine::Subtree& subtree)
-    : options_(std::move(options)), explorer_(options_.explorer, subtree) {}
+    : options_(std::move(options)), explorer_(options_.explorer, subtree), bugs_(options_.bug_traces) {}
 
 std::optional<engine::Subtree> ExplorationSession::split() {
   std::lock_guard lock(mutex_);
@@ -79,8 +79,13 @@ std::vector<engine::ClassKey> ExplorationSession::class_keys() const {
   return explorer_.class_keys();
 }
 
+std::uint64_t most_bugs(const ExplorationOptions& options) {
+  return options.keep_going ? options.max_bugs : 1;
+}
+
 bool ExplorationSession::stopping() const {
-  return stopped_ || (!bugs_.empty() && !options_.keep_going);
+  const auto most = most_bugs(options_);
+  return stopped_ || (most > 0 && bugs_.size() >= most);
 }
 
 // What can be done without the lock is done before or after it: converting the result, a bug's
@@ -97,14 +102,14 @@ std::optional<Lease> ExplorationSession::next() {
 }
 
 bool ExplorationSession::complete(std::uint64_t id, EventSpan events, const proto::RunResult& result) {
-  Result converted_result{converted(events, result), events, result, bug_trace_of(events, result)};
+  auto converted_result = bug_result(converted(events, result), events, result);
   std::lock_guard lock(mutex_);
   return complete_locked(id, converted_result);
 }
 
 Handover ExplorationSession::complete_and_next(std::uint64_t id, EventSpan events, const proto::RunResult& result,
                                                proto::RunRequest spent) {
-  Result converted_result{converted(events, result), events, result, bug_trace_of(events, result)};
+  auto converted_result = bug_result(converted(events, result), events, result);
   return hand_over(id, converted_result, spent);
 }
 
@@ -114,7 +119,7 @@ Handover ExplorationSession::complete_and_next(std::uint64_t id, const engine::E
     throw std::logic_error("lease " + std::to_string(id) + ": a result that is not lean (" +
                            proto::RunStatus_Name(result.status()) + ") handed over without its events");
   }
-  Result converted_result{execution, {}, result, std::nullopt};
+  Result converted_result{execution, {}, result, std::nullopt, std::nullopt, {}};
   return hand_over(id, converted_result, spent);
 }
 
@@ -152,6 +157,16 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   return lease;
 }
 
+ExplorationSession::Result ExplorationSession::bug_result(const engine::Execution& execution, EventSpan events,
+                                                          const proto::RunResult& result) const {
+  Result made{execution, events, result, bug_trace_of(events, result), std::nullopt, {}};
+  if (made.bug_trace) {
+    made.signature = signature_of(events, result);
+    made.key = engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers));
+  }
+  return made;
+}
+
 std::optional<proto::TraceFile> ExplorationSession::bug_trace_of(EventSpan events,
                                                                  const proto::RunResult& result) const {
   if (!engine::is_bug(endings::to_ending(result.status()), options_.explorer.checks.termination)) return std::nullopt;
@@ -159,7 +174,7 @@ std::optional<proto::TraceFile> ExplorationSession::bug_trace_of(EventSpan event
 }
 
 bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_result) {
-  const auto& [execution, events, result, bug_trace] = converted_result;
+  const auto& [execution, events, result, bug_trace, signature, key] = converted_result;
   const auto leased = leased_.find(id);
   if (leased == leased_.end()) return false;
   const auto ranking = std::move(leased->second);
@@ -167,32 +182,24 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
   if (!explorer_.complete(id, execution)) return false;
   ++runs_;
   note_dead_letters(events, result);
-  const bool recording = options_.keep_going || bugs_.empty();
-  const bool room = bugs_.size() < options_.bug_traces;
-  if (bug_trace && recording && !room) {
-    ++bugs_not_kept_;
-    if (options_.hands_over_counted_bugs) {
-      counted_bugs_.push_back({bugs_.size() + bugs_not_kept_,
-                               result.status(),
-                               result.detail(),
-                               {},
-                               {},
-                               engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)),
-                               runs_});
-    }
-  } else if (bug_trace && recording) {
+  if (bug_trace) {
     for (const auto& actor : ranking) converted_result.bug_trace->add_ranking(actor);
-    bugs_.push_back({bugs_.size() + 1,
-                     result.status(),
-                     result.detail(),
-                     std::move(*converted_result.bug_trace),
-                     {},
-                     engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)),
-                     runs_});
-  } else if (options_.explorer.checks.determinism && result.status() == proto::RUN_COMPLETED && recording && room) {
+    add_bug({0, result.status(), result.detail(), std::move(*converted_result.bug_trace), {}, key, runs_, *signature});
+  } else if (options_.explorer.checks.determinism && result.status() == proto::RUN_COMPLETED && !stopping()) {
     check_final_state(events, result, ranking, execution);
   }
   return true;
+}
+
+// Every failing path is counted in its distinct bug; a new distinct bug is not taken once the
+// exploration has all it looks for (runs in flight when it stopped may still fail anew).
+void ExplorationSession::add_bug(Bug run) {
+  const auto most = most_bugs(options_);
+  if (!bugs_.find(run.signature.key()) && most > 0 && bugs_.size() >= most) return;
+  const auto key = run.key;
+  const auto offered = bugs_.offer(run);
+  bugs_.count(offered.index, 1, key);
+  if (offered.changed && options_.hands_over_bugs) new_bugs_.insert(offered.index);
 }
 
 void ExplorationSession::note_dead_letters(EventSpan events, const proto::RunResult& result) {
@@ -209,9 +216,10 @@ void ExplorationSession::check_final_state(EventSpan events, const proto::RunRes
   if (!reference_) reference_ = trace_of(events, result, ranking);
   const auto difference = determinism_.observe({result.final_state().begin(), result.final_state().end()});
   if (!difference) return;
-  bugs_.push_back({bugs_.size() + 1, proto::RUN_NONDETERMINISTIC, "against the first completed path: " + *difference,
-                   trace_of(events, result, ranking), reference_,
-                   engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)), runs_});
+  const auto detail = "against the first completed path: " + *difference;
+  add_bug({0, proto::RUN_NONDETERMINISTIC, detail, trace_of(events, result, ranking), reference_,
+           engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)), runs_,
+           BugSignature{proto::RUN_NONDETERMINISTIC, {}, {}, detail}, 0, 0});
 }
 
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,
@@ -267,25 +275,34 @@ std::optional<proto::TraceFile> ExplorationSession::reference() const {
 
 std::vector<Bug> ExplorationSession::bugs() const {
   std::lock_guard lock(mutex_);
-  return bugs_;
+  return bugs_.bugs();
 }
 
-std::vector<Bug> ExplorationSession::take_counted_bugs() {
+std::vector<Bug> ExplorationSession::take_new_bugs() {
   std::lock_guard lock(mutex_);
-  return std::exchange(counted_bugs_, {});
+  std::vector<Bug> taken;
+  for (const auto index : new_bugs_) taken.push_back(bugs_.at(index));
+  new_bugs_.clear();
+  return taken;
+}
+
+std::vector<BugTally> ExplorationSession::bug_tallies() const {
+  std::lock_guard lock(mutex_);
+  return bugs_.tallies();
 }
 
 std::string bugs_not_kept_warning(std::uint64_t kept, std::uint64_t more) {
-  return std::to_string(more) + (more == 1 ? " more bug was" : " more bugs were") + " found after the first " +
-         std::to_string(kept) + ": counted, their traces not kept (" + std::string(options::kBugTraces.flag) + ")";
+  return std::to_string(more) + (more == 1 ? " more distinct bug was" : " more distinct bugs were") +
+         " found after the first " + std::to_string(kept) + ": counted, their traces not kept (" +
+         std::string(options::kBugTraces.flag) + ")";
 }
 
 std::vector<std::string> ExplorationSession::warnings() const {
   std::lock_guard lock(mutex_);
   auto warnings = warnings_;
-  // Counted bugs handed over are the receiver's to count and warn of.
-  if (bugs_not_kept_ > 0 && !options_.hands_over_counted_bugs) {
-    warnings.push_back(bugs_not_kept_warning(bugs_.size(), bugs_not_kept_));
+  // Bugs handed over are the receiver's to count and warn of.
+  if (bugs_.size() > options_.bug_traces && !options_.hands_over_bugs) {
+    warnings.push_back(bugs_not_kept_warning(options_.bug_traces, bugs_.size() - options_.bug_traces));
   }
   return warnings;
 }
@@ -296,8 +313,7 @@ Progress ExplorationSession::progress() const {
   progress.stats = explorer_.stats();
   progress.outstanding = leased_.size();
   progress.frontier = explorer_.frontier();
-  progress.bugs = bugs_.size() + bugs_not_kept_;
-  progress.bugs_kept = bugs_.size();
+  progress.bugs = bugs_.size();
   return progress;
 }
 

@@ -87,11 +87,20 @@ class SubtreeLedger {
 
   /// The worker exploring `lease` now: nothing while it waits, once it is finished, or when unknown.
   std::optional<std::uint64_t> worker_of(std::uint64_t lease) const;
+  /// A distinct bug's figures (coordinator/bug_groups.hpp), under its signature's key.
+  struct BugFigures {
+    std::uint64_t paths = 0;
+    std::set<engine::ClassKey> classes;
+  };
+  using BugsFigures = std::map<std::string, BugFigures>;
   /// Counts `lease`'s figures, once it is explored: `stats` added (its `classes` ignored), `keys`
-  /// united.
-  void count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys);
+  /// united, and so its distinct bugs' paths and classes.
+  void count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys,
+             const BugsFigures& bugs = {});
   /// The exploration's figures; classes are the distinct keys counted.
   engine::Stats stats() const;
+  /// The distinct bugs' figures, taken back with the leases' as release() says.
+  const BugsFigures& bugs() const { return bugs_; }
   std::size_t waiting() const { return waiting_.size(); }
   /// Subtrees taken so far, each time counted (a released one is taken again).
   std::uint64_t takings() const { return takings_; }
@@ -114,6 +123,7 @@ class SubtreeLedger {
     std::uint64_t holding = 0;            ///< times taken
     std::vector<std::uint64_t> children;  ///< leases split off this one, by its current explorer
     engine::Stats counted;                ///< what count() added for it
+    std::map<std::string, std::uint64_t> counted_bug_paths;
     bool asked = false;
     bool finished = false;
   };
@@ -130,6 +140,7 @@ class SubtreeLedger {
   std::unordered_multimap<std::uint64_t, std::uint64_t> roots_;
   engine::Stats stats_;
   std::set<engine::ClassKey> classes_;
+  BugsFigures bugs_;
 };
 
 }  // namespace exocheck::coordinator

@@ -26,12 +26,16 @@ inline constexpr Bound kRunTime{"--timeout", "Wall-clock limit for the run, in s
 /// Macro-steps per run; RunRequest.step_limit and ExplorationSettings.step_limit.
 inline constexpr Bound kStepLimit{"--step-limit", "Most macro-steps per run after the initial one; 0 = no limit"};
 
-/// Bug traces an exploration keeps (the rest are counted): what it holds grows with them.
-/// ExplorationSettings.bug_traces.
+/// Distinct bugs whose traces an exploration keeps (the rest are counted): what it holds grows
+/// with them. ExplorationSettings.bug_traces.
 inline constexpr Bound kBugTraces{"--bug-traces",
-                                  "With --keep-going: keep the traces of this many bugs, count the rest"};
+                                  "With --keep-going: keep the traces of this many distinct bugs, count the rest"};
+/// ExplorationSettings.max_bugs.
+inline constexpr Bound kMaxBugs{"--max-bugs",
+                                "Stop after this many distinct bugs (implies --keep-going); 0 = no limit"};
 
-inline constexpr std::array<Bound, 6> kBounds{kMaxPaths, kTimeLimit, kRunTimeout, kRunTime, kStepLimit, kBugTraces};
+inline constexpr std::array<Bound, 7> kBounds{kMaxPaths,  kTimeLimit, kRunTimeout, kRunTime,
+                                              kStepLimit, kBugTraces, kMaxBugs};
 
 /// Defaults where a bound has one (a client that leaves a field 0 gets these from the coordinator).
 inline constexpr std::uint64_t kDefaultStepLimit = 100'000;

@@ -38,10 +38,17 @@ CLI::Option* add_timers_option(CLI::App& app, std::string& name);
 /// --check NAME[,NAME...], each one of kChecks (the flag may also be given again).
 CLI::Option* add_check_option(CLI::App& app, std::vector<std::string>& names);
 
-/// The bound's flag with its help text; the caller adds the range check and the default shown.
+/// The bound's flag with its help text, a count: digits only (CLI11 would take "-1" for an
+/// unsigned count and wrap it). The caller adds a narrower range and the default shown.
 template <typename Value>
 CLI::Option* add_bound_option(CLI::App& app, const Bound& bound, Value& value) {
-  return app.add_option(std::string(bound.flag), value, std::string(bound.help));
+  const CLI::Validator count(
+      [](std::string& text) {
+        const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+        return digits ? std::string() : "a whole number of 0 or more was expected, not '" + text + "'";
+      },
+      "COUNT");
+  return app.add_option(std::string(bound.flag), value, std::string(bound.help))->check(count);
 }
 
 /// A bound counted in seconds (kTimeLimit, kRunTimeout, kRunTime): a number of seconds, or a number

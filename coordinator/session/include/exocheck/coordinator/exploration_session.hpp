@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/coordinator/bug_groups.hpp"
+#include "exocheck/coordinator/bug_signature.hpp"
 #include "exocheck/coordinator/determinism_check.hpp"
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "exocheck/coordinator/lease.hpp"
@@ -38,33 +40,21 @@ struct ExplorationOptions {
   /// coordinator stop handing out work after it.
   std::chrono::milliseconds time_limit{0};
   bool keep_going = false;  ///< false: stop at the first bug
-  /// Bugs whose traces are kept; later ones are counted only (a trace per path would fill memory
-  /// where most paths fail).
+  /// With keep_going: stop once this many distinct bugs are found (0: none).
+  std::uint64_t max_bugs = 0;
+  /// Distinct bugs whose traces are kept; later ones are counted only.
   std::uint64_t bug_traces = options::kDefaultBugTraces;
-  /// The bugs past `bug_traces` wait, without their traces, for take_counted_bugs(): an agent's
-  /// subtree sessions pass them on, for the coordinator to count each class once.
-  bool hands_over_counted_bugs = false;
+  /// Distinct bugs new or with a shorter run wait for take_new_bugs(): an agent's subtree sessions
+  /// pass them on to the coordinator, and their counts at the subtree's end (bug_tallies()).
+  bool hands_over_bugs = false;
   std::string subject;            ///< subject path as agents see it (recorded in bug traces)
   std::vector<std::string> args;  ///< its arguments
 };
 
-/// A bug found: the run's verdict and a trace file that `exocheck replay` reproduces.
-struct Bug {
-  std::uint64_t number = 0;  ///< 1, 2, ... in the order found
-  proto::RunStatus status = proto::RUN_UNKNOWN;
-  std::string detail;
-  proto::TraceFile trace;
-  /// RUN_NONDETERMINISTIC: the earlier completed path whose final state `trace`'s differs from.
-  std::optional<proto::TraceFile> reference;
-  /// The class of the path (engine/class_key.hpp): across agents, a bug is one per kind and class.
-  engine::ClassKey key;
-  /// The result it came with, counting from 1 in the order results arrived (with one worker, the
-  /// path or sampled run that found it); 0 when not known (bugs an agent reported).
-  std::uint64_t found_at_run = 0;
-};
-
-/// The warning for bugs found once `kept` traces were kept: counted, with no trace.
+/// The warning for the distinct bugs found once `kept` had their traces kept: counted, no trace.
 std::string bugs_not_kept_warning(std::uint64_t kept, std::uint64_t more);
+/// How many distinct bugs an exploration looks for before it stops (0: no end).
+std::uint64_t most_bugs(const ExplorationOptions& options);
 
 /// Why the exploration ended (or that it has not): endings/verdict.hpp's table.
 using endings::Verdict;
@@ -73,8 +63,7 @@ struct Progress {
   engine::Stats stats;
   std::size_t outstanding = 0;  ///< leases out
   std::size_t frontier = 0;     ///< choices known, not yet leased
-  std::size_t bugs = 0;         ///< found, kept or not
-  std::size_t bugs_kept = 0;    ///< with their traces (ExplorationSession::bugs())
+  std::size_t bugs = 0;         ///< distinct bugs found (stats.bugs: the paths that failed)
   /// The share of the tree explored (ExplorationSession::explored_share), when it is estimated:
   /// by `explore` on a terminal, not for a job whose subtrees agents explore.
   std::optional<double> explored_share;
@@ -120,9 +109,11 @@ class ExplorationSession final : public LeaseSource {
   void subtree_finished(std::uint64_t id);
   bool request_backtrack(const engine::BacktrackRequest& request);
   std::vector<engine::BacktrackRequest> take_backtrack_requests();
-  /// The bugs found past ExplorationOptions::bug_traces since the last call, without their traces
-  /// (only with ExplorationOptions::hands_over_counted_bugs).
-  std::vector<Bug> take_counted_bugs();
+  /// The distinct bugs found, or given a shorter run, since the last call (only with
+  /// ExplorationOptions::hands_over_bugs).
+  std::vector<Bug> take_new_bugs();
+  /// Each distinct bug's paths and classes so far.
+  std::vector<BugTally> bug_tallies() const;
   /// The keys of the classes explored (engine/class_key.hpp).
   std::vector<engine::ClassKey> class_keys() const;
 
@@ -131,6 +122,7 @@ class ExplorationSession final : public LeaseSource {
   /// Every path of the tree (or subtree) explored: no limit reached, not stopped.
   bool explored_completely() const;
   Verdict verdict() const;
+  /// The distinct bugs, each with its counts and its shortest failing run's trace.
   std::vector<Bug> bugs() const;
   /// "dead letter 0#3 (Set to 0) in run ..." lines, each distinct message once.
   std::vector<std::string> warnings() const;
@@ -149,7 +141,11 @@ class ExplorationSession final : public LeaseSource {
     EventSpan events;
     const proto::RunResult& result;
     std::optional<proto::TraceFile> bug_trace;  ///< a bug's trace, its ranking still missing
+    std::optional<BugSignature> signature;      ///< a bug's
+    engine::ClassKey key;                       ///< a bug's path's class
   };
+  /// A bug's trace, signature and class, made before the lock is taken.
+  Result bug_result(const engine::Execution& execution, EventSpan events, const proto::RunResult& result) const;
 
   Handover hand_over(std::uint64_t id, Result& converted_result, proto::RunRequest& spent);
   /// The lease of `item`, its request written over `spent` (moved from).
@@ -161,6 +157,7 @@ class ExplorationSession final : public LeaseSource {
   bool stopping() const;
   bool finished_locked() const;
   void note_dead_letters(EventSpan events, const proto::RunResult& result);
+  void add_bug(Bug run);
   proto::TraceFile trace_of(EventSpan events, const proto::RunResult& result,
                             const std::vector<std::string>& ranking) const;
   void check_final_state(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking,
@@ -173,9 +170,8 @@ class ExplorationSession final : public LeaseSource {
   // and SGR): a bug's trace records it.
   std::map<std::uint64_t, std::vector<std::string>> leased_;
   std::uint64_t runs_ = 0;  // results accepted, numbering runs in warnings
-  std::vector<Bug> bugs_;
-  std::uint64_t bugs_not_kept_ = 0;  ///< found past options_.bug_traces: counted, no trace
-  std::vector<Bug> counted_bugs_;    ///< those not taken yet (hands_over_counted_bugs)
+  BugGroups bugs_;
+  std::set<std::size_t> new_bugs_;  ///< groups new or changed, not taken yet (hands_over_bugs)
   DeterminismCheck determinism_;
   std::optional<proto::TraceFile> reference_;  // the first completed path's, with a determinism check
   std::set<std::string> dead_letters_seen_;

@@ -1,0 +1,65 @@
+#include "exocheck/coordinator/bug_groups.hpp"
+
+#include <utility>
+
+namespace exocheck::coordinator {
+
+BugGroups::Offered BugGroups::offer(Bug& run) {
+  const auto key = run.signature.key();
+  const auto found = index_.find(key);
+  const bool traced = run.has_trace() && traces_held_ < traces_;
+  if (found == index_.end()) {
+    const std::size_t index = groups_.size();
+    index_.emplace(key, index);
+    if (!traced) {
+      run.trace.Clear();
+      run.reference.reset();
+    }
+    traces_held_ += traced ? 1 : 0;
+    run.number = index + 1;
+    run.paths = 0;
+    run.classes = 0;
+    groups_.push_back({std::move(run), {}});
+    return {index, true, true};
+  }
+  Bug& held = groups_[found->second].bug;
+  const bool shorter = held.has_trace() ? run.has_trace() && run.steps() < held.steps() : traced;
+  if (!shorter) return {found->second, false, false};
+  traces_held_ += held.has_trace() ? 0 : 1;
+  run.number = held.number;
+  run.paths = held.paths;
+  run.classes = held.classes;
+  held = std::move(run);
+  return {found->second, false, true};
+}
+
+void BugGroups::count(std::size_t index, std::uint64_t paths, const std::vector<engine::ClassKey>& classes) {
+  Group& group = groups_.at(index);
+  group.bug.paths += paths;
+  group.classes.insert(classes.begin(), classes.end());
+  group.bug.classes = group.classes.size();
+}
+
+std::optional<std::size_t> BugGroups::find(const std::string& signature_key) const {
+  const auto found = index_.find(signature_key);
+  if (found == index_.end()) return std::nullopt;
+  return found->second;
+}
+
+std::vector<Bug> BugGroups::bugs() const {
+  std::vector<Bug> bugs;
+  bugs.reserve(groups_.size());
+  for (const auto& group : groups_) bugs.push_back(group.bug);
+  return bugs;
+}
+
+std::vector<BugTally> BugGroups::tallies() const {
+  std::vector<BugTally> tallies;
+  tallies.reserve(groups_.size());
+  for (const auto& group : groups_) {
+    tallies.push_back({group.bug.signature.key(), group.bug.paths, {group.classes.begin(), group.classes.end()}});
+  }
+  return tallies;
+}
+
+}  // namespace exocheck::coordinator

@@ -1,0 +1,135 @@
+#include "exocheck/coordinator/bug_signature.hpp"
+
+#include <string.h>
+
+#include <cctype>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace exocheck::coordinator {
+namespace {
+
+// Types by actor and by message id, from what the run's steps created and sent.
+struct RunNames {
+  std::map<std::string, std::string> actor_types;
+  std::map<std::string, std::string> message_types;
+
+  explicit RunNames(EventSpan events) {
+    for (const proto::Event* event : events) {
+      for (const auto& created : event->actor_types()) actor_types[created.actor()] = created.type();
+      for (const auto& sent : event->sent()) message_types[sent.id()] = sent.type();
+    }
+  }
+  // An actor without a known type (created outside any recorded step) is named by its id.
+  std::string actor(const std::string& id) const {
+    const auto found = actor_types.find(id);
+    return found == actor_types.end() || found->second.empty() ? id : found->second;
+  }
+  std::string message(const std::string& id) const {
+    const auto found = message_types.find(id);
+    return found == message_types.end() ? id : found->second;
+  }
+};
+
+// A check's or an exception's text with its numbers masked: "two leaders in term 1: 2 and 1" and
+// "... 1: 1 and 2" are the same check failing on other data. Each run of digits, with the dots
+// between them (an actor id, a decimal), becomes "<n>".
+std::string masked(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) {
+      out += text[i++];
+      continue;
+    }
+    while (i < text.size() &&
+           (std::isdigit(static_cast<unsigned char>(text[i])) ||
+            (text[i] == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))))) {
+      ++i;
+    }
+    out += "<n>";
+  }
+  return out;
+}
+
+std::string signal_name(int signal) {
+  if (const char* abbreviation = ::sigabbrev_np(signal)) return std::string("SIG") + abbreviation;
+  return "signal " + std::to_string(signal);
+}
+
+// A deadlock's waiting set by types, each entry once: three cells waiting on each other in a ring
+// and two in a pair are one bug, whichever cells they are, whatever else is left pending. Without
+// an actor waiting for a reply (guards refuse every message left), what is pending for whom.
+std::string waiting_set(const proto::RunResult& result, const RunNames& names) {
+  std::set<std::string> entries;
+  for (const auto& blocked : result.blocked()) {
+    entries.insert(names.actor(blocked.actor()) + " waits for the reply to " + names.message(blocked.waiting_for()));
+  }
+  const bool waits = !entries.empty();
+  if (!waits) {
+    for (const auto& message : result.pending()) {
+      entries.insert(message.type() + " to " + names.actor(message.receiver()) +
+                     (message.receiver_destroyed() ? " (destroyed)" : ""));
+    }
+  }
+  std::string text = waits || entries.empty() ? "" : "pending, none enabled: ";
+  bool first = true;
+  for (const auto& entry : entries) text += (std::exchange(first, false) ? "" : waits ? "; " : ", ") + entry;
+  return text;
+}
+
+}  // namespace
+
+std::string BugSignature::key() const {
+  // Unit separators: no type name or text a person writes holds one.
+  return proto::RunStatus_Name(status) + '\x1f' + actor_type + '\x1f' + message_type + '\x1f' + what;
+}
+
+std::string BugSignature::text() const {
+  std::string text;
+  if (!actor_type.empty()) text = "in " + actor_type + (message_type.empty() ? "" : " handling " + message_type);
+  if (!what.empty()) text += (text.empty() ? "" : ": ") + what;
+  return text;
+}
+
+BugSignature signature_of(EventSpan events, const proto::RunResult& result) {
+  BugSignature signature;
+  signature.status = result.status();
+  const RunNames names(events);
+  switch (result.status()) {
+    case proto::RUN_ASSERTION_FAILED:
+    case proto::RUN_EXCEPTION:
+      for (const proto::Event* event : events) {
+        if (event->outcome() == proto::STEP_OK) continue;
+        signature.actor_type = event->step() == 0 ? "main" : names.actor(event->actor());
+        signature.message_type = event->type();
+        signature.what = masked(event->detail());
+        break;
+      }
+      break;
+    case proto::RUN_DEADLOCK:
+      signature.what = waiting_set(result, names);
+      break;
+    case proto::RUN_CRASH:
+      if (result.signal() != 0) signature.what = signal_name(result.signal());
+      break;
+    case proto::RUN_EXIT_WITHOUT_RESULT:
+      signature.what = "exit code " + std::to_string(result.exit_code());
+      break;
+    case proto::RUN_NONDETERMINISTIC:
+      signature.what = result.detail();
+      break;
+    default:
+      break;  // a hang, a step limit (a livelock), a protocol error: the kind says it all
+  }
+  return signature;
+}
+
+BugSignature signature_of(const proto::TraceFile& trace) {
+  std::vector<const proto::Event*> events;
+  events.reserve(static_cast<std::size_t>(trace.events_size()));
+  for (const auto& event : trace.events()) events.push_back(&event);
+  return signature_of(events, trace.result());
+}
+
+}  // namespace exocheck::coordinator
