@@ -100,6 +100,7 @@ Reached explore(const Program& program, ExplorerOptions options, Results results
   }
   reached.stats = explorer.stats();
   reached.classes = explorer.classes();
+  for (const ClassKey& key : explorer.class_keys()) reached.class_keys.insert(key);
   return reached;
 }
 
@@ -130,6 +131,7 @@ Reached explore_in_parallel(const Program& program, ExplorerOptions options, int
   }
   reached.stats = explorer.stats();
   reached.classes = explorer.classes();
+  for (const ClassKey& key : explorer.class_keys()) reached.class_keys.insert(key);
   return reached;
 }
 

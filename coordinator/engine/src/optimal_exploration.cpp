@@ -128,7 +128,7 @@ class OptimalExploration final : public Exploration {
       ++stats_.sleep_blocked;
     } else {
       count_path(stats_, execution.ending, options_);
-      classes_.insert(trace_.class_key());
+      classes_.insert(trace_.class_key(), names_);
       stats_.classes = classes_.size();
     }
     tree_.drop_explored(path_.back());
@@ -234,8 +234,8 @@ class OptimalExploration final : public Exploration {
   std::size_t configurations() const override { return tree_.size(); }
   const Stats& stats() const override { return stats_; }
   const ExplorerOptions& options() const override { return options_; }
-  std::set<std::string> classes() const override { return classes_.forms(names_); }
-  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(names_); }
+  std::set<std::string> classes() const override { return classes_.texts(); }
+  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(); }
 
  private:
   /// An item out: from `from`, `first` and then the leftmost path of its wakeup subtree (`first`

@@ -85,7 +85,7 @@ class SampledRuns final : public Exploration {
     count_path(stats_, execution.ending, options_);
     stats_.executed_steps += trace_.size();
     stats_.transitions += trace_.size();
-    if (execution.ending != Ending::kDivergence) classes_.insert(trace_.class_key());
+    if (execution.ending != Ending::kDivergence) classes_.insert(trace_.class_key(), names_);
     stats_.classes = classes_.size();
     return true;
   }
@@ -127,8 +127,8 @@ class SampledRuns final : public Exploration {
   std::size_t configurations() const override { return 0; }
   const Stats& stats() const override { return stats_; }
   const ExplorerOptions& options() const override { return options_; }
-  std::set<std::string> classes() const override { return classes_.forms(names_); }
-  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(names_); }
+  std::set<std::string> classes() const override { return classes_.texts(); }
+  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(); }
 
  private:
   struct Out {

@@ -241,7 +241,7 @@ void TreeExploration::count_ending(const Execution& execution, const TraceView& 
     return;
   }
   count_path(stats_, execution.ending, options_);
-  if (execution.ending != Ending::kDivergence) classes_.insert(trace.class_key());
+  if (execution.ending != Ending::kDivergence) classes_.insert(trace.class_key(), names_);
   stats_.classes = classes_.size();
 }
 

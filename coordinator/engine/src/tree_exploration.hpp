@@ -44,8 +44,8 @@ class TreeExploration final : public Exploration {
   std::size_t configurations() const override { return configurations_; }
   const Stats& stats() const override { return stats_; }
   const ExplorerOptions& options() const override { return options_; }
-  std::set<std::string> classes() const override { return classes_.forms(names_); }
-  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(names_); }
+  std::set<std::string> classes() const override { return classes_.texts(); }
+  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(); }
 
  private:
   /// An item out for execution: from `node`, deliver `message` (kNoKey: the very first run).
