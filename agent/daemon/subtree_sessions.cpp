@@ -19,8 +19,9 @@ coordinator::ExplorationOptions handing_over_bugs(coordinator::ExplorationOption
 
 }  // namespace
 
-SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent)
-    : options_(handing_over_bugs(std::move(options))), on_urgent_(std::move(urgent)) {}
+SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent,
+                                 std::size_t report_bytes)
+    : options_(handing_over_bugs(std::move(options))), on_urgent_(std::move(urgent)), report_bytes_(report_bytes) {}
 
 void SubtreeSessions::mark_urgent() {
   if (urgent_) return;
@@ -48,7 +49,7 @@ void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
   if (const Part* held = part_of_lease(lease); held != nullptr && !held->dropped) return;  // sent again
   if (stopped_) session->stop();
   const auto ordinal = next_ordinal_++;
-  parts_.emplace(ordinal, Part{lease, std::move(session), {}, false});
+  parts_.emplace(ordinal, Part{lease, std::move(session), {}, false, {}, {}});
   ordinal_of_lease_[lease] = ordinal;  // a dropped part of the same lease is only collected
 }
 
@@ -226,12 +227,15 @@ void SubtreeSessions::collect(proto::Report& report) {
   std::lock_guard lock(mutex_);
   for (auto& answer : splits_) *report.add_splits() = std::move(answer);
   splits_.clear();
+  std::size_t room = report_bytes_;
+  bool more = false;
   for (auto it = parts_.begin(); it != parts_.end();) {
     // Finished first: once it is, no run of it is out, and no request of it can follow those
     // collected now.
     const bool finished = it->second.session->finished();
-    if (!it->second.dropped) collect_part(it->second, finished, report);
-    if (finished) {
+    const bool said = it->second.dropped || collect_part(it->second, finished, report, room);
+    more = more || !said;
+    if (finished && said) {
       if (split_wanted_.erase(it->second.lease) != 0) {
         report.add_splits()->set_lease_id(it->second.lease);  // nothing given: it is done
         any_split_wanted_ = !split_wanted_.empty();
@@ -248,17 +252,29 @@ void SubtreeSessions::collect(proto::Report& report) {
   report.set_leases_seen(leases_seen_);
   report.set_hungry(hungry_);
   urgent_ = false;
+  if (more) mark_urgent();  // the rest at once, in the next report
 }
 
-void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& report) {
+bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& report, std::size_t& room) {
   auto& session = *part.session;
-  for (const auto& request : session.take_backtrack_requests()) {
+  // A race found again on another path is the same request: the owner needs it once.
+  for (auto& request : session.take_backtrack_requests()) {
+    proto::BacktrackRequest wire;
+    coordinator::to_wire(request, wire);
+    if (part.raised.insert(engine::class_key_of(wire.SerializeAsString())).second) {
+      part.backtracks.push_back(std::move(request));
+    }
+  }
+  while (!part.backtracks.empty() && room > 0) {
     auto& raised = *report.add_backtracks();
     raised.set_lease_id(part.lease);
-    coordinator::to_wire(request, *raised.mutable_request());
+    coordinator::to_wire(part.backtracks.front(), *raised.mutable_request());
+    part.backtracks.pop_front();
+    room -= std::min(room, raised.ByteSizeLong());
   }
   const auto progress = session.progress();
   for (const auto& bug : session.take_new_bugs()) coordinator::to_wire(bug, part.lease, *report.add_bugs());
+  if (!part.backtracks.empty()) return false;
   if (finished) {
     auto& done = *report.add_done();
     done.set_lease_id(part.lease);
@@ -268,7 +284,7 @@ void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     for (const auto& warning : session.warnings()) done.add_warnings(warning);
     if (auto reference = session.reference()) *done.mutable_reference() = std::move(*reference);
     coordinator::to_wire(session.bug_tallies(), *done.mutable_bug_tallies());
-    return;
+    return true;
   }
   if (progress.stats.paths != part.reported.paths || progress.stats.sleep_blocked != part.reported.sleep_blocked) {
     auto& moved = *report.add_progress();
@@ -276,6 +292,7 @@ void SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     coordinator::to_wire(progress.stats, *moved.mutable_stats());
     part.reported = progress.stats;
   }
+  return true;
 }
 
 }  // namespace exocheck::agent

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "exocheck/coordinator/exploration_session.hpp"
 #include "exocheck/coordinator/lease_source.hpp"
 #include "exocheck/coordinator/spinning_mutex.hpp"
+#include "exocheck/engine/class_key.hpp"
 #include "exocheck/engine/subtree.hpp"
 #include "proto/coordinator.pb.h"
 
@@ -27,10 +29,17 @@ namespace exocheck::agent {
 
 class SubtreeSessions final : public coordinator::LeaseSource {
  public:
+  /// What one report carries of backtrack requests at most. Under optimal DPOR a subtree given
+  /// away raised tens of thousands a second (minesweeper), and one report past gRPC's limit on a
+  /// message (256 MB) broke the stream for good: sent again at each reconnection, never taken.
+  static constexpr std::size_t kReportBytes = 32u << 20;
+
   /// `urgent` is called (under this source's lock: it must not call back) when something the
   /// coordinator should hear soon happens: a slot found nothing to run, a subtree ended, a split
   /// was answered.
-  explicit SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent = {});
+  /// `report_bytes`: what one report carries of backtrack requests at most (kReportBytes).
+  explicit SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent = {},
+                           std::size_t report_bytes = kReportBytes);
 
   /// Applies what the coordinator sent for this job, in Work's order (coordinator.proto): the
   /// calls below.
@@ -75,6 +84,10 @@ class SubtreeSessions final : public coordinator::LeaseSource {
     std::unique_ptr<coordinator::ExplorationSession> session;
     engine::Stats reported;
     bool dropped = false;
+    /// Taken from the session, not yet reported: a report carries at most kReportBytes of them.
+    std::deque<engine::BacktrackRequest> backtracks;
+    /// Every request raised so far, by a 128-bit hash of its wire form (engine/class_key.hpp's).
+    std::set<engine::ClassKey> raised;
   };
 
   /// A lease's id among every part's: the part's ordinal above kPartShift, the session's id below.
@@ -83,7 +96,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   Part* part_of_lease(std::uint64_t lease);
   coordinator::Handover handed_over(std::uint64_t ordinal, coordinator::Handover handover);
   std::optional<coordinator::Lease> next_locked();
-  void collect_part(Part& part, bool finished, proto::Report& report);
+  /// False when requests are left for the next report: the lease's end waits for them.
+  bool collect_part(Part& part, bool finished, proto::Report& report, std::size_t& room);
   void mark_urgent();
   /// Answers the splits waiting for something to give away, where there is now.
   void split_wanted();
@@ -101,6 +115,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   bool hungry_ = false;
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
   const std::function<void()> on_urgent_;
+  const std::size_t report_bytes_;
   bool stopped_ = false;
   bool closed_ = false;
 };

@@ -3,6 +3,9 @@
 // as its drop is explored anew; a lease whose last subtree given away comes back says so at once.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "fake_program.hpp"
 #include "subtree_sessions.hpp"
@@ -69,6 +72,47 @@ TEST(SubtreeSessions, ALeaseWhoseLastGivenSubtreeComesBackEndsAtOnce) {
   sessions.collect(after);
   ASSERT_EQ(after.done_size(), 1);
   EXPECT_EQ(after.done(0).lease_id(), 1u);
+}
+
+// A lease below the root (env#1 delivered first) races with env#1 above it on every path: each
+// distinct request goes to the coordinator once, and a report carries what fits in its room, the
+// rest in the next ones, the lease's end after the last.
+TEST(SubtreeSessions, BacktrackRequestsGoOnceEachAndAReportCarriesWhatFits) {
+  const coordinator::testing::FakeBehaviour three{.pings = 3};
+  int urgent = 0;
+  agent::SubtreeSessions sessions(
+      {}, [&] { ++urgent; }, 1);
+  proto::Work work = granting(1);
+  work.mutable_leases(0)->mutable_subtree()->add_prefix("env#1");
+  sessions.apply(work);
+  int paths = 0;
+  for (auto lease = sessions.next(); lease;) {
+    const auto run = coordinator::testing::run_fake(lease->request, three);
+    const auto events = coordinator::pointers_to(run.events);
+    lease = std::move(sessions.complete_and_next(lease->id, events, run.result, lease->request).next);
+    ++paths;
+  }
+  EXPECT_EQ(paths, 2);  // env#2 and env#3 in either order
+  std::set<std::string> requests;
+  int reports = 0;
+  for (;;) {
+    proto::Report report;
+    urgent = 0;
+    sessions.collect(report);
+    ++reports;
+    ASSERT_LE(report.backtracks_size(), 1);  // a room of one byte: one request a report
+    for (const auto& raised : report.backtracks()) {
+      EXPECT_TRUE(requests.insert(raised.request().SerializeAsString()).second) << "sent twice";
+    }
+    if (report.done_size() > 0) {
+      EXPECT_EQ(report.backtracks_size(), 1) << "the end comes with the last request, not before";
+      break;
+    }
+    EXPECT_EQ(urgent, 1) << "the rest goes at once";
+    ASSERT_LT(reports, 100);
+  }
+  EXPECT_EQ(reports, static_cast<int>(requests.size()));
+  EXPECT_GE(requests.size(), 2u);
 }
 
 }  // namespace
