@@ -12,10 +12,14 @@
 # past the limit < 1 s, output < 10 MB) each met or not.
 # A benchmark, not a test: it prints figures. KEEP=1 keeps its temporary folder (samples, logs,
 # out dirs) and prints where it is.
-#   usage: tests/bench/soak.sh [BUILD_DIR] [SECONDS]
+# A third argument gives other reduction flags ("--reduction optimal": one path per class, where
+# the classes the explorer counts grow with the paths).
+#   usage: tests/bench/soak.sh [BUILD_DIR] [SECONDS] [REDUCTION_FLAGS]
 set -euo pipefail
 build=${1:-build}
 seconds=${2:-600}
+# The reduction's flags: exhaustive without sleep sets by default, where every path fails alike.
+reduction=${3:---reduction exhaustive --no-sleep-sets}
 command -v python3 >/dev/null || { echo "soak.sh: needs python3" >&2; exit 2; }
 build=$(cd "$build" && pwd)
 subject="$build/bin/minesweeper"
@@ -84,7 +88,7 @@ explore() {
   shift
   local out="$work/out-$mode" status=0 start end
   start=$(date +%s.%N)
-  "$build/bin/exocheck" explore "$@" --reduction exhaustive --no-sleep-sets --keep-going \
+  "$build/bin/exocheck" explore "$@" $reduction --keep-going \
     --time-limit "$seconds" --out "$out" -- "$subject" >"$work/explore-$mode.log" 2>&1 </dev/null &
   local explorer=$!
   pids+=("$explorer")
@@ -106,7 +110,7 @@ explore() {
 }
 
 : >"$work/samples"
-echo "soak: minesweeper, exhaustive, no sleep sets, --keep-going, --time-limit $seconds s; $(nproc) cores" >&2
+echo "soak: minesweeper, $reduction, --keep-going, --time-limit $seconds s; $(nproc) cores" >&2
 echo "mode 1 of 2: embedded, --workers 2" >&2
 daemons=
 explore embedded --workers 2
