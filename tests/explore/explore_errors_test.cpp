@@ -38,6 +38,14 @@ TEST_F(ExploreErrors, SubjectNotLinkedWithTheHook) {
   expect_input_error(explore({"--workers", "2"}, "fault_not_linked"), "cannot run");
 }
 
+// Arguments the subject refuses end it before its actors start: what it said is in the error, not
+// only that it never said hello.
+TEST_F(ExploreErrors, ArgumentsTheSubjectRefusesAreNamed) {
+  if (!built("minesweeper")) GTEST_SKIP() << "minesweeper not built";
+  expect_input_error(explore({"--workers", "1"}, "minesweeper", {"2", "3"}),
+                     "its stderr ends: 'The following arguments were not expected: 3 2");
+}
+
 TEST_F(ExploreErrors, UnknownReduction) {
   expect_input_error(explore_registry({"--reduction", "odpor"}), "--reduction");
 }

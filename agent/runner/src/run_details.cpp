@@ -49,10 +49,21 @@ std::string protocol_error_detail(const RunContext& run, const std::string& prob
                      prefix_phrase(run.prefix_length));
 }
 
-std::string not_linked_detail(const std::string& subject, int exit_code) {
+std::string not_linked_detail(const std::string& subject, int exit_code, const std::string& stderr_tail) {
+  // Its last two lines: an argument parser says what it refused, then where to read more.
+  std::string last = stderr_tail;
+  while (!last.empty() && (last.back() == '\n' || last.back() == '\r')) last.pop_back();
+  if (const auto newline = last.rfind('\n'); newline != std::string::npos && newline > 0) {
+    if (const auto before = last.rfind('\n', newline - 1); before != std::string::npos) last.erase(0, before + 1);
+  }
+  for (auto& c : last) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
   return fmt::format(
-      "{} is not linked with the exocheck hook: it exited with code {} without a hello on the control channel", subject,
-      exit_code);
+      "{} is not linked with the exocheck hook: it exited with code {} without a hello on the control channel{}",
+      subject, exit_code,
+      last.empty() ? std::string()
+                   : fmt::format(" (or it ended before starting its actors; its stderr ends: '{}')", last));
 }
 
 }  // namespace exocheck::agent

@@ -36,6 +36,8 @@ std::string exit_without_result_detail(const RunContext& run, int exit_code);
 std::string protocol_error_detail(const RunContext& run, const std::string& problem);
 
 /// "./x is not linked with the exocheck hook: it exited with code 0 without a hello on the control channel".
-std::string not_linked_detail(const std::string& subject, int exit_code);
+/// A process that exited without a hello: not linked with the hook, or ended before its actors
+/// started (its arguments refused, say); `stderr_tail`'s last line, when there is one, may say which.
+std::string not_linked_detail(const std::string& subject, int exit_code, const std::string& stderr_tail = {});
 
 }  // namespace exocheck::agent

@@ -10,14 +10,15 @@ namespace exocheck::agent {
 namespace {
 
 // The process ended by itself without a result: how it ended says why.
-proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const RunReport& report, int status) {
+proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const RunReport& report, int status,
+                              const std::string& stderr_tail) {
   proto::RunResult result;
   if (WIFSIGNALED(status)) {
     result.set_status(proto::RUN_CRASH);
     result.set_detail(crash_detail(run, WTERMSIG(status)));
   } else if (!report.hello_seen) {
     result.set_status(proto::RUN_LAUNCH_FAILED);
-    result.set_detail(not_linked_detail(spec.binary, WEXITSTATUS(status)));
+    result.set_detail(not_linked_detail(spec.binary, WEXITSTATUS(status), stderr_tail));
   } else {
     result.set_status(proto::RUN_EXIT_WITHOUT_RESULT);
     result.set_detail(exit_without_result_detail(run, WEXITSTATUS(status)));
@@ -65,7 +66,7 @@ void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport&
       result.set_detail(hang_detail(run, spec.timeout));
       break;
     case RunEnding::exited:
-      result = exit_verdict(spec, run, report, end.wait_status);
+      result = exit_verdict(spec, run, report, end.wait_status, end.stderr_tail);
       break;
   }
   if (end.ending != RunEnding::result) result.set_steps(report.events.empty() ? 0 : report.events.back().step());
