@@ -74,6 +74,25 @@ TEST(BugSignature, ADeadlockIsItsWaitingSetByTypes) {
   EXPECT_EQ(deadlock({}).what, "pending, none enabled: Reveal to Cell") << "no call waits: what is left pending";
 }
 
+// A CAF assert in caf_main before the first step (CAF's own fixed_stack example): no event failed,
+// no event at all; its verdict's text is its signature, and its trace is kept all the same.
+TEST(BugSignature, ARunThatFailedBeforeItsFirstStepIsItsVerdictsText) {
+  proto::TraceFile trace;
+  trace.mutable_result()->set_status(proto::RUN_ASSERTION_FAILED);
+  trace.mutable_result()->set_detail(
+      "assertion failed in caf_main before the run: fixed_stack.cpp:62: Assertion `size_ < 2' failed.");
+  Bug bug;
+  bug.status = proto::RUN_ASSERTION_FAILED;
+  bug.signature = signature_of(trace);
+  bug.trace = trace;
+  EXPECT_EQ(bug.signature.what,
+            "assertion failed in caf_main before the run: fixed_stack.cpp:<n>: Assertion `size_ < <n>' failed.");
+  BugGroups groups(100);
+  groups.offer(bug);
+  EXPECT_TRUE(groups.at(0).has_trace());
+  EXPECT_EQ(groups.at(0).steps(), 0u);
+}
+
 Bug failing(const std::string& what, std::size_t steps, engine::ClassKey key = {}) {
   Bug bug;
   bug.status = proto::RUN_ASSERTION_FAILED;
@@ -81,6 +100,7 @@ Bug failing(const std::string& what, std::size_t steps, engine::ClassKey key = {
   bug.detail = what + " at step " + std::to_string(steps);
   bug.key = key;
   for (std::size_t i = 0; i <= steps; ++i) bug.trace.add_events();
+  bug.trace.mutable_result()->set_status(proto::RUN_ASSERTION_FAILED);
   return bug;
 }
 

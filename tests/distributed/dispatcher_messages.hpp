@@ -75,6 +75,7 @@ inline void add_bug(proto::Report& out, std::uint64_t lease, const std::vector<s
   bug.set_status(proto::RUN_ASSERTION_FAILED);
   bug.set_detail("x == 2");
   bug.set_what(what);
+  bug.mutable_trace()->mutable_result()->set_status(proto::RUN_ASSERTION_FAILED);
   bug.mutable_trace()->add_events();  // step 0
   for (const auto& id : path) {
     bug.mutable_trace()->add_prefix(id);

@@ -106,6 +106,9 @@ BugSignature signature_of(EventSpan events, const proto::RunResult& result) {
         signature.what = masked(event->detail());
         break;
       }
+      // No step failed: the run failed before its first (a CAF assert in caf_main), and its
+      // verdict's text is all there is.
+      if (signature.what.empty()) signature.what = masked(result.detail());
       break;
     case proto::RUN_DEADLOCK:
       signature.what = waiting_set(result, names);

@@ -21,7 +21,8 @@ struct Bug {
   std::uint64_t number = 0;  ///< 1, 2, ... in the order the distinct bugs were found
   proto::RunStatus status = proto::RUN_UNKNOWN;
   std::string detail;  ///< the representative run's verdict, with its ids
-  /// Empty (no event) when the bug was found past the cap on traces: counted only.
+  /// Empty when the bug was found past the cap on traces: counted only. A trace kept always holds
+  /// its run's result, and may hold no event (a CAF assert in caf_main before the first step).
   proto::TraceFile trace;
   /// RUN_NONDETERMINISTIC: the earlier completed path whose final state `trace`'s differs from.
   std::optional<proto::TraceFile> reference;
@@ -34,9 +35,11 @@ struct Bug {
   std::uint64_t paths = 0;    ///< paths that failed this way
   std::uint64_t classes = 0;  ///< distinct classes among them
 
-  bool has_trace() const { return trace.events_size() > 0; }
-  /// Steps of the representative run after step 0 (0 without a trace).
-  std::uint64_t steps() const { return has_trace() ? static_cast<std::uint64_t>(trace.events_size() - 1) : 0; }
+  bool has_trace() const { return trace.has_result(); }
+  /// Steps of the representative run after step 0 (0 without a trace, or without events).
+  std::uint64_t steps() const {
+    return trace.events_size() > 1 ? static_cast<std::uint64_t>(trace.events_size() - 1) : 0;
+  }
 };
 
 /// One count of a distinct bug's paths and classes, as an explorer of a subtree hands it on.
