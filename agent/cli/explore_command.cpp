@@ -86,6 +86,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
                                 "Which message to try first at each configuration");
   options::add_delivery_option(*app_, delivery_);
   options::add_timers_option(*app_, timers_);
+  options::add_fault_options(*app_, faults_);
   auto* workers = app_->add_option("--workers", workers_, "Runs at a time (local agent threads)")
                       ->check(CLI::Range(1, 1024))
                       ->capture_default_str();
@@ -163,6 +164,13 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   if (const auto refusal = options::refusal(session.explorer); !refusal.empty()) {
     throw InputError("explore: " + refusal);
   }
+  session.step_limit = step_limit_;
+  session.faults.set_crashes(faults_.crashes);
+  session.faults.set_losses(faults_.losses);
+  session.faults.set_duplicates(faults_.duplicates);
+  for (const auto& type : faults_.crash_types) session.faults.add_crash_types(type);
+  for (const auto& actor : faults_.crash_actors) session.faults.add_crash_actors(actor);
+  for (const auto& type : faults_.lossy_types) session.faults.add_lossy_types(type);
   session.step_limit = step_limit_;
   session.run_timeout = timeout_from_seconds(run_timeout_seconds_);
   // 0 stays 0 (no limit); any other limit is at least a millisecond, as the option's check asks.

@@ -14,6 +14,7 @@
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/option_flags.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/strategy.hpp"
 #include "exocheck/options/timers.hpp"
@@ -53,6 +54,7 @@ class ExploreCommand {
   std::string heuristic_{options::name_of(kDefaults.explorer.heuristic)};
   std::string delivery_{options::name_of(kDefaults.explorer.delivery)};
   std::string timers_{options::name_of(kDefaults.explorer.timers)};
+  options::FaultFlags faults_;
   std::size_t workers_;
   std::uint64_t max_paths_ = kDefaults.explorer.max_paths;
   std::string strategy_{options::name_of(kDefaults.explorer.strategy)};

@@ -83,6 +83,14 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["pin_workers"] = settings.pin_workers;
   options["in_place"] = settings.fork_server && settings.in_place;
   options["step_limit"] = settings.session.step_limit;
+  const auto& faults = settings.session.faults;
+  options["faults"] = {
+      {"crash", faults.crashes()},
+      {"lose", faults.losses()},
+      {"duplicate", faults.duplicates()},
+      {"crash_types", std::vector<std::string>(faults.crash_types().begin(), faults.crash_types().end())},
+      {"crash_actors", std::vector<std::string>(faults.crash_actors().begin(), faults.crash_actors().end())},
+      {"lossy_types", std::vector<std::string>(faults.lossy_types().begin(), faults.lossy_types().end())}};
   return options;
 }
 
@@ -132,13 +140,15 @@ std::string options_text(const ExploreSettings& settings) {
   std::string subject = settings.session.subject;
   for (const auto& arg : settings.session.args) subject += " " + arg;
   const auto& session = settings.session;
-  const std::string limits = fmt::format(
-      "delivery {}, timers {}, time limit {}, {}, run timeout {} s, step limit {}", options::name_of(explorer.delivery),
-      options::name_of(explorer.timers),
-      session.time_limit.count() == 0 ? std::string("none") : fmt::format("{} s", seconds_of(session.time_limit)),
-      session.keep_going ? fmt::format("keep going after bugs (traces of {})", session.bug_traces)
-                         : "stop at the first bug",
-      seconds_of(session.run_timeout), session.step_limit);
+  const std::string limits =
+      fmt::format(
+          "delivery {}, timers {}, time limit {}, {}, run timeout {} s, step limit {}",
+          options::name_of(explorer.delivery), options::name_of(explorer.timers),
+          session.time_limit.count() == 0 ? std::string("none") : fmt::format("{} s", seconds_of(session.time_limit)),
+          session.keep_going ? fmt::format("keep going after bugs (traces of {})", session.bug_traces)
+                             : "stop at the first bug",
+          seconds_of(session.run_timeout), session.step_limit) +
+      (agent::faults_text(session.faults).empty() ? "" : ", faults: " + agent::faults_text(session.faults));
   if (sampled(explorer)) {
     // Reduction, sleep sets, heuristic and max paths do not apply to sampled runs.
     return fmt::format("Exploring: {}\nOptions: {}workers {}, {}\n", subject, strategy_text(explorer), settings.workers,

@@ -23,6 +23,7 @@ agent::RunSpec spec_of(const RunSettings& settings) {
   spec.request.set_delivery(options::row_of(options::kDeliveries, settings.delivery).wire);
   spec.request.set_timers(options::row_of(options::kTimers, settings.timers).wire);
   spec.request.set_step_limit(settings.step_limit);
+  *spec.request.mutable_faults() = settings.faults;
   for (const auto& id : settings.prefix) spec.request.add_prefix(id);
   for (const auto& actor : settings.ranking) spec.request.add_ranking(actor);
   return spec;
@@ -33,6 +34,7 @@ proto::TraceFile describe(const RunSettings& settings) {
       wire::new_trace_file(settings.subject, settings.args, options::name_of(settings.heuristic), settings.step_limit,
                            settings.ranking, options::row_of(options::kDeliveries, settings.delivery).wire,
                            options::row_of(options::kTimers, settings.timers).wire);
+  *trace.mutable_faults() = settings.faults;
   for (const auto& id : settings.prefix) trace.add_prefix(id);
   return trace;
 }
@@ -75,6 +77,7 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
     throw InputError(command + ": the trace names unknown timer semantics " + std::to_string(recorded.timers()));
   }
   settings.timers = timers->engine;
+  settings.faults = recorded.faults();
   settings.prefix = schedule_of(recorded);
   settings.step_limit = recorded.step_limit();
   settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());

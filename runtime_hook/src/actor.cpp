@@ -103,6 +103,23 @@ void Actor::destroy() {
   runtime_->destroy(cell_);
 }
 
+void Actor::monitor(const ActorRef& target) {
+  if (!target.valid()) throw std::logic_error("actor " + cell_->id + " monitored a null ActorRef");
+  auto envelope = std::make_unique<detail::Envelope>();
+  envelope->id = detail::message_id(cell_->id, ++cell_->sent);
+  envelope->sender = cell_;
+  envelope->receiver = target.cell();
+  envelope->type = &detail::message_type_of<MonitorRequest>();
+  envelope->payload = detail::make_payload(MonitorRequest{});
+  envelope->monitor_request = true;
+  envelope->incarnation = cell_->incarnation;
+  runtime_->send(std::move(envelope));
+}
+
+void Actor::crashable(bool may) {
+  cell_->crash_mark = may ? 1 : 0;
+}
+
 ActorRef Actor::spawn_child(const std::function<std::unique_ptr<Actor>()>& construct) {
   return detail::construct_actor(*runtime_, cell_, construct);
 }
@@ -137,8 +154,22 @@ ActorRef construct_actor(Runtime& runtime, ActorCell* parent,
   return ActorRef(cell);
 }
 
+std::unique_ptr<Envelope> down_message(ActorCell& ended, const Watcher& watcher, const char* reason) {
+  auto envelope = std::make_unique<Envelope>();
+  envelope->id = message_id(ended.id, ++ended.sent);
+  envelope->sender = &ended;
+  envelope->receiver = watcher.cell;
+  envelope->incarnation = watcher.incarnation;
+  envelope->type = &message_type_of<Down>();
+  envelope->payload = make_payload(Down{ActorRef(&ended), reason});
+  return envelope;
+}
+
 bool is_enabled(const Envelope& envelope) {
   const ActorCell& cell = *envelope.receiver;
+  // A monitor request is answered by an actor that ended too, as it would be while it waits for
+  // nothing: a reply's delivery stays the only one enabled at a caller.
+  if (envelope.monitor_request) return cell.destroyed || (cell.actor && cell.awaiting.empty());
   if (cell.destroyed || !cell.actor) return false;
   if (!cell.awaiting.empty()) return envelope.answers == cell.awaiting;
   for (const auto& guard : cell.actor->guards_) {
@@ -201,6 +232,8 @@ void dispatch(const Envelope& envelope) {
     return;
   }
   if (envelope.timer == TimerKind::kCallTimeout) return;  // its call was answered (it is cancelled then)
+  // A Down that an earlier incarnation asked for (the actor crashed since) is not this one's.
+  if (envelope.type == &message_type_of<Down>() && envelope.incarnation != cell.incarnation) return;
   // Armed again before the handler runs, so that the handler may cancel it.
   if (envelope.timer == TimerKind::kPeriodic) runtime.arm(next_firing(envelope, message_id(cell.id, ++cell.sent)));
   for (const auto& handler : cell.actor->handlers_) {

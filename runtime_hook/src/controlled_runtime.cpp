@@ -39,9 +39,11 @@ void ControlledRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
   auto* type = event_->add_actor_types();
   type->set_actor(cell->id);
   type->set_type(type_name_of(*cell->actor));
+  cell->type = type->type();
 }
 
-void ControlledRuntime::name_type(const ActorCell* cell, std::string type) {
+void ControlledRuntime::name_type(ActorCell* cell, std::string type) {
+  cell->type = type;
   for (auto& entry : *event_->mutable_actor_types()) {
     if (entry.actor() == cell->id) entry.set_type(std::move(type));
   }
@@ -69,7 +71,24 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
     sent->set_quiescent(true);
     quiescent_sent_ = true;
   }
-  if (envelope->receiver->destroyed) {
+  // The network's faults before anything of the receiver's is read: what they offer is the
+  // sender's alone (dependency.md, "Faults").
+  const NetworkFault fault = faults_on_ ? network_fault(*envelope) : NetworkFault::kNone;
+  if (fault == NetworkFault::kLost) return;
+  std::unique_ptr<Envelope> copy = fault == NetworkFault::kDuplicated ? copy_of(*envelope) : nullptr;
+  enqueue(std::move(envelope), *sent);
+  if (copy) {
+    auto* copy_sent = event_->add_sent();
+    copy_sent->set_id(copy->id);
+    copy_sent->set_receiver(copy->receiver->id);
+    copy_sent->set_type(*copy->type->name);
+    copy_sent->set_duplicate_of(sent->id());
+    enqueue(std::move(copy), *copy_sent);
+  }
+}
+
+void ControlledRuntime::enqueue(std::unique_ptr<Envelope> envelope, proto::SentMessage& sent) {
+  if (envelope->receiver->destroyed && !envelope->monitor_request) {
     dead_letters_.push_back(envelope->id);
     event_->add_dead_letters(envelope->id);
     return;
@@ -82,7 +101,7 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
     event_->add_cancelled(envelope->id);
     return;
   }
-  note_rejections(*envelope, *sent);
+  note_rejections(*envelope, sent);
   pending_.push_back(std::move(envelope));
 }
 
@@ -122,11 +141,14 @@ void ControlledRuntime::begin_step(std::uint32_t step) {
   event_->set_step(step);
 }
 
-void ControlledRuntime::finish_destroy(ActorCell& cell) {
+void ControlledRuntime::finish_destroy(ActorCell& cell, const char* reason) {
   cell.destroy_requested = false;
   cell.destroyed = true;
-  auto dead = std::stable_partition(pending_.begin(), pending_.end(),
-                                    [&](const auto& envelope) { return envelope->receiver != &cell; });
+  tell_monitors(cell, reason);
+  // A monitor request is answered by an ended actor too.
+  auto dead = std::stable_partition(pending_.begin(), pending_.end(), [&](const auto& envelope) {
+    return envelope->receiver != &cell || envelope->monitor_request;
+  });
   for (auto it = dead; it != pending_.end(); ++it) {
     dead_letters_.push_back((*it)->id);
     event_->add_dead_letters((*it)->id);
@@ -136,7 +158,7 @@ void ControlledRuntime::finish_destroy(ActorCell& cell) {
 
 void ControlledRuntime::finish_requested_destroys() {
   for (ActorCell* cell : destroying_) {
-    if (cell->destroy_requested) finish_destroy(*cell);
+    if (cell->destroy_requested) finish_destroy(*cell, "destroyed");
   }
   destroying_.clear();
 }
@@ -208,6 +230,10 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   event_->set_time_ns(now_ns_);
   if (envelope->quiescent) event_->set_quiescent(true);
   record_clock(*clock);
+  if (envelope->monitor_request) {
+    answer_monitor_request(*envelope);
+    return proto::STEP_OK;
+  }
   remember_guard_views(cell, step);
 
   const StepVerdict verdict = execute_step(*envelope);
@@ -215,8 +241,10 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   if (!verdict.detail.empty()) event_->set_detail(wire::valid_utf8(verdict.detail));
   // A failed step ends its actor, as an uncaught exception ends an ActorFoundry actor.
   if (cell.destroy_requested || verdict.outcome != proto::STEP_OK) {
-    finish_destroy(cell);
+    finish_destroy(cell, verdict.outcome != proto::STEP_OK ? "failed" : "destroyed");
     event_->set_destroyed(true);
+  } else if (faults_.crashes() != 0) {
+    offer_crash(cell);
   }
   // Others end in this step too when an adapter's framework ends them (a CAF actor whose start
   // fails): their pending messages become dead letters; the event's flag is the receiver's only.
@@ -408,6 +436,8 @@ int ControlledRuntime::run() {
   random_choices_ = request_->heuristic() == proto::RANDOM_WALK || request_->heuristic() == proto::PCT;
   choice_random_.seed(request_->seed() ^ 0x63686f6f7365ULL);  // its own stream: the schedule's draws stay as they were
   timers_ = request_->timers();
+  faults_ = request_->faults();
+  faults_on_ = faults_.losses() != 0 || faults_.duplicates() != 0;
 
   finish_requested_destroys();
   write_event();

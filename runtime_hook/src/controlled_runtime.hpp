@@ -40,7 +40,7 @@ class ControlledRuntime : public Runtime {
 
   /// What `cell`, adopted in this step, is called in the trace instead of its C++ class (an
   /// adapter's actors are all of one proxy class).
-  void name_type(const ActorCell* cell, std::string type);
+  void name_type(ActorCell* cell, std::string type);
 
   /// Reads the run request, performs the run, reports its result. Returns the exit code (0).
   /// With a fork server, returns only in the child that performed a run.
@@ -100,7 +100,25 @@ class ControlledRuntime : public Runtime {
   proto::RunResult divergence(const proto::RunRequest& request, std::uint32_t step) const;
   Choice choose(const proto::RunRequest& request, std::uint32_t step, SchedulingOrder& order);
   proto::StepOutcome execute(std::size_t pending_index, std::uint32_t step);
-  void finish_destroy(ActorCell& cell);
+  /// Ends `cell`: its pending messages become dead letters, its monitors are told `reason`.
+  void finish_destroy(ActorCell& cell, const char* reason);
+  // Faults and monitors (controlled_faults.cpp).
+  /// A choice of the step in progress that a fault budget offers: 0 is no fault. Under a
+  /// randomized strategy a fault is drawn one time in kFaultOdds.
+  std::uint32_t fault_choice(std::uint32_t range, proto::Fault fault, const std::string& message);
+  enum class NetworkFault { kNone, kLost, kDuplicated };
+  /// Offers the network's faults for `envelope`, sent in this step; a loss is recorded here.
+  NetworkFault network_fault(const Envelope& envelope);
+  /// The network's copy of `original`, being sent: its next id from the same sender.
+  std::unique_ptr<Envelope> copy_of(const Envelope& original);
+  /// A message sent, into the run: pending, or a dead letter, or a reply dropped (its call gave up).
+  void enqueue(std::unique_ptr<Envelope> envelope, proto::SentMessage& sent);
+  /// After a step of `cell` that ended well: offers to crash it (and make it again).
+  void offer_crash(ActorCell& cell);
+  void crash(ActorCell& cell, bool restart);
+  void tell_monitors(ActorCell& cell, const char* reason);
+  /// Delivers Actor::monitor()'s request: the receiver keeps its sender, or says it ended.
+  void answer_monitor_request(const Envelope& request);
   /// Takes the first pending message `matches` accepts out of the run, as withdrawn in this step.
   template <typename Matches>
   bool withdraw(Matches matches);
@@ -127,6 +145,8 @@ class ControlledRuntime : public Runtime {
   SleepSet sleep_;                      ///< asleep after the prefix
   proto::DeliveryOrder delivery_ = proto::DELIVERY_UNORDERED;  ///< the request's
   proto::TimerSemantics timers_ = proto::TIMERS_ANYTIME;       ///< the request's
+  proto::FaultBudget faults_;                                  ///< the request's
+  bool faults_on_ = false;                                     ///< some fault's budget is not 0
   proto::RunResult first_failure_;                             ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t now_ns_ = 0;  ///< virtual time: the due time of the latest timer fired

@@ -39,7 +39,18 @@ void ThreadPoolRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
 
 void ThreadPoolRuntime::send(std::unique_ptr<Envelope> envelope) {
   ActorCell& receiver = *envelope->receiver;
-  std::lock_guard lock(receiver.mutex);
+  std::unique_lock lock(receiver.mutex);
+  if (envelope->monitor_request) {
+    const Watcher watcher{envelope->sender, envelope->incarnation};
+    if (!receiver.destroyed) {
+      receiver.monitors.push_back(watcher);
+      return;
+    }
+    auto down = down_message(receiver, watcher, "not running");
+    lock.unlock();
+    send(std::move(down));
+    return;
+  }
   if (receiver.destroyed) {
     std::lock_guard out(output_mutex_);
     std::fprintf(stderr, "exocheck: warning: dead letter %s (%s) to destroyed actor %s\n", envelope->id.c_str(),
@@ -118,8 +129,9 @@ void ThreadPoolRuntime::abandon_reply(ActorCell* cell, const std::string& call) 
 // as under exploration, where such a value could not be explored: a program behaves alike in both.
 std::uint32_t ThreadPoolRuntime::choose(std::uint32_t range) {
   if (!running_) {
-    throw std::logic_error("exocheck::choose() was called in main before System::run(): only choices in steps "
-                           "(handlers, constructors they run) can be explored");
+    throw std::logic_error(
+        "exocheck::choose() was called in main before System::run(): only choices in steps "
+        "(handlers, constructors they run) can be explored");
   }
   thread_local std::mt19937_64 random(std::random_device{}());
   return static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(0, range - 1)(random));
@@ -177,23 +189,29 @@ void ThreadPoolRuntime::drain(ActorCell& cell) {
     }
     // A failed step ends its actor, as in controlled mode.
     if (cell.destroy_requested || verdict.outcome != proto::STEP_OK) {
-      finish_destroy(cell);
+      finish_destroy(cell, verdict.outcome != proto::STEP_OK ? "failed" : "destroyed");
       return;
     }
   }
 }
 
-void ThreadPoolRuntime::finish_destroy(ActorCell& cell) {
-  std::lock_guard lock(cell.mutex);
-  cell.destroy_requested = false;
-  cell.destroyed = true;
-  cell.scheduled = false;
-  for (const auto& envelope : cell.mailbox) {
-    std::lock_guard out(output_mutex_);
-    std::fprintf(stderr, "exocheck: warning: dead letter %s (%s) pending at destroyed actor %s\n", envelope->id.c_str(),
-                 envelope->type->name->c_str(), cell.id.c_str());
+void ThreadPoolRuntime::finish_destroy(ActorCell& cell, const char* reason) {
+  std::vector<std::unique_ptr<Envelope>> downs;
+  {
+    std::lock_guard lock(cell.mutex);
+    cell.destroy_requested = false;
+    cell.destroyed = true;
+    cell.scheduled = false;
+    for (const auto& envelope : cell.mailbox) {
+      std::lock_guard out(output_mutex_);
+      std::fprintf(stderr, "exocheck: warning: dead letter %s (%s) pending at destroyed actor %s\n",
+                   envelope->id.c_str(), envelope->type->name->c_str(), cell.id.c_str());
+    }
+    cell.mailbox.clear();
+    for (const Watcher& watcher : cell.monitors) downs.push_back(down_message(cell, watcher, reason));
+    cell.monitors.clear();
   }
-  cell.mailbox.clear();
+  for (auto& down : downs) send(std::move(down));
 }
 
 void ThreadPoolRuntime::report_failure(const ActorCell& cell, const Envelope& envelope, const std::string& what) {

@@ -54,7 +54,8 @@ class ThreadPoolRuntime : public Runtime {
   void work_done();
   void drain(ActorCell& cell);
   std::unique_ptr<Envelope> take_enabled_locked(ActorCell& cell);
-  void finish_destroy(ActorCell& cell);
+  /// Ends `cell`: its mailbox's messages are dead letters, its monitors are told `reason`.
+  void finish_destroy(ActorCell& cell, const char* reason);
   void report_failure(const ActorCell& cell, const Envelope& envelope, const std::string& what);
   bool report_deadlock();
 

@@ -159,6 +159,31 @@ TEST(RemoteExplore, DistinctBugsAndTheirCountsAreTheSameAsEmbedded) {
   }
 }
 
+// The fault budget travels with the job to every agent, and the traces they keep carry it: the
+// coordinator crash of two-phase commit is found with the embedded figures, and its trace replays.
+TEST(RemoteExplore, FaultsAreInjectedByAgentsAsTheyAreEmbedded) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto out = std::filesystem::temp_directory_path() / "exocheck-remote-faults";
+  const auto remote = run_command(explore_command(
+      cluster.address(), "--crash 1 --crash-types Coordinator --keep-going --json --out " + out.string(),
+      "two-phase-commit"));
+  ASSERT_EQ(remote.exit_code, 1) << remote.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(remote.out);
+  EXPECT_EQ(summary["stats"]["classes"], 806);
+  EXPECT_EQ(summary["stats"]["bugs"], 2);
+  EXPECT_EQ(summary["bugs"][0]["classes"], 160);
+  const auto replayed =
+      run_command((bin_dir() / "exocheck").string() + " replay " + (out / "bug-1.trace").string() + " 2>&1");
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  const auto fixed = run_command(
+      explore_command(cluster.address(), "--crash 1 --crash-types Coordinator --json", "two-phase-commit --fixed"));
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.out << cluster.coordinator_log();
+  EXPECT_EQ(nlohmann::json::parse(fixed.out)["stats"]["classes"], 8376);
+}
+
 // A CAF program doing what exocheck does not explore (a blocking receive inside a handler) is
 // refused through a cluster as it is embedded: exit 2 with the construct named, never a bug.
 TEST(RemoteExplore, ACafProgramThatCannotBeExploredIsRefusedNotFiledAsABug) {

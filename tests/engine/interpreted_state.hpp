@@ -35,6 +35,11 @@ struct Actor {
   int children = 0;
   int sent = 0;
   std::shared_ptr<const VectorClock> clock;
+  /// As the hook's ActorCell: who is told of its end (actor, incarnation), crashes it came back
+  /// from, faults suffered.
+  std::vector<std::pair<int, std::uint32_t>> monitors;
+  std::uint32_t incarnation = 0;
+  std::uint32_t crashes = 0, losses = 0, duplicates = 0;
   /// As the hook's guard history: (step, count before it) for the latest steps not awaiting a reply.
   std::deque<std::pair<std::uint32_t, int>> guard_history;
 };
@@ -55,9 +60,12 @@ struct Message {
   bool quiescent = false;              ///< sent quiescent: delivered only when nothing else can be
   std::uint64_t due = 0;               ///< a timer's due time
   int delay = 0;                       ///< a timer's delay
+  bool monitor_request = false;        ///< Actor::monitor's request, answered by the runtime
+  std::uint32_t incarnation = 0;       ///< a monitor request's and its Down's: the watcher's
 };
 
 constexpr int kReplyType = -1;
 constexpr int kTimeoutType = -2;
+constexpr int kMonitorType = -4;  ///< Actor::monitor's request (program.hpp's kDownType is -3)
 
 }  // namespace exocheck::engine::testing::interpreted

@@ -22,6 +22,7 @@ using exocheck::detail::TimerKind;
 using exocheck::detail::VectorClock;
 
 using interpreted::Actor;
+using interpreted::kMonitorType;
 using interpreted::kReplyType;
 using interpreted::kTimeoutType;
 using interpreted::Message;
@@ -135,6 +136,7 @@ class Interpreter {
 
   bool is_enabled(const Message& m) const {
     const Actor& a = actors_[m.receiver];
+    if (m.monitor_request) return a.destroyed || a.awaiting.empty();
     if (a.destroyed) return false;
     if (!a.awaiting.empty()) return m.answers == a.awaiting;
     return guard_accepts(a.type, a.count, m.type);
@@ -185,7 +187,19 @@ class Interpreter {
     m.clock = step_clock_;
     m.due = now_ + static_cast<std::uint64_t>(m.delay);
     current_->sent.push_back({m.id, actors_[m.receiver].id, m.timer != TimerKind::kNone, m.quiescent});
-    if (actors_[m.receiver].destroyed) {
+    // The network's faults before anything of the receiver's is read, as in the hook.
+    const NetworkFault fault = network_fault(m);
+    if (fault == NetworkFault::kLost) {
+      current_->dead_letters.push_back(m.id);
+      return;
+    }
+    const Message original = fault == NetworkFault::kDuplicated ? m : Message{};
+    enqueue(std::move(m));
+    if (fault == NetworkFault::kDuplicated) post_copy(original);
+  }
+
+  void enqueue(Message m) {
+    if (actors_[m.receiver].destroyed && !m.monitor_request) {
       current_->dead_letters.push_back(m.id);
       return;
     }
@@ -203,6 +217,105 @@ class Interpreter {
       }
     }
     pending_.push_back(std::move(m));
+  }
+
+  // Faults, as the hook's controlled_faults.cpp has them.
+  enum class NetworkFault { kNone, kLost, kDuplicated };
+
+  NetworkFault network_fault(const Message& m) {
+    if (current_ == &execution_.initial || copying_ || m.sender < 0 || m.sender == m.receiver ||
+        m.timer != TimerKind::kNone || m.quiescent || m.monitor_request || m.type == kDownType) {
+      return NetworkFault::kNone;
+    }
+    Actor& from = actors_[m.sender];
+    const bool may_lose = from.losses < program_.faults.losses;
+    const bool may_duplicate = from.duplicates < program_.faults.duplicates && m.answers.empty();
+    if (!may_lose && !may_duplicate) return NetworkFault::kNone;
+    const std::uint32_t value = fault_choice(1 + (may_lose ? 1 : 0) + (may_duplicate ? 1 : 0));
+    if (value == 0) return NetworkFault::kNone;
+    if (may_lose && value == 1) {
+      ++from.losses;
+      return NetworkFault::kLost;
+    }
+    ++from.duplicates;
+    return NetworkFault::kDuplicated;
+  }
+
+  void post_copy(const Message& original) {
+    Message copy = make_message(original.sender, original.receiver, original.type, original.value);
+    copy.carry = original.carry;
+    copy.is_call = original.is_call;
+    copy.answers = original.answers;
+    copying_ = true;
+    post(std::move(copy));
+    copying_ = false;
+  }
+
+  std::uint32_t fault_choice(std::uint32_t range) {
+    const std::size_t made = ranges_.size();
+    std::uint32_t value = 0;
+    if (made < prescribed_.size()) {
+      value = prescribed_[made];
+    } else if (random_choices_ && prescribed_.empty()) {
+      if (std::uniform_int_distribution<std::uint64_t>(0, 7)(choice_random_) == 0) {
+        value = static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(1, range - 1)(choice_random_));
+      }
+    }
+    if (value >= range) value = 0;
+    ranges_.push_back(range);
+    values_.push_back(value);
+    return value;
+  }
+
+  void offer_crash(int self) {
+    if (actors_[self].crashes >= program_.faults.crashes || fault_choice(2) == 0) return;
+    ++actors_[self].crashes;
+    const ActorType& type = program_.types[actors_[self].type];
+    if (!type.restarts) return destroy(self);
+    // As the hook's ControlledRuntime::crash: what the old incarnation asked for goes with it.
+    Actor& actor = actors_[self];
+    std::string call = std::exchange(actor.awaiting, {});
+    std::erase_if(pending_, [&](const Message& m) {
+      if (m.receiver != self || (m.timer == TimerKind::kNone && (m.answers.empty() || m.answers != call))) return false;
+      if (m.answers == call) call.clear();
+      current_->dead_letters.push_back(m.id);
+      return true;
+    });
+    if (!call.empty()) actor.abandoned.push_back(call);
+    actor.call_timeout.clear();
+    actor.guard_history.clear();
+    tell_monitors(self);
+    ++actor.incarnation;
+    actor.acc = 0;
+    actor.count = 0;
+    run_actions(self, type.restart, nullptr);
+  }
+
+  void tell_monitors(int self) {
+    const auto watchers = std::exchange(actors_[self].monitors, {});
+    for (const auto& [watcher, incarnation] : watchers) {
+      Message down = make_message(self, watcher, kDownType, 0);
+      down.incarnation = incarnation;
+      post(std::move(down));
+    }
+  }
+
+  void monitor(int self, int target) {
+    Message request = make_message(self, target, kMonitorType, 0);
+    request.monitor_request = true;
+    request.incarnation = actors_[self].incarnation;
+    post(std::move(request));
+  }
+
+  void answer_monitor_request(const Message& request) {
+    Actor& target = actors_[request.receiver];
+    if (!target.destroyed) {
+      target.monitors.emplace_back(request.sender, request.incarnation);
+      return;
+    }
+    Message down = make_message(request.receiver, request.sender, kDownType, 0);
+    down.incarnation = request.incarnation;
+    post(std::move(down));
   }
 
   /// Takes the first pending message `matches` accepts out of the run, lost in this step.
@@ -295,6 +408,9 @@ class Interpreter {
       case Op::kChoose:
         actors_[self].acc = (actors_[self].acc * 5 + choose(static_cast<std::uint32_t>(action.value)) + 1) % 1000003;
         return true;
+      case Op::kMonitor:
+        if (const int target = resolve(self, action.to, action.slot, handled); target >= 0) monitor(self, target);
+        return true;
     }
     return true;
   }
@@ -376,16 +492,24 @@ class Interpreter {
     for (const auto& [index_, count] : clock->entries()) {
       if (index_ != exocheck::detail::kStepZeroSends) current_->clock.emplace_back(actors_[index_].id, count);
     }
+    if (m.monitor_request) {
+      answer_monitor_request(m);
+      return true;
+    }
 
     if (actor.awaiting.empty()) {
       if (actor.guard_history.size() == exocheck::detail::kGuardHistorySteps) actor.guard_history.pop_front();
       actor.guard_history.emplace_back(static_cast<std::uint32_t>(execution_.steps.size()), actor.count);
     }
-    actor.count += 1;
-    actor.acc = (actor.acc * 7 + m.value + 1) % 1000003;
     const ActorType& type = program_.types[actor.type];
     const Handler* handler = nullptr;
-    if (!actor.awaiting.empty() && m.answers == actor.awaiting) {
+    // A Down an earlier incarnation asked for is not this one's: nothing runs (actor.cpp's dispatch).
+    const bool stale = m.type == kDownType && m.incarnation != actor.incarnation;
+    if (!stale) {
+      actor.count += 1;
+      actor.acc = (actor.acc * 7 + m.value + 1) % 1000003;
+    }
+    if (!stale && !actor.awaiting.empty() && m.answers == actor.awaiting) {
       const std::string call = std::exchange(actor.awaiting, {});
       const std::string call_timeout = std::exchange(actor.call_timeout, {});
       current_->reply = call_timeout.empty();  // a reply and a timeout race: neither is a reply alone
@@ -401,7 +525,7 @@ class Interpreter {
         if (!call_timeout.empty()) cancel(m.receiver, call_timeout);
         handler = &type.continuations[static_cast<std::size_t>(actor.await_then)];
       }
-    } else if (m.timer != TimerKind::kCallTimeout) {
+    } else if (!stale && m.timer != TimerKind::kCallTimeout) {
       if (m.timer == TimerKind::kPeriodic) {  // armed again before the handler runs, as in the hook
         Message next = make_message(m.receiver, m.receiver, m.type, m.value);
         next.timer = TimerKind::kPeriodic;
@@ -414,9 +538,13 @@ class Interpreter {
       }
     }
     const bool ok = handler == nullptr || run_actions(m.receiver, *handler, &m);
-    record_choices();
     current_->failed = !ok;
-    if (!ok || actors_[m.receiver].destroy_requested) destroy(m.receiver);
+    if (!ok || actors_[m.receiver].destroy_requested) {
+      destroy(m.receiver);
+    } else if (program_.faults.crashes != 0) {
+      offer_crash(m.receiver);
+    }
+    record_choices();
     return ok;
   }
 
@@ -425,8 +553,9 @@ class Interpreter {
     actor.destroy_requested = false;
     actor.destroyed = true;
     current_->destroyed = true;
+    tell_monitors(index);
     std::erase_if(pending_, [&](const Message& m) {
-      if (m.receiver != index) return false;
+      if (m.receiver != index || m.monitor_request) return false;
       current_->dead_letters.push_back(m.id);
       return true;
     });
@@ -473,7 +602,8 @@ class Interpreter {
   std::uint64_t creation_seq_ = 0;
   int environment_sent_ = 0;
   int roots_spawned_ = 0;
-  std::string failure_;  ///< the first failed check; the run goes on without the failed actor
+  std::string failure_;   ///< the first failed check; the run goes on without the failed actor
+  bool copying_ = false;  ///< posting the network's copy of a message: no fault for it
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 // programs explore in seconds. The semantics follow the hook's controlled mode exactly (ids,
 // enabled sets, clocks, guards, calls, destroy, dead letters, heuristics, sleep sets).
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace exocheck::engine::testing {
@@ -30,6 +32,7 @@ struct Action {
     kEvery,    ///< arm a periodic timer, likewise
     kCancel,   ///< cancel the timer in timer slot `slot`
     kChoose,   ///< exocheck::choose(`value`): acc changes with the value chosen
+    kMonitor,  ///< Actor::monitor(`to`): a Down (message type kDownType) comes when it ends
   } op;
   int type = 0;
   Target to = Target::kSlot;
@@ -55,12 +58,19 @@ struct Guard {
   int parity = -1;
 };
 
+/// What a Down delivers to a monitor: its handler is the one for this type.
+constexpr int kDownType = -3;
+
 struct ActorType {
   std::string name;
   Handler constructor;
   std::vector<std::pair<int, Handler>> handlers;  ///< message type -> handler
   std::vector<Handler> continuations;             ///< call continuations, by index
   std::vector<Guard> guards;
+  /// Actor::restart_as: a crashed actor of this type comes back, its acc and count from scratch,
+  /// and runs `restart` (its new constructor; it keeps its slots, as restart_as's arguments).
+  bool restarts = false;
+  Handler restart{};
 };
 
 /// main spawns `roots` (actor types, ids "0", "1", ...) then sends `initial` messages.
@@ -71,6 +81,13 @@ struct InitialMessage {
   int carry_root = -1;  ///< index of a root actor the message carries, or -1
 };
 
+/// The faults a run may suffer, per actor (trace.proto's FaultBudget; none by default).
+struct FaultBudget {
+  std::uint32_t crashes = 0;
+  std::uint32_t losses = 0;
+  std::uint32_t duplicates = 0;
+};
+
 struct Program {
   std::vector<ActorType> types;
   std::vector<int> roots;
@@ -79,6 +96,7 @@ struct Program {
   /// Guards written with views (actor.hpp): the run reports, as the hook does, which of a
   /// receiver's earlier steps' guards reject each message sent to it.
   bool guard_views = true;
+  FaultBudget faults{};
 };
 
 }  // namespace exocheck::engine::testing

@@ -1,6 +1,7 @@
 #include "program_generator.hpp"
 
 #include <random>
+#include <vector>
 
 namespace exocheck::engine::testing {
 namespace {
@@ -18,6 +19,7 @@ class Generator {
     for (int t = 0; t < kMessageTypes; ++t) p.message_names.push_back("M" + std::to_string(t));
     for (int t = 0; t < kRootTypes; ++t) p.types.push_back(actor_type(true, "Root" + std::to_string(t)));
     for (int t = 0; t < kChildTypes; ++t) p.types.push_back(actor_type(false, "Child" + std::to_string(t)));
+    p.faults = features_.faults;
     const int roots = 1 + pick(2);
     for (int r = 0; r < roots; ++r) p.roots.push_back(pick(kRootTypes));
     const int initial = 1 + pick(3);
@@ -50,6 +52,11 @@ class Generator {
       // Every delivery runs a handler or a continuation: one of them sees the count at which the
       // periodic timer is cancelled.
       for (auto& continuation : type.continuations) add_periodic_cancel(continuation);
+    }
+    if (features_.monitors) add_monitors(type, root);
+    if (features_.faults.crashes != 0 && chance(2)) {
+      type.restarts = true;
+      if (chance(2)) type.restart.push_back(send_action(1, false));
     }
     if (chance(3)) {
       const int guarded = pick(kMessageTypes);
@@ -91,6 +98,26 @@ class Generator {
     if (chance(6)) h.push_back({.op = Action::Op::kDestroy, .when_count = 1 + pick(3)});
     if (chance(5)) h.push_back({.op = Action::Op::kCheck, .value = pick(3)});
     return h;
+  }
+
+  // A root may monitor its children, a handler the sender of its message; a Down is handled by
+  // sending on (never by monitoring again: a monitor of an ended actor is answered at once).
+  void add_monitors(ActorType& type, bool root) {
+    if (root) {
+      for (const auto& action : std::vector<Action>(type.constructor)) {
+        if (action.op == Action::Op::kSpawn && chance(2)) {
+          type.constructor.push_back({.op = Action::Op::kMonitor, .to = Target::kSlot, .slot = action.slot});
+        }
+      }
+    }
+    for (auto& [message, handler] : type.handlers) {
+      if (message < 2 && chance(4))
+        handler.insert(handler.begin(), {.op = Action::Op::kMonitor, .to = Target::kSender});
+    }
+    Handler down;
+    if (chance(2)) down.push_back(send_action(1, false));
+    if (chance(4)) down.push_back({.op = Action::Op::kCheck, .value = pick(3)});
+    type.handlers.emplace_back(kDownType, down);
   }
 
   // A root may arm a one-shot timer (slot 0) and a periodic one (slot 1) that every handler of

@@ -17,6 +17,11 @@ struct Features {
   /// With timers: some one-shot timers sent quiescent, as an adapter sends its events of the whole
   /// run (a CAF stream's idle tick, caf_main's return from await_all_actors_done()).
   bool quiescent_timers = false;
+  /// Actors that monitor others (Actor::monitor) and handle their Down.
+  bool monitors = false;
+  /// The faults each run may suffer (the budget, the same for every program); with crashes, some
+  /// actor types restart.
+  FaultBudget faults{};
 };
 
 Program generate_program(std::uint64_t seed, Features features = {});

@@ -172,6 +172,22 @@ TEST_F(TracePictures, TheSpaceTimePageShowsTimerFiringsAndChoicesInTheHoverText)
   EXPECT_EQ(occurrences(dom.out, "class=\"box chose\""), 2u);
 }
 
+// A step that suffered a fault is drawn apart, and its hover text says what happened.
+TEST_F(TracePictures, TheSpaceTimePageShowsACrashInTheHoverText) {
+  if (!built("two-phase-commit")) GTEST_SKIP() << "two-phase-commit not built";
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (deploy/setup.sh installs it)";
+  const auto result = figures({"--workers", "1", "--crash", "1", "--crash-types", "Coordinator"}, "two-phase-commit");
+  ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  const auto trace = dir() / result.summary.at("bugs").at(0).at("trace").get<std::string>();
+  const auto page = dir() / "two-phase-commit.html";
+  ASSERT_EQ(exocheck({"trace", "view", trace.string(), "-o", page.string()}).exit_code, 0);
+  const auto dom = rendered(page, "trace-view-two-phase-commit.png");
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_EQ(dom.err.find("Uncaught"), std::string::npos) << dom.err;
+  EXPECT_EQ(occurrences(dom.out, "\nfault: crashed"), 1u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"box fault\""), 1u);
+}
+
 TEST_F(TracePictures, TheLongTraceHasTwoHundredStepsAndManyLanes) {
   if (!built("minesweeper")) GTEST_SKIP() << "minesweeper not built";
   const auto trace = wire::read_trace_file(long_trace());

@@ -65,7 +65,7 @@ std::string format_sent(const proto::SentMessage& sent) {
     case proto::TIMER_CALL_TIMEOUT:
       return text + " (call timeout, after " + duration_text(sent.delay_ns()) + ")";
     default:
-      return text;
+      return sent.duplicate_of().empty() ? text : text + " (the network's copy of " + sent.duplicate_of() + ")";
   }
 }
 
@@ -100,10 +100,20 @@ std::string effects_of(const proto::Event& event) {
   if (!event.sent().empty())
     parts.push_back(join(event.sent(), ", ", [](const auto& s) { return "-> " + format_sent(s); }));
   if (!event.created().empty()) parts.push_back(created_text(event));
-  if (event.destroyed()) parts.push_back("[destroyed]");
+  if (event.crashed()) {
+    parts.push_back(event.restarted() ? "[crashed, restarted]" : "[crashed]");
+  } else if (event.destroyed()) {
+    parts.push_back("[destroyed]");
+  }
   if (!event.dead_letters().empty())
     parts.push_back("[dead letters: " + join(event.dead_letters(), ", ", identity) + "]");
-  if (!event.cancelled().empty()) parts.push_back("[cancelled: " + join(event.cancelled(), ", ", identity) + "]");
+  // What a fault lost is cancelled too (withdrawn in this step); said once, as lost.
+  std::vector<std::string> withdrawn;
+  for (const auto& id : event.cancelled()) {
+    if (std::find(event.lost().begin(), event.lost().end(), id) == event.lost().end()) withdrawn.push_back(id);
+  }
+  if (!withdrawn.empty()) parts.push_back("[cancelled: " + join(withdrawn, ", ", identity) + "]");
+  if (!event.lost().empty()) parts.push_back("[lost: " + join(event.lost(), ", ", identity) + "]");
   if (const auto firing = firing_text(event); !firing.empty()) parts.push_back("[" + firing + "]");
   if (const auto choices = choices_text(event); !choices.empty()) parts.push_back("[" + choices + "]");
   if (const auto marker = outcome_marker(event); !marker.empty()) parts.push_back(marker);
@@ -173,6 +183,7 @@ std::string format_header(const proto::TraceFile& trace) {
   out += "Options: heuristic " + (trace.heuristic().empty() ? std::string("?") : trace.heuristic()) + order + timers +
          ", step limit " + limit + ", prefix " + prefix + "\n";
   if (!trace.ranking().empty()) out += "Ranking: " + join(trace.ranking(), ", ", identity) + "\n";
+  if (const auto faults = faults_text(trace.faults()); !faults.empty()) out += "Faults: " + faults + "\n";
   out += "Recorded by: exocheck " + trace.tool_version() + ", protocol " + std::to_string(trace.protocol_version()) +
          ", trace format " + std::to_string(trace.format_version()) + "\n";
   return out;
@@ -248,10 +259,43 @@ std::string firing_text(const proto::Event& event) {
 }
 
 std::string choices_text(const proto::Event& event) {
-  if (event.choices().empty()) return "";
-  return "chose " + join(event.choices(), ", then ", [](const proto::Choice& c) {
-           return std::to_string(c.value()) + " of " + std::to_string(c.range());
+  // The handler's choices; a fault's are said by what they did (crashed, lost), or not at all.
+  std::vector<const proto::Choice*> made;
+  for (const auto& choice : event.choices()) {
+    if (!choice.fault_choice()) made.push_back(&choice);
+  }
+  if (made.empty()) return "";
+  return "chose " + join(made, ", then ", [](const proto::Choice* c) {
+           return std::to_string(c->value()) + " of " + std::to_string(c->range());
          });
+}
+
+std::string faults_of(const proto::Event& event) {
+  std::vector<std::string> parts;
+  if (event.crashed()) parts.push_back(event.restarted() ? "crashed, restarted" : "crashed");
+  for (const auto& id : event.lost()) parts.push_back("lost " + id);
+  for (const auto& sent : event.sent()) {
+    if (!sent.duplicate_of().empty()) parts.push_back(sent.duplicate_of() + " sent twice");
+  }
+  return join(parts, ", ", identity);
+}
+
+std::string faults_text(const proto::FaultBudget& faults) {
+  std::vector<std::string> parts;
+  const auto types = [](const auto& names) {
+    return names.empty() ? std::string() : " (" + join(names, ", ", identity) + ")";
+  };
+  if (faults.crashes() != 0) {
+    parts.push_back(
+        "crash " + std::to_string(faults.crashes()) + types(faults.crash_types()) +
+        (faults.crash_actors().empty() ? "" : " (actors " + join(faults.crash_actors(), ", ", identity) + ")"));
+  }
+  if (faults.losses() != 0) parts.push_back("lose " + std::to_string(faults.losses()));
+  if (faults.duplicates() != 0) parts.push_back("duplicate " + std::to_string(faults.duplicates()));
+  if ((faults.losses() != 0 || faults.duplicates() != 0) && !faults.lossy_types().empty()) {
+    parts.push_back("lossy types " + join(faults.lossy_types(), ", ", identity));
+  }
+  return parts.empty() ? std::string() : join(parts, ", ", identity) + " per actor and run";
 }
 
 std::string format_timeline(const proto::TraceFile& trace) {

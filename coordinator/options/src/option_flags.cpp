@@ -84,6 +84,41 @@ CLI::Option* add_check_option(CLI::App& app, std::vector<std::string>& names) {
       ->default_str(std::string(kChecks.front().name));
 }
 
+void add_fault_options(CLI::App& app, FaultFlags& flags) {
+  const CLI::Range count(0U, 1000U);
+  const std::string group = "Faults (each a choice explored at every step where it may happen)";
+  app.add_option("--crash", flags.crashes,
+                 "Each actor may crash up to this many times in a run, after any of its steps: its pending "
+                 "messages are lost, its monitors told; an actor that said restart_as() may also come back")
+      ->check(count)
+      ->group(group)
+      ->capture_default_str();
+  app.add_option("--lose", flags.losses,
+                 "Of each actor's sends to another, up to this many may be lost in flight in a run")
+      ->check(count)
+      ->group(group)
+      ->capture_default_str();
+  app.add_option("--duplicate", flags.duplicates,
+                 "Of each actor's sends to another, up to this many may be delivered twice in a run")
+      ->check(count)
+      ->group(group)
+      ->capture_default_str();
+  app.add_option("--crash-types", flags.crash_types,
+                 "Only actors of these types may crash (as traces name them); default: every actor that did "
+                 "not say crashable(false)")
+      ->delimiter(',')
+      ->group(group);
+  app.add_option("--crash-actors", flags.crash_actors,
+                 "Only these actors may crash, by id as traces name them (1, 0.2): one of several of a type")
+      ->delimiter(',')
+      ->group(group);
+  app.add_option("--lossy-types", flags.lossy_types,
+                 "Only messages of these types may be lost or duplicated; default: every type that does not "
+                 "say lossy = false (Down never is, nor timers, nor main's sends)")
+      ->delimiter(',')
+      ->group(group);
+}
+
 CLI::Option* add_json_flag(CLI::App& app, bool& json, std::string_view help) {
   return app.add_flag("--json", json, std::string(help));
 }

@@ -151,6 +151,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   if (!item) return lease;
   lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
   to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
+  *lease->request.mutable_faults() = options_.faults;
   lease->request.set_whole_result(options_.explorer.checks.determinism);
   lease->request.set_all_steps(item->whole);
   lease->request.set_steps_held(static_cast<std::uint32_t>(item->steps_held));
@@ -228,6 +229,7 @@ proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::Run
                                     options_.step_limit, ranking,
                                     options::row_of(options::kDeliveries, options_.explorer.delivery).wire,
                                     options::row_of(options::kTimers, options_.explorer.timers).wire);
+  *trace.mutable_faults() = options_.faults;
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;

@@ -52,6 +52,7 @@ ExplorationOptions from_wire(const proto::ExplorationSettings& settings, const s
   options.keep_going = settings.keep_going();
   options.bug_traces = or_default(settings.bug_traces(), defaults.bug_traces);
   options.max_bugs = settings.max_bugs();
+  options.faults = settings.faults();
   for (const int check : settings.checks()) {
     if (!options::add_check(options::row_on_wire(options::kChecks, static_cast<proto::Check>(check)),
                             options.explorer.checks)) {
@@ -84,6 +85,7 @@ proto::ExplorationSettings to_wire(const ExplorationOptions& options) {
   wire.set_keep_going(options.keep_going);
   wire.set_bug_traces(options.bug_traces);
   wire.set_max_bugs(options.max_bugs);
+  *wire.mutable_faults() = options.faults;
   for (const auto* row : options::rows_of(explorer.checks)) {
     if (row->engine != nullptr) wire.add_checks(row->wire);
   }

@@ -24,6 +24,13 @@
 // hand they use real time. Under exploration no time passes: an armed timer is a pending message
 // of its actor, and the schedule chooses when it fires (`--timers`), so a timeout is explored
 // against the reply it races with.
+//
+// Monitors and faults: monitor(a) asks to be told, by a Down message, when a ends (destroyed,
+// failed, or crashed). Under exploration with --crash, --lose or --duplicate, the explorer injects
+// faults as choices of the steps they happen in (DESIGN.md, "Faults"): an actor may crash after a
+// step (its pending messages lost, its monitors told) and, if it said restart_as<A>(...), is made
+// again at its id; a message may be lost in flight or delivered twice. An actor narrows what may
+// happen to it with crashable(false), a message type with `static constexpr bool lossy = false;`.
 
 #include <chrono>
 #include <functional>
@@ -81,11 +88,39 @@ struct Timeout {
   void describe(Describer& d) const { d("call", call); }
 };
 
+/// What a monitor receives when the actor it monitors ends. Sent by that actor as it ends.
+struct Down {
+  static constexpr const char* type_name = "Down";
+  static constexpr bool lossy = false;  // as Erlang's and CAF's runtimes promise it
+  ActorRef actor;
+  /// "destroyed", "failed" (a failed check or an exception), "crashed" (a fault the explorer
+  /// injected), or "not running" (it had ended when monitor() asked).
+  std::string reason;
+  void describe(Describer& d) const { d("actor", actor)("reason", reason); }
+};
+
+/// The request Actor::monitor() sends; the runtime handles it at the monitored actor, so that it
+/// is ordered with that actor's end as the actor's own steps are.
+struct MonitorRequest {
+  static constexpr const char* type_name = "Monitor";
+  static constexpr bool lossy = false;
+};
+
 namespace detail {
 template <typename M>
+constexpr signed char lossy_mark() {
+  if constexpr (LossyMarkedMessage<M>) {
+    return M::lossy ? 1 : 0;
+  } else {
+    return -1;
+  }
+}
+
+template <typename M>
 const MessageType& message_type_of() {
-  static const MessageType type{&typeid(M), &type_name<M>(),
-                                [](const void* p) { return summary_of(*static_cast<const M*>(p)); }};
+  static const MessageType type{
+      &typeid(M), &type_name<M>(), [](const void* p) { return summary_of(*static_cast<const M*>(p)); },
+      [](const void* p) { return make_payload(M(*static_cast<const M*>(p))); }, lossy_mark<M>()};
   return type;
 }
 
@@ -213,6 +248,23 @@ class Actor {
 
   /// Ends this actor after the current step; messages pending for it become dead letters.
   void destroy();
+
+  /// Tells this actor when `target` ends: a Down message from it (handle it with on<Down>), once.
+  /// If it has already ended, the Down says "not running".
+  void monitor(const ActorRef& target);
+
+  /// Under --crash: whether this actor may crash. The program's word wins over --crash-types;
+  /// an actor that says nothing may crash when --crash-types names its type, or names none.
+  void crashable(bool may = true);
+
+  /// Under --crash: after each crash the actor is made again at its id by `A(args...)` (copies of
+  /// `args` taken now), as a supervisor restarts a process: its state from scratch or from what
+  /// `args` kept (a shared "disk"); its pending messages are lost. Call it in the constructor.
+  template <typename A, typename... Args>
+  void restart_as(Args... args) {
+    static_assert(std::is_base_of_v<Actor, A>, "restart_as<A>: A must derive from exocheck::Actor");
+    cell_->factory = [args...] { return std::unique_ptr<Actor>(new A(args...)); };
+  }
 
  private:
   friend bool detail::is_enabled(const detail::Envelope&);

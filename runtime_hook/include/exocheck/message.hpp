@@ -98,6 +98,13 @@ concept DescribedMessage = requires(const M& m, Describer& d) {
   m.describe(d);
 };
 
+/// A message type that says whether the network may lose or duplicate it (`static constexpr bool
+/// lossy`), over what --lossy-types says.
+template <typename M>
+concept LossyMarkedMessage = requires {
+  { M::lossy } -> std::convertible_to<bool>;
+};
+
 }  // namespace detail
 
 /// The name a message type has in traces.

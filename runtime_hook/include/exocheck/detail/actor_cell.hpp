@@ -18,6 +18,14 @@ class Actor;
 
 namespace exocheck::detail {
 
+class ActorCell;
+
+/// An actor that asked to be told of another's end, as it was then (ActorCell::incarnation).
+struct Watcher {
+  ActorCell* cell = nullptr;
+  std::uint32_t incarnation = 0;
+};
+
 /// The views of an actor's guards (those declared with one; null for the others), by guard.
 using GuardViews = std::vector<std::shared_ptr<const void>>;
 
@@ -41,6 +49,16 @@ class ActorCell {
   std::uint64_t sent = 0;          ///< messages sent so far (names the next one)
   bool destroyed = false;
   bool destroy_requested = false;  ///< destroy() was called in the current step
+
+  /// Who is told when this actor ends (Actor::monitor), each once, in the order they asked.
+  std::vector<Watcher> monitors;
+  /// Crashes it came back from (Actor::restart_as): a Down an earlier incarnation asked for is
+  /// dropped as it is delivered.
+  std::uint32_t incarnation = 0;
+  /// The program's word on crashing (Actor::crashable): 1 may, 0 never, -1 said nothing.
+  signed char crash_mark = -1;
+  /// Makes the actor again after a crash (Actor::restart_as); empty: it stays down.
+  std::function<std::unique_ptr<Actor>()> factory;
 
   /// A synchronous call is outstanding: only its reply (or its timeout) is enabled until it arrives.
   std::string awaiting;
@@ -66,6 +84,12 @@ class ActorCell {
   // deque allocates when made, and most actors never keep a view).
   std::shared_ptr<const VectorClock> clock;
   std::vector<GuardViewsAt> guard_history;
+  /// What the trace calls the actor (its class, or an adapter's name for it): --crash-types.
+  std::string type;
+  /// Faults it suffered in this run, against the budget's per-actor counts.
+  std::uint32_t crashes = 0;
+  std::uint32_t losses = 0;
+  std::uint32_t duplicates = 0;
 };
 
 /// True when `envelope` may be delivered to its receiver now: the receiver lives, is not
@@ -82,6 +106,10 @@ bool rejected_by(const GuardViews& views, const Envelope& envelope);
 /// Runs the receiver's handler (or call continuation, or call timeout) for `envelope`; a periodic
 /// timer's firing arms its next one first. Throws what the handler throws.
 void dispatch(const Envelope& envelope);
+
+/// The Down message that tells `watcher` that `ended` ended, `reason` saying how; sent by `ended`
+/// (its next message id), so that it is named alike in every execution.
+std::unique_ptr<Envelope> down_message(ActorCell& ended, const Watcher& watcher, const char* reason);
 
 /// The next firing of the periodic timer whose firing `fired` is, named `id`.
 std::unique_ptr<Envelope> next_firing(const Envelope& fired, std::string id);

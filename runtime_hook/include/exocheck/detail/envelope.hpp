@@ -27,6 +27,12 @@ struct MessageType {
   const std::type_info* type;
   const std::string* name;
   std::string (*summarize)(const void* payload);
+  /// A copy of a payload, for a message the network delivers twice (--duplicate); null: the type
+  /// cannot be copied here (an adapter's), and is never duplicated.
+  Payload (*copy)(const void* payload) = nullptr;
+  /// The type's own word on faults in flight (a member `static constexpr bool lossy`): 1 it may be
+  /// lost or duplicated whatever --lossy-types says, 0 never, -1 said nothing.
+  signed char lossy = -1;
 };
 
 template <typename M>
@@ -54,6 +60,10 @@ struct Envelope {
   /// Delivered only when no other message can be, on every lane (trace.proto's
   /// SentMessage.quiescent): an adapter's event of the whole run.
   bool quiescent = false;
+  /// Actor::monitor()'s request: the runtime handles it at the receiver, alive or ended.
+  bool monitor_request = false;
+  /// A monitor request's and its Down's: the watcher's incarnation when it asked (ActorCell).
+  std::uint32_t incarnation = 0;
   // Timers only.
   TimerKind timer = TimerKind::kNone;
   std::chrono::nanoseconds delay{0};  ///< from arming to firing (a periodic timer's period)

@@ -17,6 +17,10 @@ std::string status_in_words(proto::RunStatus status);
 std::string firing_text(const proto::Event& event);
 /// What the step's handler chose (exocheck::choose), e.g. "chose 1 of 3, then 0 of 2"; "" for none.
 std::string choices_text(const proto::Event& event);
+/// The faults a step suffered: "crashed", "crashed, restarted", "lost 0#3", "0#4 sent twice"; "".
+std::string faults_of(const proto::Event& event);
+/// The faults a run could suffer: "crash 1 (Coordinator), lose 1 per actor and run"; "" for none.
+std::string faults_text(const proto::FaultBudget& faults);
 
 /// The whole timeline of `trace`: the effective options, one line per step (step 0 as what main
 /// did), then the result with its details and warnings. Every line ends with '\n'.

@@ -3,8 +3,10 @@
 // flag name, its help text and exactly the table's names as choices. `exocheck explore`,
 // `exocheck run`, `exocheck replay`, the daemons and the benchmarks all declare their options here.
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -59,6 +61,19 @@ CLI::Option* add_seconds_option(CLI::App& app, const Bound& bound, double& secon
 inline constexpr double kMostRunSeconds = 86'400;
 /// Most seconds of an exploration (--time-limit): a year.
 inline constexpr double kMostExplorationSeconds = 365 * 86'400.0;
+
+/// Faults the explorer injects as choices (trace.proto's FaultBudget; DESIGN.md, "Faults").
+struct FaultFlags {
+  std::uint32_t crashes = 0;
+  std::uint32_t losses = 0;
+  std::uint32_t duplicates = 0;
+  std::vector<std::string> crash_types;
+  std::vector<std::string> crash_actors;
+  std::vector<std::string> lossy_types;
+};
+/// --crash N, --lose N, --duplicate N, --crash-types T[,T...], --crash-actors ID[,ID...],
+/// --lossy-types T[,T...].
+void add_fault_options(CLI::App& app, FaultFlags& flags);
 
 /// --json: machine-readable output instead of text for people; `help` says of what.
 CLI::Option* add_json_flag(CLI::App& app, bool& json, std::string_view help);

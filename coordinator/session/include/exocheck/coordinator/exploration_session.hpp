@@ -35,6 +35,8 @@ struct ExplorationOptions {
   engine::ExplorerOptions explorer;  ///< reduction, sleep sets, heuristic, max paths, strategy
   /// Per run.
   std::uint64_t step_limit = options::kDefaultStepLimit;
+  /// Faults the hook offers as choices of each run (none by default).
+  proto::FaultBudget faults;
   std::chrono::milliseconds run_timeout = options::kDefaultRunTimeout;
   /// The exploration's wall clock, from its start (0: none): the embedded explorer and the
   /// coordinator stop handing out work after it.
