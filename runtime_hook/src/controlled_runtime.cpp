@@ -442,6 +442,7 @@ int ControlledRuntime::run() {
   finish_requested_destroys();
   write_event();
   in_run_ = true;
+  if (!faults_refusal_.empty() && (faults_on_ || faults_.crashes() != 0)) refuse(faults_refusal_);
   next_step_ = 1;
   return proceed();
 }

@@ -64,6 +64,10 @@ class ControlledRuntime : public Runtime {
   /// what is enabled is looked at again.
   void at_quiescence(std::function<bool()> hook) { at_quiescence_ = std::move(hook); }
 
+  /// A run asked to inject faults is refused with `construct` (an adapter whose framework's
+  /// actors the faults are not mapped onto).
+  void refuse_faults(std::string construct) { faults_refusal_ = std::move(construct); }
+
   /// The program did something exocheck does not model, named by `construct`: reports the run
   /// (or, in main before one, the process) as RUN_UNSUPPORTED and exits. Never a bug (refusal.cpp).
   [[noreturn]] void refuse(const std::string& construct);
@@ -147,6 +151,7 @@ class ControlledRuntime : public Runtime {
   proto::TimerSemantics timers_ = proto::TIMERS_ANYTIME;       ///< the request's
   proto::FaultBudget faults_;                                  ///< the request's
   bool faults_on_ = false;                                     ///< some fault's budget is not 0
+  std::string faults_refusal_;                                 ///< refuse_faults()
   proto::RunResult first_failure_;                             ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t now_ns_ = 0;  ///< virtual time: the due time of the latest timer fired

@@ -73,6 +73,9 @@ CafBridge* CafBridge::instance_ = nullptr;
 CafBridge::CafBridge(std::unique_ptr<detail::ControlledMode> mode)
     : mode_(std::move(mode)), runtime_(mode_->runtime()) {
   mode_->runtime().at_quiescence([this] { return end_unreachable(); });
+  mode_->runtime().refuse_faults(
+      "faults injected into a CAF program (--crash, --lose, --duplicate: not mapped onto CAF's actors, "
+      "monitors, links and exits yet)");
 }
 
 void CafBridge::system_constructing(caf::actor_system_config& config) {
