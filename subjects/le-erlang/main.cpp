@@ -13,6 +13,15 @@
 // Failures come from a FailureInjector that crashes each newly elected leader (up to --failures
 // times); a crashed node restarts (a fresh process) unless --no-recovery.
 //
+// --builtin-faults expresses the failures with the explorer's own faults instead (`exocheck explore
+// --crash N --crash-types Node`): no injector; a node may crash after any of its steps (with
+// --crash-leaders only from its election on, the injector's scenario), its supervisor makes it
+// again at once (restart_as) as a fresh process of the next incarnation, which keeps on its "disk"
+// what the Restart handler keeps (the incarnation count, the ghost list of known crashes); nodes
+// monitor each other with the runtime's monitor() and handle its exocheck::Down; the order of the
+// messages between two nodes is the explorer's `--delivery fifo` (the subject's --fifo links are
+// left out: a crash loses the messages in flight to the node, which would leave gaps in them).
+//
 // Properties: two leaders at once (an elected node told by another node that it is elected, unless
 // it knew that node had crashed when it was itself elected) fails a check; and the last node never
 // learning a leader leaves the environment's WhoIsLeader question pending: a deadlock ("no leader
@@ -52,6 +61,7 @@ struct Link {
   int from = 0;
   int seq = 0;
   std::vector<Pid> crashes;
+  Pid sender;  // ghost, --builtin-faults only: the sending process
 };
 
 struct Capture {
@@ -120,6 +130,13 @@ struct WhoIsLeader {
 
 enum class Role { kIdle, kCandidate, kCaptured, kSurrendered, kElected, kDead };
 
+/// --builtin-faults: what a node keeps across its incarnations, as the Restart handler keeps it.
+struct Disk {
+  int incarnations = 0;      // processes started on the node so far
+  std::vector<Pid> crashes;  // ghost: crashes the node knows of
+  bool asked = false;        // the environment's WhoIsLeader is not answered yet
+};
+
 void remove_one(std::vector<int>& list, int value) {  // Erlang's List -- [Value]
   const auto it = std::find(list.begin(), list.end(), value);
   if (it != list.end()) list.erase(it);
@@ -132,18 +149,25 @@ struct Cluster {
   bool buggy_broadcast = true;
   bool fifo = false;
   bool recovery = true;
+  bool builtin = false;        // --builtin-faults: the explorer's crashes, the runtime's monitors
+  bool crash_leaders = false;  // ... a node may crash only from its election on
 };
 
 /// One candidate node: the Erlang process of leader3.erl plus the runtime's part (mailbox order,
 /// monitors) for that node.
 class Node : public exocheck::Actor {
  public:
-  Node(int index, int n, std::shared_ptr<const Cluster> cluster)
+  Node(int index, int n, std::shared_ptr<const Cluster> cluster, std::shared_ptr<Disk> disk = nullptr)
       : index_(index),
         n_(n),
         cluster_(std::move(cluster)),
+        disk_(std::move(disk)),
         next_to_(static_cast<std::size_t>(n), 0),
         next_from_(static_cast<std::size_t>(n), 0) {
+    if (cluster_->builtin) {
+      builtin_faults();
+      return;
+    }
     // leader3 monitors every other node when it starts; the first processes' monitors are in
     // place from the beginning (a message to a node waits until it has started).
     for (int other = 0; other < n; ++other) {
@@ -210,6 +234,63 @@ class Node : public exocheck::Actor {
   bool alive() const { return role_ != Role::kIdle && role_ != Role::kDead; }
   int pos() const { return n() - index_; }  // leader3's position, counted from the end
 
+  /// --builtin-faults: the same process, with the explorer's crashes and the runtime's monitors.
+  /// The explorer crashes the node (after one of its steps) and, with recovery, makes it again
+  /// here at once: a fresh process of the next incarnation, which knows of its predecessor's
+  /// crash and starts as the Restart handler starts it. Its pending messages were lost with it,
+  /// the environment's question too: asked again of the new process until it is answered.
+  void builtin_faults() {
+    if (cluster_->recovery) restart_as<Node>(index_, n_, cluster_, disk_);
+    if (cluster_->crash_leaders) crashable(false);  // until it is elected
+    inc_ = disk_->incarnations++;
+    heard_.assign(static_cast<std::size_t>(n_), 0);
+    crashes_ = disk_->crashes;
+    for (const Pid& p : crashes_) heard_after_crash(p);
+    on([this](const Start&) { init(); });
+    on([this](const WhoIsLeader&) {
+      disk_->asked = false;
+      std::cout << "node " + std::to_string(index_) + ": leader n" + std::to_string(leadernode_) + "\n" << std::flush;
+    });
+    guard<WhoIsLeader>([this](const WhoIsLeader&) { return alive() && leadernode_ >= 0; });
+    on_signal<Capture>([this](const Capture& m) { capture(m); });
+    on_signal<Accept>([this](const Accept& m) {
+      if (m.to.inc == inc_) accept(m);
+    });
+    on_signal<Elect>([this](const Elect& m) {
+      if (!m.to.valid() || m.to.inc == inc_) elect(m);
+    });
+    on([this](const exocheck::Down& m) { runtime_down(m); });
+    if (inc_ == 0) return;  // started by Start
+    learn_crash({index_, inc_ - 1});
+    init();
+    if (disk_->asked) send(self(), WhoIsLeader{});
+  }
+
+  /// The runtime's DOWN: the process of `m.actor` that this one's monitor watched has ended. It
+  /// is a process at least as recent as the latest one heard of when the monitor was asked for,
+  /// so that one and all before it have crashed (the ghost learns them: a DOWN carries no list).
+  void runtime_down(const exocheck::Down& m) {
+    const auto node_it = std::find(cluster_->nodes.begin(), cluster_->nodes.end(), m.actor);
+    if (node_it == cluster_->nodes.end()) throw std::logic_error("DOWN from an actor that is not a node");
+    const int node = static_cast<int>(node_it - cluster_->nodes.begin());
+    const auto it =
+        std::find_if(monitored_.begin(), monitored_.end(), [node](const auto& entry) { return entry.second == node; });
+    if (it == monitored_.end()) throw std::logic_error("DOWN for an unknown monitor");
+    for (int inc = 0; inc <= it->first; ++inc) learn_crash({node, inc});
+    nodedown(it);
+    reexamine();
+  }
+
+  /// Ghost (--builtin-faults): the latest process of a node this one has heard of.
+  void heard(const Pid& p) {
+    if (p.valid() && heard_[static_cast<std::size_t>(p.node)] < p.inc) heard_[static_cast<std::size_t>(p.node)] = p.inc;
+  }
+  void heard_of(const Capture& m) { heard(m.candidate); }
+  void heard_of(const Accept& m) { heard(m.candidate); }
+  void heard_of(const Elect& m) { heard(m.leader); }
+  template <typename M>
+  void heard_of(const M&) {}
+
   /// Registers `handler` for node-to-node messages of type M: delivered in sending order, and
   /// (but for monitors) dropped while no process runs on this node.
   template <typename M, typename F>
@@ -221,18 +302,31 @@ class Node : public exocheck::Actor {
     on<M>([this, handler](const M& m) {
       ++next_from_[static_cast<std::size_t>(m.link.from)];
       for (const Pid& p : m.link.crashes) learn_crash(p);
+      if (cluster_->builtin) {
+        heard(m.link.sender);
+        heard_of(m);
+      }
       if (alive() || std::is_same_v<M, Monitor>) handler(m);
     });
   }
 
   template <typename M>
   void signal(int to, M message) {
-    message.link = {index_, next_to_[static_cast<std::size_t>(to)]++, crashes_};
+    message.link = {index_, next_to_[static_cast<std::size_t>(to)]++, crashes_, cluster_->builtin ? self_pid() : Pid{}};
     send(cluster_->nodes[static_cast<std::size_t>(to)], std::move(message));
   }
 
   void learn_crash(const Pid& p) {
-    if (std::find(crashes_.begin(), crashes_.end(), p) == crashes_.end()) crashes_.push_back(p);
+    if (std::find(crashes_.begin(), crashes_.end(), p) != crashes_.end()) return;
+    crashes_.push_back(p);
+    if (!disk_) return;
+    disk_->crashes.push_back(p);
+    heard_after_crash(p);
+  }
+
+  /// Ghost (--builtin-faults): a crashed process is replaced at once by the next, with recovery.
+  void heard_after_crash(const Pid& p) {
+    if (cluster_->recovery) heard({p.node, p.inc + 1});
   }
 
   void init() {
@@ -242,7 +336,7 @@ class Node : public exocheck::Actor {
     captured_.clear();
     down_.clear();
     monitored_.clear();
-    if (inc_ == 0) {
+    if (inc_ == 0 && !cluster_->builtin) {
       for (int other = 0; other < n(); ++other) {
         if (other != index_) monitored_.push_back({initial_ref(other), other});
       }
@@ -312,7 +406,13 @@ class Node : public exocheck::Actor {
   }
 
   void down(int ref) {
-    nodedown(ref);
+    const auto it = std::find_if(monitored_.begin(), monitored_.end(), [ref](const auto& m) { return m.first == ref; });
+    if (it == monitored_.end()) throw std::logic_error("DOWN for an unknown monitor");
+    nodedown(it);
+    reexamine();
+  }
+
+  void reexamine() {
     if (role_ == Role::kCandidate) {
       check_majority();
     } else if ((role_ == Role::kCaptured || role_ == Role::kSurrendered) && !leader_.valid()) {
@@ -332,6 +432,7 @@ class Node : public exocheck::Actor {
       role_ = Role::kElected;
       crashes_at_election_ = crashes_;
       if (cluster_->injector.valid()) send(cluster_->injector, Elected{self_pid()});
+      if (cluster_->crash_leaders) crashable(true);
     } else {
       role_ = Role::kCandidate;
     }
@@ -346,7 +447,7 @@ class Node : public exocheck::Actor {
       if (other == index_ || monitoring(other)) continue;
       down_ = cluster_->buggy_broadcast ? down_before : down_;
       remove_one(down_, other);
-      monitored_.push_back({monitor(other), other});
+      monitored_.push_back({watch(other), other});
     }
     for (int other = 0; other < n(); ++other) {
       if (other != index_) signal(other, Capture{{}, self_pid(), captured_, pos()});
@@ -357,7 +458,13 @@ class Node : public exocheck::Actor {
     return std::any_of(monitored_.begin(), monitored_.end(), [node](const auto& m) { return m.second == node; });
   }
 
-  int monitor(int node) {
+  /// Monitors `node`; returns the monitor's ref (--builtin-faults: the latest process of `node`
+  /// heard of, a ghost: the runtime's DOWN names the actor only).
+  int watch(int node) {
+    if (cluster_->builtin) {
+      monitor(cluster_->nodes[static_cast<std::size_t>(node)]);
+      return heard_[static_cast<std::size_t>(node)];
+    }
     signal(node, Monitor{{}, self_pid(), ++next_ref_});
     return next_ref_;
   }
@@ -365,12 +472,10 @@ class Node : public exocheck::Actor {
   void nodeup(int node) {
     if (monitoring(node)) return;
     remove_one(down_, node);
-    monitored_.push_back({monitor(node), node});
+    monitored_.push_back({watch(node), node});
   }
 
-  void nodedown(int ref) {
-    const auto it = std::find_if(monitored_.begin(), monitored_.end(), [ref](const auto& m) { return m.first == ref; });
-    if (it == monitored_.end()) throw std::logic_error("DOWN for an unknown monitor");
+  void nodedown(std::vector<std::pair<int, int>>::iterator it) {
     const int node = it->second;
     monitored_.erase(it);
     remove_one(captured_, node);
@@ -384,6 +489,7 @@ class Node : public exocheck::Actor {
   int index_;
   int n_;
   std::shared_ptr<const Cluster> cluster_;
+  std::shared_ptr<Disk> disk_;  // --builtin-faults only
   int inc_ = 0;
   Role role_ = Role::kIdle;
   Pid leader_;
@@ -397,6 +503,7 @@ class Node : public exocheck::Actor {
   std::vector<int> next_from_;
   std::vector<Pid> crashes_;              // ghost: crashes this node knows of
   std::vector<Pid> crashes_at_election_;  // ghost: ... when it was last elected
+  std::vector<int> heard_;                // ghost, --builtin-faults: latest incarnation heard of, by node
 };
 
 /// The test's failure scenario: crash each newly elected leader, until `failures` crashes.
@@ -428,12 +535,25 @@ int main(int argc, char** argv) {
   bool no_recovery = false;
   bool fixed = false;
   bool fifo = false;
+  bool builtin = false;
+  bool crash_leaders = false;
   app.add_option("-n,--nodes", nodes, "candidate nodes")->check(CLI::Range(2, 6));
-  app.add_option("--failures", failures, "leaders that crash: each newly elected leader, until this many")
-      ->check(CLI::Range(0, 5));
+  auto* failures_option =
+      app.add_option("--failures", failures, "leaders that crash: each newly elected leader, until this many")
+          ->check(CLI::Range(0, 5));
   app.add_flag("--no-recovery", no_recovery, "crashed nodes stay down (default: each restarts)");
-  app.add_flag("--fifo", fifo, "deliver the messages between two nodes in order, as Erlang does");
+  auto* fifo_option = app.add_flag("--fifo", fifo, "deliver the messages between two nodes in order, as Erlang does");
   app.add_flag("--fixed", fixed, "leader3's own correction of its down-list update");
+  auto* builtin_option =
+      app.add_flag(
+             "--builtin-faults", builtin,
+             "no failure injector: nodes crash by the explorer's faults (exocheck explore --crash N --crash-types "
+             "Node [--delivery fifo]), restart at once, and monitor each other with the runtime's monitors")
+          ->excludes(failures_option)
+          ->excludes(fifo_option);
+  app.add_flag("--crash-leaders", crash_leaders,
+               "with --builtin-faults: a node may crash only from its election on (the injector's scenario)")
+      ->needs(builtin_option);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -444,6 +564,19 @@ int main(int argc, char** argv) {
   cluster->buggy_broadcast = !fixed;
   cluster->fifo = fifo;
   cluster->recovery = !no_recovery;
+  cluster->builtin = builtin;
+  cluster->crash_leaders = crash_leaders;
+  if (builtin) {
+    std::vector<std::shared_ptr<Disk>> disks;
+    for (int i = 0; i < nodes; ++i) {
+      disks.push_back(std::make_shared<Disk>());
+      cluster->nodes.push_back(system.spawn<Node>(i, nodes, cluster, disks.back()));
+    }
+    disks.back()->asked = true;
+    for (const auto& node : cluster->nodes) system.send(node, Start{});
+    system.send(cluster->nodes.back(), WhoIsLeader{});
+    return system.run();
+  }
   for (int i = 0; i < nodes; ++i) cluster->nodes.push_back(system.spawn<Node>(i, nodes, cluster));
   if (failures > 0) cluster->injector = system.spawn<FailureInjector>(failures, cluster);
   for (const auto& node : cluster->nodes) system.send(node, Start{});
