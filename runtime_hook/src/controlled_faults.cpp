@@ -3,7 +3,7 @@
 // explored as a branch. What a choice offers depends only on the budget and on what the step's own
 // actor (a crash) or the sender (a loss, a duplicate) suffered so far in the run, never on another
 // actor's state, so that faults on different actors commute as their steps do (dependency.md,
-// "Faults").
+// "Faults and monitors").
 
 #include <algorithm>
 #include <random>
@@ -97,9 +97,10 @@ std::unique_ptr<Envelope> ControlledRuntime::copy_of(const Envelope& original) {
 
 void ControlledRuntime::offer_crash(ActorCell& cell) {
   if (cell.crashes >= faults_.crashes()) return;
-  const bool may = cell.crash_mark >= 0 ? cell.crash_mark == 1
-                                        : (faults_.crash_types().empty() || named(faults_.crash_types(), cell.type)) &&
-                                              (faults_.crash_actors().empty() || named(faults_.crash_actors(), cell.id));
+  const bool may = cell.crash_mark >= 0
+                       ? cell.crash_mark == 1
+                       : (faults_.crash_types().empty() || named(faults_.crash_types(), cell.type)) &&
+                             (faults_.crash_actors().empty() || named(faults_.crash_actors(), cell.id));
   if (!may) return;
   if (fault_choice(2, proto::FAULT_CRASH, {}) == 0) return;
   // An actor that said how to make it again is supervised: it comes back from every crash.
@@ -112,7 +113,7 @@ void ControlledRuntime::offer_crash(ActorCell& cell) {
 // it later, is never delivered, whichever came first. With one, messages from others stay pending
 // for the new incarnation: had the crash dropped them, a message sent just before it and one sent
 // just after would fare differently, and the crash would not commute with sends of other actors'
-// steps (dependency.md, "Faults"). A message lost in flight is the loss fault's.
+// steps (dependency.md, "Faults and monitors"). A message lost in flight is the loss fault's.
 void ControlledRuntime::crash(ActorCell& cell, bool restart) {
   ++cell.crashes;
   event_->set_crashed(true);

@@ -72,7 +72,7 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
     quiescent_sent_ = true;
   }
   // The network's faults before anything of the receiver's is read: what they offer is the
-  // sender's alone (dependency.md, "Faults").
+  // sender's alone (dependency.md, "Faults and monitors").
   const NetworkFault fault = faults_on_ ? network_fault(*envelope) : NetworkFault::kNone;
   if (fault == NetworkFault::kLost) return;
   std::unique_ptr<Envelope> copy = fault == NetworkFault::kDuplicated ? copy_of(*envelope) : nullptr;
