@@ -20,7 +20,7 @@
 // what the Restart handler keeps (the incarnation count, the ghost list of known crashes); nodes
 // monitor each other with the runtime's monitor() and handle its exocheck::Down; the order of the
 // messages between two nodes is the explorer's `--delivery fifo` (the subject's --fifo links are
-// left out: a crash loses the messages in flight to the node, which would leave gaps in them).
+// left out: the runtime's DOWN carries no sequence number of theirs).
 //
 // Properties: two leaders at once (an elected node told by another node that it is elected, unless
 // it knew that node had crashed when it was itself elected) fails a check; and the last node never
@@ -134,7 +134,6 @@ enum class Role { kIdle, kCandidate, kCaptured, kSurrendered, kElected, kDead };
 struct Disk {
   int incarnations = 0;      // processes started on the node so far
   std::vector<Pid> crashes;  // ghost: crashes the node knows of
-  bool asked = false;        // the environment's WhoIsLeader is not answered yet
 };
 
 void remove_one(std::vector<int>& list, int value) {  // Erlang's List -- [Value]
@@ -237,8 +236,9 @@ class Node : public exocheck::Actor {
   /// --builtin-faults: the same process, with the explorer's crashes and the runtime's monitors.
   /// The explorer crashes the node (after one of its steps) and, with recovery, makes it again
   /// here at once: a fresh process of the next incarnation, which knows of its predecessor's
-  /// crash and starts as the Restart handler starts it. Its pending messages were lost with it,
-  /// the environment's question too: asked again of the new process until it is answered.
+  /// crash and starts as the Restart handler starts it. The messages pending for the node wait
+  /// for it (DESIGN.md, "Faults"), the environment's WhoIsLeader too; those addressed to the old
+  /// process (Accept, an answered Elect) it drops, as a message to a dead Erlang process is.
   void builtin_faults() {
     if (cluster_->recovery) restart_as<Node>(index_, n_, cluster_, disk_);
     if (cluster_->crash_leaders) crashable(false);  // until it is elected
@@ -248,7 +248,6 @@ class Node : public exocheck::Actor {
     for (const Pid& p : crashes_) heard_after_crash(p);
     on([this](const Start&) { init(); });
     on([this](const WhoIsLeader&) {
-      disk_->asked = false;
       std::cout << "node " + std::to_string(index_) + ": leader n" + std::to_string(leadernode_) + "\n" << std::flush;
     });
     guard<WhoIsLeader>([this](const WhoIsLeader&) { return alive() && leadernode_ >= 0; });
@@ -263,7 +262,6 @@ class Node : public exocheck::Actor {
     if (inc_ == 0) return;  // started by Start
     learn_crash({index_, inc_ - 1});
     init();
-    if (disk_->asked) send(self(), WhoIsLeader{});
   }
 
   /// The runtime's DOWN: the process of `m.actor` that this one's monitor watched has ended. It
@@ -572,7 +570,6 @@ int main(int argc, char** argv) {
       disks.push_back(std::make_shared<Disk>());
       cluster->nodes.push_back(system.spawn<Node>(i, nodes, cluster, disks.back()));
     }
-    disks.back()->asked = true;
     for (const auto& node : cluster->nodes) system.send(node, Start{});
     system.send(cluster->nodes.back(), WhoIsLeader{});
     return system.run();
