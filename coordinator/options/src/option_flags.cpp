@@ -88,8 +88,9 @@ void add_fault_options(CLI::App& app, FaultFlags& flags) {
   const CLI::Range count(0U, 1000U);
   const std::string group = "Faults (each a choice explored at every step where it may happen)";
   app.add_option("--crash", flags.crashes,
-                 "Each actor may crash up to this many times in a run, after any of its steps: its pending "
-                 "messages are lost, its monitors told; an actor that said restart_as() may also come back")
+                 "Each actor may crash up to this many times in a run, after any of its steps, its monitors "
+                 "told: it ends (what is pending for it a dead letter), or, if it said restart_as(), comes back "
+                 "at once, messages from others waiting for it")
       ->check(count)
       ->group(group)
       ->capture_default_str();
