@@ -92,15 +92,19 @@ std::unique_ptr<Envelope> ControlledRuntime::copy_of(const Envelope& original) {
   copy->incarnation = original.incarnation;
   copy->send_seq = ++send_seq_;
   copy->clock = step_clock_;
+  // A call sent twice is answered twice; the caller waits for the first call's reply only, and
+  // drops the copy's as an RPC layer drops the answer to a request it no longer waits for.
+  if (copy->is_call) from.abandoned_calls.push_back(copy->id);
   return copy;
 }
 
 void ControlledRuntime::offer_crash(ActorCell& cell) {
   if (cell.crashes >= faults_.crashes()) return;
-  const bool may = cell.crash_mark >= 0
-                       ? cell.crash_mark == 1
-                       : (faults_.crash_types().empty() || named(faults_.crash_types(), cell.type)) &&
-                             (faults_.crash_actors().empty() || named(faults_.crash_actors(), cell.id));
+  const bool may =
+      cell.crash_mark >= 0
+          ? cell.crash_mark == 1
+          : (faults_.crash_types().empty() || (cell.type != nullptr && named(faults_.crash_types(), *cell.type))) &&
+                (faults_.crash_actors().empty() || named(faults_.crash_actors(), cell.id));
   if (!may) return;
   if (fault_choice(2, proto::FAULT_CRASH, {}) == 0) return;
   // An actor that said how to make it again is supervised: it comes back from every crash.

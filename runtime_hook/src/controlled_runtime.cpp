@@ -38,12 +38,12 @@ void ControlledRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
   cell->clock = step_clock_;  // an actor's first step happens after the step that created it
   auto* type = event_->add_actor_types();
   type->set_actor(cell->id);
-  type->set_type(type_name_of(*cell->actor));
-  cell->type = type->type();
+  cell->type = &type_name_of(*cell->actor);
+  type->set_type(*cell->type);
 }
 
 void ControlledRuntime::name_type(ActorCell* cell, std::string type) {
-  cell->type = type;
+  cell->type = &*adapter_type_names_.insert(type).first;
   for (auto& entry : *event_->mutable_actor_types()) {
     if (entry.actor() == cell->id) entry.set_type(std::move(type));
   }

@@ -10,6 +10,7 @@
 #include <string>
 #include <typeindex>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "control_channel.hpp"
@@ -165,6 +166,8 @@ class ControlledRuntime : public Runtime {
   std::uint32_t top_level_actors_ = 0;
   /// Demangled class names: one demangling per class, not per actor created.
   std::unordered_map<std::type_index, std::string> type_names_;
+  /// The names an adapter gave its actors (name_type), one string each.
+  std::unordered_set<std::string> adapter_type_names_;
   bool in_run_ = false;          ///< between the run request and the result
   bool quiescent_sent_ = false;  ///< a message was sent quiescent: collect_enabled() applies the rule
   /// A step whose code goes on outside the run (suspend_after_step()).

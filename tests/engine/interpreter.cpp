@@ -246,6 +246,7 @@ class Interpreter {
     copy.carry = original.carry;
     copy.is_call = original.is_call;
     copy.answers = original.answers;
+    if (copy.is_call) actors_[original.sender].abandoned.push_back(copy.id);  // as the hook's copy_of
     copying_ = true;
     post(std::move(copy));
     copying_ = false;

@@ -28,9 +28,10 @@
 // Monitors and faults: monitor(a) asks to be told, by a Down message, when a ends (destroyed,
 // failed, or crashed). Under exploration with --crash, --lose or --duplicate, the explorer injects
 // faults as choices of the steps they happen in (DESIGN.md, "Faults"): an actor may crash after a
-// step (its pending messages lost, its monitors told) and, if it said restart_as<A>(...), is made
-// again at its id; a message may be lost in flight or delivered twice. An actor narrows what may
-// happen to it with crashable(false), a message type with `static constexpr bool lossy = false;`.
+// step, its monitors told: it ends (what is pending for it a dead letter) or, if it said
+// restart_as<A>(...), is made again at its id, messages from others waiting for it; a message may be lost in flight or
+// delivered twice. An actor narrows what may happen to it with crashable(false), a message type with `static constexpr
+// bool lossy = false;`.
 
 #include <chrono>
 #include <functional>
@@ -259,7 +260,8 @@ class Actor {
 
   /// Under --crash: after each crash the actor is made again at its id by `A(args...)` (copies of
   /// `args` taken now), as a supervisor restarts a process: its state from scratch or from what
-  /// `args` kept (a shared "disk"); its pending messages are lost. Call it in the constructor.
+  /// `args` kept (a shared "disk"); its own timers and the replies to its calls are lost, messages
+  /// from others wait for the new incarnation. Call it in the constructor.
   template <typename A, typename... Args>
   void restart_as(Args... args) {
     static_assert(std::is_base_of_v<Actor, A>, "restart_as<A>: A must derive from exocheck::Actor");

@@ -84,8 +84,9 @@ class ActorCell {
   // deque allocates when made, and most actors never keep a view).
   std::shared_ptr<const VectorClock> clock;
   std::vector<GuardViewsAt> guard_history;
-  /// What the trace calls the actor (its class, or an adapter's name for it): --crash-types.
-  std::string type;
+  /// What the trace calls the actor (its class, or an adapter's name for it), interned by the
+  /// runtime (one string per type, not per actor): --crash-types.
+  const std::string* type = nullptr;
   /// Faults it suffered in this run, against the budget's per-actor counts.
   std::uint32_t crashes = 0;
   std::uint32_t losses = 0;
