@@ -122,6 +122,7 @@ void ControlledRuntime::crash(ActorCell& cell, bool restart) {
   ++cell.crashes;
   event_->set_crashed(true);
   if (!restart) {
+    if (crash_end_) crash_end_(cell);
     finish_destroy(cell, "crashed");
     event_->set_destroyed(true);
     return;
@@ -168,6 +169,12 @@ void ControlledRuntime::crash(ActorCell& cell, bool restart) {
   }
   construction = outer;
   cell.actor = std::move(actor);
+}
+
+void ControlledRuntime::for_each_pending_to(const ActorCell& cell, const std::function<void(Envelope&)>& visit) {
+  for (auto& envelope : pending_) {
+    if (envelope->receiver == &cell) visit(*envelope);
+  }
 }
 
 void ControlledRuntime::tell_monitors(ActorCell& cell, const char* reason) {

@@ -74,6 +74,7 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
   // The network's faults before anything of the receiver's is read: what they offer is the
   // sender's alone (dependency.md, "Faults and monitors").
   const NetworkFault fault = faults_on_ ? network_fault(*envelope) : NetworkFault::kNone;
+  last_send_lost_ = fault == NetworkFault::kLost;
   if (fault == NetworkFault::kLost) return;
   std::unique_ptr<Envelope> copy = fault == NetworkFault::kDuplicated ? copy_of(*envelope) : nullptr;
   enqueue(std::move(envelope), *sent);
@@ -442,7 +443,7 @@ int ControlledRuntime::run() {
   finish_requested_destroys();
   write_event();
   in_run_ = true;
-  if (!faults_refusal_.empty() && (faults_on_ || faults_.crashes() != 0)) refuse(faults_refusal_);
+  if (!duplicates_refusal_.empty() && faults_.duplicates() != 0) refuse(duplicates_refusal_);
   next_step_ = 1;
   return proceed();
 }

@@ -65,9 +65,18 @@ class ControlledRuntime : public Runtime {
   /// what is enabled is looked at again.
   void at_quiescence(std::function<bool()> hook) { at_quiescence_ = std::move(hook); }
 
-  /// A run asked to inject faults is refused with `construct` (an adapter whose framework's
-  /// actors the faults are not mapped onto).
-  void refuse_faults(std::string construct) { faults_refusal_ = std::move(construct); }
+  /// A run asked to duplicate messages is refused with `construct` (an adapter whose framework's
+  /// messages cannot be copied here).
+  void refuse_duplicates(std::string construct) { duplicates_refusal_ = std::move(construct); }
+  /// How a crash without a restart ends an adapter's actor: in its framework, so that what the
+  /// framework does at an end (a down message, an exit to a link) happens in the crash's step. It
+  /// calls destroy(cell) as the framework ends the actor. Empty: the runtime's own end.
+  void end_crashed_by(std::function<void(ActorCell&)> end) { crash_end_ = std::move(end); }
+  /// Whether the latest message sent (send()) was lost by a fault: an adapter that numbers the
+  /// messages of a channel skips its place.
+  bool last_send_lost() const { return last_send_lost_; }
+  /// Calls `visit` with each message pending for `cell`, in send order.
+  void for_each_pending_to(const ActorCell& cell, const std::function<void(Envelope&)>& visit);
 
   /// The program did something exocheck does not model, named by `construct`: reports the run
   /// (or, in main before one, the process) as RUN_UNSUPPORTED and exits. Never a bug (refusal.cpp).
@@ -152,8 +161,10 @@ class ControlledRuntime : public Runtime {
   proto::TimerSemantics timers_ = proto::TIMERS_ANYTIME;       ///< the request's
   proto::FaultBudget faults_;                                  ///< the request's
   bool faults_on_ = false;                                     ///< some fault's budget is not 0
-  std::string faults_refusal_;                                 ///< refuse_faults()
-  proto::RunResult first_failure_;                             ///< status and detail of the first failed step
+  std::string duplicates_refusal_;                             ///< refuse_duplicates()
+  std::function<void(ActorCell&)> crash_end_;                  ///< end_crashed_by()
+  bool last_send_lost_ = false;
+  proto::RunResult first_failure_;  ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t now_ns_ = 0;  ///< virtual time: the due time of the latest timer fired
   /// The step in progress: its prefix entry's answers to exocheck::choose, then draws from

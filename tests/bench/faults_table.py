@@ -35,6 +35,8 @@ CASES = [
      ["--crash", "1", "--crash-actors", "1", "--lose", "1", "--lossy-types", "Write"], "read returned", 5000),
     ("kv-quorum, every replica", "kv-quorum", [], [],
      ["--crash", "1", "--crash-types", "Replica", "--lose", "1", "--lossy-types", "Write"], "read returned", 5000),
+    # A CAF program: the crash ends the CAF actor, whose down message and request_receiver_down follow.
+    ("caf-supervisor", "caf-supervisor", [], [], ["--crash", "1", "--crash-types", "worker"], "results.size()", 5000),
 ]
 
 

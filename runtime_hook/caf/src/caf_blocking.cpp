@@ -26,6 +26,7 @@ void CafBridge::blocking_created(caf::blocking_actor& actor) {
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();
   controlled_runtime().name_type(cell, "caf::blocking_actor");
+  cell->crash_mark = 0;  // a crash ends an event-based actor only (caf_faults.cpp)
   controlled_.emplace(&actor, Controlled{cell, caf::strong_actor_ptr{actor.ctrl()}, nullptr, &actor});
   local_time_[cell] = time_of(running_);
   BlockingActor state;
@@ -76,6 +77,7 @@ void CafBridge::await_actors() {
     auto construct = [this] { return make_proxy(); };
     main_cell_ = detail::construct_actor(runtime_, running_, construct).cell();
     runtime.name_type(main_cell_, "caf_main");
+    main_cell_->crash_mark = 0;
     // caf_main may end the process itself (exit()) in the middle of its step: the run goes on to
     // its end first, as the system's end would have it.
     std::atexit([] {

@@ -73,9 +73,9 @@ CafBridge* CafBridge::instance_ = nullptr;
 CafBridge::CafBridge(std::unique_ptr<detail::ControlledMode> mode)
     : mode_(std::move(mode)), runtime_(mode_->runtime()) {
   mode_->runtime().at_quiescence([this] { return end_unreachable(); });
-  mode_->runtime().refuse_faults(
-      "faults injected into a CAF program (--crash, --lose, --duplicate: not mapped onto CAF's actors, "
-      "monitors, links and exits yet)");
+  mode_->runtime().refuse_duplicates(
+      "messages of a CAF program delivered twice (--duplicate): the adapter does not copy CAF's messages");
+  mode_->runtime().end_crashed_by([this](detail::ActorCell& cell) { crash(cell); });
 }
 
 void CafBridge::system_constructing(caf::actor_system_config& config) {
@@ -129,6 +129,9 @@ bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr&
   auto found = controlled_.find(&receiver);
   if (found == controlled_.end() || firing_to_ == &receiver) return false;
   detail::ActorCell* to = found->second.cell;
+  // A request to an actor that ended: CAF's closed mailbox answers it at once with
+  // request_receiver_down, in the sender's step, as by hand.
+  if ((to->destroyed || to->destroy_requested) && element->mid.is_request()) return false;
   auto envelope = std::make_unique<detail::Envelope>();
   envelope->sender = running_;
   envelope->id = next_message_id();
@@ -143,14 +146,27 @@ bool CafBridge::sending(caf::abstract_actor& receiver, caf::mailbox_element_ptr&
     if (request != requests_.end()) envelope->answers = request->second;
   }
   const std::uint64_t channel = channel_of(running_, to);
-  envelope->payload =
-      detail::make_payload(CafDelivery{&receiver, found->second.scheduled, found->second.blocking, std::move(element),
-                                       channel, ++sent_on_channel_[channel], time_of(running_)});
+  const std::uint64_t position = ++sent_on_channel_[channel];
+  envelope->payload = detail::make_payload(CafDelivery{&receiver, found->second.scheduled, found->second.blocking,
+                                                       std::move(element), channel, position, time_of(running_)});
   ++in_flight_[to];
   ++sends_;
   last_send_ = {envelope->type, to};
   runtime_.send(std::move(envelope));
+  if (controlled_runtime().last_send_lost()) {
+    // Lost in flight (--lose): the messages after it on its channel do not wait for it.
+    --in_flight_[to];
+    lost_on_channel_[channel].insert(position);
+    skip_lost(channel);
+  }
   return true;
+}
+
+void CafBridge::skip_lost(std::uint64_t channel) {
+  auto lost = lost_on_channel_.find(channel);
+  if (lost == lost_on_channel_.end()) return;
+  std::uint64_t& delivered = delivered_on_channel_[channel];
+  while (lost->second.erase(delivered + 1) != 0) ++delivered;
 }
 
 bool CafBridge::enabled(const CafDelivery& delivery) const {
@@ -169,6 +185,7 @@ bool CafBridge::enabled(const CafDelivery& delivery) const {
 
 void CafBridge::deliver(const CafDelivery& delivery) {
   ++delivered_on_channel_[delivery.channel];
+  skip_lost(delivery.channel);
   if (auto* cell = cell_of(delivery.receiver)) {
     --in_flight_[cell];
     idle_ticks_.erase(cell);
@@ -257,6 +274,7 @@ void CafBridge::note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cel
 }
 
 void CafBridge::terminated(detail::ActorCell* cell, const caf::error& reason) {
+  bounce_requests_to(*cell);
   runtime_.destroy(cell);
   registered_.erase(cell);
   in_flight_.erase(cell);

@@ -33,6 +33,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -160,6 +161,15 @@ class CafBridge {
   /// Ends the actors CAF would have ended as unreachable, at quiescence. Whether any ended.
   bool end_unreachable();
   void terminated(detail::ActorCell* cell, const caf::error& reason);
+  /// The requests still on their way to `cell`, which ends in this step, are answered with CAF's
+  /// request_receiver_down by its closed mailbox, as by hand they would be when they arrive; the
+  /// requests themselves become dead letters (caf_faults.cpp).
+  void bounce_requests_to(const detail::ActorCell& cell);
+  /// A crash (explore --crash) ends the event-based actor `cell` in CAF, as if it had failed: its
+  /// monitors get a down message and its links an exit, with crash_reason() (caf_faults.cpp).
+  void crash(detail::ActorCell& cell);
+  /// After a delivery or a loss on `channel`: the places of lost messages next in line are passed.
+  void skip_lost(std::uint64_t channel);
   void note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell);
   /// caf_main's code since a delivery woke one of its blocking actors ends that actor's step.
   void end_main_step();
@@ -202,6 +212,8 @@ class CafBridge {
   std::uint64_t main_sent_ = 0;
   std::unordered_map<std::uint64_t, std::uint64_t> sent_on_channel_;
   std::unordered_map<std::uint64_t, std::uint64_t> delivered_on_channel_;
+  /// Places of messages lost in flight, past the channel's next delivery (skip_lost()).
+  std::unordered_map<std::uint64_t, std::set<std::uint64_t>> lost_on_channel_;
   /// (requester's index, request number) -> the request's message id
   std::map<std::pair<std::uint32_t, std::uint64_t>, std::string> requests_;
   std::optional<std::string> failure_;                     ///< an actor failed in the step in progress

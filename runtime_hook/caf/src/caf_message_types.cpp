@@ -2,8 +2,11 @@
 
 #include <caf/actor_system.hpp>
 #include <caf/atom.hpp>
+#include <caf/downstream_msg.hpp>
 #include <caf/message.hpp>
+#include <caf/system_messages.hpp>
 #include <caf/uniform_type_info_map.hpp>
+#include <caf/upstream_msg.hpp>
 
 namespace exocheck::caf_adapter {
 namespace {
@@ -43,26 +46,36 @@ const detail::MessageType& CafMessageTypes::type_of(const caf::mailbox_element& 
   std::string name = name_of(element, system);
   auto found = types_.find(name);
   if (found != types_.end()) return found->second;
-  return made(types_, std::move(name), typeid(CafDelivery), summarize);
+  // CAF's own messages are not lost (--lose): a down or exit message is how an end is learnt, as
+  // the native Down, and a stream's protocol has no retransmission.
+  const caf::type_erased_tuple& content = element.content();
+  const bool system_message =
+      content.size() == 1 &&
+      (content.match_element<caf::down_msg>(0) || content.match_element<caf::exit_msg>(0) ||
+       content.match_element<caf::open_stream_msg>(0) || content.match_element<caf::upstream_msg>(0) ||
+       content.match_element<caf::downstream_msg>(0));
+  return made(types_, std::move(name), typeid(CafDelivery), summarize, system_message ? 0 : -1);
 }
 
 const detail::MessageType& CafMessageTypes::timer_type(const std::string& name) {
   auto found = timer_types_.find(name);
   if (found != timer_types_.end()) return found->second;
-  return made(timer_types_, name, typeid(CafTimer), summarize_timer);
+  return made(timer_types_, name, typeid(CafTimer), summarize_timer, 0);
 }
 
 const detail::MessageType& CafMessageTypes::adapter_type(const std::string& name, const std::type_info& payload) {
   auto found = adapter_types_.find(name);
   if (found != adapter_types_.end()) return found->second;
-  return made(adapter_types_, name, payload, summarize_nothing);
+  return made(adapter_types_, name, payload, summarize_nothing, 0);
 }
 
 const detail::MessageType& CafMessageTypes::made(std::unordered_map<std::string, detail::MessageType>& types,
                                                  std::string name, const std::type_info& payload,
-                                                 std::string (*summarize)(const void*)) {
+                                                 std::string (*summarize)(const void*), signed char lossy) {
   names_.push_back(name);
-  return types.emplace(std::move(name), detail::MessageType{&payload, &names_.back(), summarize}).first->second;
+  detail::MessageType type{&payload, &names_.back(), summarize};
+  type.lossy = lossy;
+  return types.emplace(std::move(name), type).first->second;
 }
 
 }  // namespace exocheck::caf_adapter

@@ -63,7 +63,8 @@ class CafMessageTypes {
 
  private:
   const detail::MessageType& made(std::unordered_map<std::string, detail::MessageType>& types, std::string name,
-                                  const std::type_info& payload, std::string (*summarize)(const void*));
+                                  const std::type_info& payload, std::string (*summarize)(const void*),
+                                  signed char lossy);
 
   std::unordered_map<std::string, detail::MessageType> types_;
   std::unordered_map<std::string, detail::MessageType> timer_types_;
