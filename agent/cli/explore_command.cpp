@@ -280,6 +280,16 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
                     "exploration is bounded; --check termination reports such runs as bugs (livelocks)",
                     cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
   }
+  const auto& faults = settings.session.faults;
+  const bool budget = faults.crashes() != 0 || faults.losses() != 0 || faults.duplicates() != 0;
+  if (budget && outcome.progress.stats.paths != 0 && outcome.progress.stats.faulted == 0) {
+    // A name that matches nothing (a typo in --crash-types) would pass for a program that
+    // survives every fault.
+    outcome.warnings.push_back(
+        "no run had a fault injected, though a fault budget was given: what was explored is the program without "
+        "faults; check that --crash-types, --crash-actors and --lossy-types name actors and message types as this "
+        "program's traces do");
+  }
   if (shrink_) shrink_bugs(settings, outcome, started);
   write_out_dir(settings.out_dir, settings, outcome);
   if (json_) {

@@ -41,7 +41,10 @@ std::uint32_t ControlledRuntime::fault_choice(std::uint32_t range, proto::Fault 
   }
   auto* choice = event_->mutable_choices(index);
   choice->set_fault_choice(true);
-  if (value != 0) choice->set_fault(fault);
+  if (value != 0) {
+    choice->set_fault(fault);
+    ++faults_injected_;
+  }
   if (!message.empty()) choice->set_message(message);
   return value;
 }

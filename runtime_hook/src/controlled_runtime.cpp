@@ -311,6 +311,7 @@ void ControlledRuntime::add_final_state(proto::RunResult& result) const {
 
 void ControlledRuntime::report(proto::RunResult result) {
   for (const auto& id : dead_letters_) result.add_dead_letters(id);
+  result.set_faults(faults_injected_);
   add_final_state(result);
   *frame_.mutable_result() = std::move(result);
   channel_.write(frame_);

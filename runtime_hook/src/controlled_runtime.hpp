@@ -164,7 +164,8 @@ class ControlledRuntime : public Runtime {
   std::string duplicates_refusal_;                             ///< refuse_duplicates()
   std::function<void(ActorCell&)> crash_end_;                  ///< end_crashed_by()
   bool last_send_lost_ = false;
-  proto::RunResult first_failure_;  ///< status and detail of the first failed step
+  std::uint32_t faults_injected_ = 0;  ///< in this run, its prefix included (RunResult.faults)
+  proto::RunResult first_failure_;     ///< status and detail of the first failed step
   std::uint64_t send_seq_ = 0;
   std::uint64_t now_ns_ = 0;  ///< virtual time: the due time of the latest timer fired
   /// The step in progress: its prefix entry's answers to exocheck::choose, then draws from

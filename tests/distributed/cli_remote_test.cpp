@@ -175,6 +175,7 @@ TEST(RemoteExplore, FaultsAreInjectedByAgentsAsTheyAreEmbedded) {
   EXPECT_EQ(summary["stats"]["classes"], 806);
   EXPECT_EQ(summary["stats"]["bugs"], 2);
   EXPECT_EQ(summary["bugs"][0]["classes"], 160);
+  EXPECT_EQ(summary["stats"]["faulted_paths"], 766);  // all but the 40 classes without a crash
   const auto replayed =
       run_command((bin_dir() / "exocheck").string() + " replay " + (out / "bug-1.trace").string() + " 2>&1");
   EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
@@ -182,6 +183,15 @@ TEST(RemoteExplore, FaultsAreInjectedByAgentsAsTheyAreEmbedded) {
       explore_command(cluster.address(), "--crash 1 --crash-types Coordinator --json", "two-phase-commit --fixed"));
   ASSERT_EQ(fixed.exit_code, 0) << fixed.out << cluster.coordinator_log();
   EXPECT_EQ(nlohmann::json::parse(fixed.out)["stats"]["classes"], 8376);
+  // A crash type that names no actor (the class is Coordinator): the agents' runs offer no fault,
+  // and the client says so rather than pass the program off as one that survives crashes.
+  const auto misnamed =
+      run_command(explore_command(cluster.address(), "--crash 1 --crash-types coordinator --json", "two-phase-commit"));
+  ASSERT_EQ(misnamed.exit_code, 0) << misnamed.out << cluster.coordinator_log();
+  const auto misnamed_summary = nlohmann::json::parse(misnamed.out);
+  EXPECT_EQ(misnamed_summary["stats"]["classes"], 40);
+  EXPECT_EQ(misnamed_summary["stats"]["faulted_paths"], 0);
+  EXPECT_NE(misnamed_summary["warnings"].dump().find("no run had a fault injected"), std::string::npos) << misnamed.out;
 }
 
 // A CAF program doing what exocheck does not explore (a blocking receive inside a handler) is

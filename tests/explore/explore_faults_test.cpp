@@ -31,6 +31,23 @@ TEST_F(ExploreTest, TwoPhaseCommitNeedsACrashToFail) {
   EXPECT_EQ(faults.at("crash_types"), nlohmann::json::array({"Coordinator"}));
 }
 
+// Paths with a fault are counted; a budget no run used (a misspelled type) is warned of, not passed
+// off as a program that survives the fault.
+TEST_F(ExploreTest, PathsWithAFaultAreCountedAndABudgetNoRunUsedIsWarnedOf) {
+  if (!built("two-phase-commit")) GTEST_SKIP() << "two-phase-commit not built";
+  const auto faulty = figures(with(kCoordinatorCrash, {"--keep-going"}), "two-phase-commit");
+  EXPECT_EQ(faulty.summary.at("stats").at("faulted_paths"), 766);  // 806 classes, 40 without a crash
+  EXPECT_EQ(faulty.summary.at("warnings").dump().find("no run had a fault injected"), std::string::npos);
+  const auto misnamed = figures({"--workers", "1", "--crash", "1", "--crash-types", "coordinator"}, "two-phase-commit");
+  EXPECT_EQ(misnamed.exit_code, 0) << misnamed.summary.dump(2);
+  EXPECT_EQ(misnamed.classes, 40u);
+  EXPECT_EQ(misnamed.summary.at("stats").at("faulted_paths"), 0);
+  EXPECT_NE(misnamed.summary.at("warnings").dump().find("no run had a fault injected"), std::string::npos)
+      << misnamed.summary.dump(2);
+  const auto none = figures({"--workers", "1"}, "two-phase-commit");
+  EXPECT_EQ(none.summary.at("warnings").dump().find("no run had a fault injected"), std::string::npos);
+}
+
 TEST_F(ExploreTest, ACoordinatorCrashIsShownReplayedAndShrunk) {
   if (!built("two-phase-commit")) GTEST_SKIP() << "two-phase-commit not built";
   expect_bug_replays(figures(kCoordinatorCrash, "two-phase-commit"), "RUN_ASSERTION_FAILED",

@@ -169,6 +169,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_bugs(job->bugs.size());
   progress.set_bug_paths(stats.bugs);
   progress.set_step_limited(stats.step_limited);
+  progress.set_faulted(stats.faulted);
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());
   progress.set_subtrees(job->ledger->takings());

@@ -187,6 +187,8 @@ void SubtreeLedger::void_descendants(Entry& entry, Released& released) {
       stats_.transitions -= given.counted.transitions;
       stats_.executed_steps -= given.counted.executed_steps;
       stats_.bugs -= given.counted.bugs;
+      stats_.step_limited -= given.counted.step_limited;
+      stats_.faulted -= given.counted.faulted;
       given.counted = {};
       for (const auto& [signature, paths] : given.counted_bug_paths) bugs_[signature].paths -= paths;
       given.counted_bug_paths.clear();

@@ -36,10 +36,11 @@ class Exploration {
 };
 
 /// Counts a path (not a sleep-blocked run) that ended with `ending`: its bug, or its cut at the step limit.
-inline void count_path(Stats& stats, Ending ending, const ExplorerOptions& options) {
+inline void count_path(Stats& stats, const Execution& execution, const ExplorerOptions& options) {
   ++stats.paths;
-  if (is_bug(ending, options.checks.termination)) ++stats.bugs;
-  if (ending == Ending::kStepLimit) ++stats.step_limited;
+  if (is_bug(execution.ending, options.checks.termination)) ++stats.bugs;
+  if (execution.ending == Ending::kStepLimit) ++stats.step_limited;
+  if (execution.faulted) ++stats.faulted;
 }
 
 /// The reduction's tree; `subtree` null: the whole tree.

@@ -127,7 +127,7 @@ class OptimalExploration final : public Exploration {
     if (blocked) {
       ++stats_.sleep_blocked;
     } else {
-      count_path(stats_, execution.ending, options_);
+      count_path(stats_, execution, options_);
       classes_.insert(trace_.class_key(), names_);
       stats_.classes = classes_.size();
     }

@@ -82,7 +82,7 @@ class SampledRuns final : public Exploration {
       if (first_run_ == 0) next_run_ = 1;
     }
     if (out.calibration) return true;
-    count_path(stats_, execution.ending, options_);
+    count_path(stats_, execution, options_);
     stats_.executed_steps += trace_.size();
     stats_.transitions += trace_.size();
     if (execution.ending != Ending::kDivergence) classes_.insert(trace_.class_key(), names_);

@@ -240,7 +240,7 @@ void TreeExploration::count_ending(const Execution& execution, const TraceView& 
     ++stats_.sleep_blocked;
     return;
   }
-  count_path(stats_, execution.ending, options_);
+  count_path(stats_, execution, options_);
   if (execution.ending != Ending::kDivergence) classes_.insert(trace.class_key(), names_);
   stats_.classes = classes_.size();
 }

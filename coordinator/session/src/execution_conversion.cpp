@@ -79,6 +79,7 @@ void take_verdict(const proto::RunResult& result, engine::Execution& execution) 
   execution.ending = endings::to_ending(result.status());
   execution.detail = result.detail();
   execution.final_state.assign(result.final_state().begin(), result.final_state().end());
+  execution.faulted = result.faults() != 0;
 }
 
 void take_choices(const std::vector<std::uint32_t>& ranges, const std::vector<std::uint32_t>& values,

@@ -92,11 +92,12 @@ void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
   out.set_classes(stats.classes);
   out.set_bugs(stats.bugs);
   out.set_step_limited(stats.step_limited);
+  out.set_faulted(stats.faulted);
 }
 
 engine::Stats from_wire(const proto::ExplorationStats& stats) {
-  return {stats.paths(),   stats.sleep_blocked(), stats.transitions(), stats.executed_steps(),
-          stats.classes(), stats.bugs(),          stats.step_limited()};
+  return {stats.paths(),   stats.sleep_blocked(), stats.transitions(),  stats.executed_steps(),
+          stats.classes(), stats.bugs(),          stats.step_limited(), stats.faulted()};
 }
 
 void to_wire(const std::vector<engine::ClassKey>& keys, google::protobuf::RepeatedField<std::uint64_t>& out) {

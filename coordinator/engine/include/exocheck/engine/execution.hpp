@@ -64,6 +64,9 @@ struct Execution {
   Ending ending = Ending::kCompleted;
   std::string detail;                    ///< the verdict's text, for reports
   std::vector<std::string> final_state;  ///< per-actor summaries, sorted
+  /// The explorer injected a fault somewhere in the run, its prefix included (the hook's word):
+  /// counted, so that a fault budget no run used can be told.
+  bool faulted = false;
 };
 
 /// True for the endings that are bugs of the subject (not reductions or limits). A run cut at the

@@ -13,6 +13,7 @@ struct Stats {
   std::uint64_t classes = 0;         ///< distinct Mazurkiewicz classes among the paths
   std::uint64_t bugs = 0;            ///< executions that ended in a bug
   std::uint64_t step_limited = 0;    ///< paths cut at the step limit (the exploration is then bounded)
+  std::uint64_t faulted = 0;         ///< paths in which the explorer injected a fault (Execution::faulted)
 
   /// paths / classes (1.0 = no redundancy; 0 when nothing was explored).
   double redundancy() const { return classes == 0 ? 0.0 : static_cast<double>(paths) / static_cast<double>(classes); }
@@ -25,6 +26,7 @@ struct Stats {
     classes += other.classes;
     bugs += other.bugs;
     step_limited += other.step_limited;
+    faulted += other.faulted;
     return *this;
   }
 };
