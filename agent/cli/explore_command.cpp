@@ -168,6 +168,8 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.faults.set_crashes(faults_.crashes);
   session.faults.set_losses(faults_.losses);
   session.faults.set_duplicates(faults_.duplicates);
+  session.faults.set_partitions(faults_.partitions);
+  for (const auto& actor : faults_.partition_side) session.faults.add_partition_side(actor);
   for (const auto& type : faults_.crash_types) session.faults.add_crash_types(type);
   for (const auto& actor : faults_.crash_actors) session.faults.add_crash_actors(actor);
   for (const auto& type : faults_.lossy_types) session.faults.add_lossy_types(type);
@@ -281,7 +283,8 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
                     cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
   }
   const auto& faults = settings.session.faults;
-  const bool budget = faults.crashes() != 0 || faults.losses() != 0 || faults.duplicates() != 0;
+  const bool budget =
+      faults.crashes() != 0 || faults.losses() != 0 || faults.duplicates() != 0 || faults.partitions() != 0;
   if (budget && outcome.progress.stats.paths != 0 && outcome.progress.stats.faulted == 0) {
     // A name that matches nothing (a typo in --crash-types) would pass for a program that
     // survives every fault.

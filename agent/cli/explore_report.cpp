@@ -87,6 +87,8 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["faults"] = {
       {"crash", faults.crashes()},
       {"lose", faults.losses()},
+      {"partition", faults.partitions()},
+      {"partition_side", std::vector<std::string>(faults.partition_side().begin(), faults.partition_side().end())},
       {"duplicate", faults.duplicates()},
       {"crash_types", std::vector<std::string>(faults.crash_types().begin(), faults.crash_types().end())},
       {"crash_actors", std::vector<std::string>(faults.crash_actors().begin(), faults.crash_actors().end())},

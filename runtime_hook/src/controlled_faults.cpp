@@ -41,10 +41,7 @@ std::uint32_t ControlledRuntime::fault_choice(std::uint32_t range, proto::Fault 
   }
   auto* choice = event_->mutable_choices(index);
   choice->set_fault_choice(true);
-  if (value != 0) {
-    choice->set_fault(fault);
-    ++faults_injected_;
-  }
+  if (value != 0) choice->set_fault(fault);
   if (!message.empty()) choice->set_message(message);
   return value;
 }
@@ -61,11 +58,14 @@ ControlledRuntime::NetworkFault ControlledRuntime::network_fault(const Envelope&
   // A reply is not duplicated: a call takes one answer, and a second would find no call waiting.
   const bool may_duplicate =
       from.duplicates < faults_.duplicates() && envelope.type->copy != nullptr && envelope.answers.empty();
-  if (!may_lose && !may_duplicate) return NetworkFault::kNone;
+  const auto link = faults_.partitions() != 0 ? link_of(from, *envelope.receiver) : std::nullopt;
+  if (!may_lose && !may_duplicate && !link) return NetworkFault::kNone;
   const MessageType& type = *envelope.type;
   const bool lossy =
       type.lossy >= 0 ? type.lossy == 1 : faults_.lossy_types().empty() || named(faults_.lossy_types(), *type.name);
   if (!lossy) return NetworkFault::kNone;
+  if (link && partitioned(envelope, *link)) return NetworkFault::kLost;
+  if (!may_lose && !may_duplicate) return NetworkFault::kNone;
   const std::uint32_t range = 1 + (may_lose ? 1 : 0) + (may_duplicate ? 1 : 0);
   const std::uint32_t value = fault_choice(range, proto::NO_FAULT, envelope.id);
   if (value == 0) return NetworkFault::kNone;
@@ -73,13 +73,47 @@ ControlledRuntime::NetworkFault ControlledRuntime::network_fault(const Envelope&
   if (may_lose && value == 1) {
     choice->set_fault(proto::FAULT_LOSS);
     ++from.losses;
+    ++faults_injected_;
     event_->add_cancelled(envelope.id);
     event_->add_lost(envelope.id);
     return NetworkFault::kLost;
   }
   choice->set_fault(proto::FAULT_DUPLICATE);
   ++from.duplicates;
+  ++faults_injected_;
   return NetworkFault::kDuplicated;
+}
+
+std::optional<std::uint32_t> ControlledRuntime::link_of(const ActorCell& from, const ActorCell& to) const {
+  const auto& side = faults_.partition_side();
+  if (side.empty()) return to.index + 1;
+  if (named(side, from.id) == named(side, to.id)) return std::nullopt;
+  return 0;
+}
+
+// Whether the link is cut is the sender's own state (which of its sends crossed it, and what was
+// chosen at them), never the receiver's: a partition is decided on the sender's lane, as a loss
+// is (dependency.md, "Faults and monitors"). A cut that both sides make is the two senders' cuts.
+bool ControlledRuntime::partitioned(const Envelope& envelope, std::uint32_t link) {
+  ActorCell& from = *envelope.sender;
+  auto cut = std::find(from.cut_links.begin(), from.cut_links.end(), link);
+  if (cut != from.cut_links.end()) {
+    // 0 leaves the link as it is, cut: as with every fault choice, 0 is "nothing new happens".
+    if (fault_choice(2, proto::FAULT_HEAL, envelope.id) != 0) {
+      from.cut_links.erase(cut);
+      return false;
+    }
+    event_->mutable_choices(event_->choices_size() - 1)->set_fault(proto::FAULT_PARTITION);
+  } else {
+    if (from.partitions >= faults_.partitions()) return false;
+    if (fault_choice(2, proto::FAULT_PARTITION, envelope.id) == 0) return false;
+    ++from.partitions;
+    ++faults_injected_;
+    from.cut_links.push_back(link);
+  }
+  event_->add_cancelled(envelope.id);
+  event_->add_lost(envelope.id);
+  return true;
 }
 
 std::unique_ptr<Envelope> ControlledRuntime::copy_of(const Envelope& original) {
@@ -110,6 +144,7 @@ void ControlledRuntime::offer_crash(ActorCell& cell) {
                 (faults_.crash_actors().empty() || named(faults_.crash_actors(), cell.id));
   if (!may) return;
   if (fault_choice(2, proto::FAULT_CRASH, {}) == 0) return;
+  ++faults_injected_;
   // An actor that said how to make it again is supervised: it comes back from every crash.
   const bool restart = static_cast<bool>(cell.factory);
   if (restart) event_->mutable_choices(event_->choices_size() - 1)->set_fault(proto::FAULT_CRASH_RESTART);

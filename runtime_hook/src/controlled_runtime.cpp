@@ -439,7 +439,7 @@ int ControlledRuntime::run() {
   choice_random_.seed(request_->seed() ^ 0x63686f6f7365ULL);  // its own stream: the schedule's draws stay as they were
   timers_ = request_->timers();
   faults_ = request_->faults();
-  faults_on_ = faults_.losses() != 0 || faults_.duplicates() != 0;
+  faults_on_ = faults_.losses() != 0 || faults_.duplicates() != 0 || faults_.partitions() != 0;
 
   finish_requested_destroys();
   write_event();

@@ -123,6 +123,11 @@ class ControlledRuntime : public Runtime {
   enum class NetworkFault { kNone, kLost, kDuplicated };
   /// Offers the network's faults for `envelope`, sent in this step; a loss is recorded here.
   NetworkFault network_fault(const Envelope& envelope);
+  /// The link of `from`'s to `to` that --partition may cut; nullopt: the message does not cross
+  /// --partition-side's cut.
+  std::optional<std::uint32_t> link_of(const ActorCell& from, const ActorCell& to) const;
+  /// Offers to cut `envelope`'s link (or to heal it, when cut): true when the message is lost.
+  bool partitioned(const Envelope& envelope, std::uint32_t link);
   /// The network's copy of `original`, being sent: its next id from the same sender.
   std::unique_ptr<Envelope> copy_of(const Envelope& original);
   /// A message sent, into the run: pending, or a dead letter, or a reply dropped (its call gave up).

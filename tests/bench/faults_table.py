@@ -35,6 +35,9 @@ CASES = [
      ["--crash", "1", "--crash-actors", "1", "--lose", "1", "--lossy-types", "Write"], "read returned", 5000),
     ("kv-quorum, every replica", "kv-quorum", [], [],
      ["--crash", "1", "--crash-types", "Replica", "--lose", "1", "--lossy-types", "Write"], "read returned", 5000),
+    # The issue's partition as such: replica 0's side cut off at a send and healed at a later one.
+    ("kv-quorum, partition", "kv-quorum", [], ["--delivery", "fifo"],
+     ["--crash", "1", "--crash-actors", "1", "--partition", "1", "--partition-side", "0"], "read returned", 5000),
     # A CAF program: the crash ends the CAF actor, whose down message and request_receiver_down follow.
     ("caf-supervisor", "caf-supervisor", [], [], ["--crash", "1", "--crash-types", "worker"], "results.size()", 5000),
 ]

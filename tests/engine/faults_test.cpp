@@ -70,6 +70,17 @@ TEST(Faults, LossesEveryReductionReachesWhatExhaustiveReaches) {
   expect_every_reduction_reaches_what_exhaustive_reaches("losses", {.faults = {.losses = 1}}, 140001);
 }
 
+// A partition: a link cut at one send and healed at a later one, each link on its own or only those
+// across a side.
+TEST(Faults, PartitionsEveryReductionReachesWhatExhaustiveReaches) {
+  expect_every_reduction_reaches_what_exhaustive_reaches("partitions", {.faults = {.partitions = 1}}, 170001);
+}
+
+TEST(Faults, PartitionsOfASideEveryReductionReachesWhatExhaustiveReaches) {
+  expect_every_reduction_reaches_what_exhaustive_reaches(
+      "partitions of a side", {.monitors = true, .faults = {.partitions = 1, .partition_side = {0}}}, 180001);
+}
+
 TEST(Faults, DuplicatesEveryReductionReachesWhatExhaustiveReaches) {
   expect_every_reduction_reaches_what_exhaustive_reaches("duplicates", {.faults = {.duplicates = 1}}, 150001);
 }

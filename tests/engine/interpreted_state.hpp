@@ -39,7 +39,8 @@ struct Actor {
   /// from, faults suffered.
   std::vector<std::pair<int, std::uint32_t>> monitors;
   std::uint32_t incarnation = 0;
-  std::uint32_t crashes = 0, losses = 0, duplicates = 0;
+  std::uint32_t crashes = 0, losses = 0, duplicates = 0, partitions = 0;
+  std::vector<int> cut_links;  ///< as the hook's: a receiver's index + 1, or 0 (the other side)
   /// As the hook's guard history: (step, count before it) for the latest steps not awaiting a reply.
   std::deque<std::pair<std::uint32_t, int>> guard_history;
 };

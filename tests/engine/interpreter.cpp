@@ -230,6 +230,7 @@ class Interpreter {
     Actor& from = actors_[m.sender];
     const bool may_lose = from.losses < program_.faults.losses;
     const bool may_duplicate = from.duplicates < program_.faults.duplicates && m.answers.empty();
+    if (program_.faults.partitions != 0 && partitioned(m)) return NetworkFault::kLost;
     if (!may_lose && !may_duplicate) return NetworkFault::kNone;
     const std::uint32_t value = fault_choice(1 + (may_lose ? 1 : 0) + (may_duplicate ? 1 : 0));
     if (value == 0) return NetworkFault::kNone;
@@ -239,6 +240,25 @@ class Interpreter {
     }
     ++from.duplicates;
     return NetworkFault::kDuplicated;
+  }
+
+  // As the hook's ControlledRuntime::partitioned: the sender's own link state.
+  bool partitioned(const Message& m) {
+    Actor& from = actors_[m.sender];
+    const auto& side = program_.faults.partition_side;
+    const auto on_side = [&](int actor) { return std::find(side.begin(), side.end(), actor) != side.end(); };
+    if (!side.empty() && on_side(m.sender) == on_side(m.receiver)) return false;
+    const int link = side.empty() ? m.receiver + 1 : 0;
+    auto cut = std::find(from.cut_links.begin(), from.cut_links.end(), link);
+    if (cut != from.cut_links.end()) {
+      if (fault_choice(2) == 0) return true;
+      from.cut_links.erase(cut);
+      return false;
+    }
+    if (from.partitions >= program_.faults.partitions || fault_choice(2) == 0) return false;
+    ++from.partitions;
+    from.cut_links.push_back(link);
+    return true;
   }
 
   void post_copy(const Message& original) {

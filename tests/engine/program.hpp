@@ -86,6 +86,9 @@ struct FaultBudget {
   std::uint32_t crashes = 0;
   std::uint32_t losses = 0;
   std::uint32_t duplicates = 0;
+  std::uint32_t partitions = 0;
+  /// Actors (by index in creation order) on one side of the cut; empty: each link on its own.
+  std::vector<int> partition_side{};
 };
 
 struct Program {

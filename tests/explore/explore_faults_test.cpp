@@ -119,5 +119,34 @@ TEST_F(ExploreTest, APartitionAndACrashThatForgetsLoseAnAcknowledgedWrite) {
   EXPECT_NE(shown.find("[lost: "), std::string::npos) << shown;
 }
 
+// The same scenario with the partition as such: replica 0's side cut off (--partition-side 0) at one
+// of the client's sends and healed at a later one, not one lost message. The partition alone loses
+// nothing; with the crash the write is lost, shown with the cut and the heal, and replayed.
+TEST_F(ExploreTest, APartitionThatHealsAndACrashThatForgetsLoseAnAcknowledgedWrite) {
+  if (!built("kv-quorum")) GTEST_SKIP() << "kv-quorum not built";
+  const std::vector<std::string> partition{"--delivery",       "fifo", "--partition", "1",
+                                           "--partition-side", "0",    "--workers",   "1"};
+  const auto partition_only = figures(with(partition, {"--keep-going"}), "kv-quorum");
+  EXPECT_EQ(partition_only.exit_code, 0) << partition_only.summary.dump(2);
+  EXPECT_EQ(partition_only.classes, 160u);
+  EXPECT_EQ(partition_only.summary.at("stats").at("faulted_paths"), 88);
+  const auto faults = with(partition, {"--crash", "1", "--crash-actors", "1"});
+  for (const std::string reduction : {"optimal", "dpor", "transdpor"}) {
+    const auto fixed = figures(with(faults, {"--reduction", reduction}), "kv-quorum", {"--fixed"});
+    EXPECT_EQ(fixed.exit_code, 0) << reduction << fixed.summary.dump(2);
+    EXPECT_EQ(fixed.classes, 480u) << reduction;
+  }
+  const auto buggy = figures(with(faults, {"--keep-going"}), "kv-quorum");
+  EXPECT_EQ(buggy.exit_code, 1) << buggy.summary.dump(2);
+  EXPECT_EQ(buggy.classes, 480u);
+  EXPECT_EQ(buggy.paths, 480u);
+  EXPECT_EQ(buggy.failing_classes, 4u);
+  expect_bug_replays(figures(faults, "kv-quorum"), "RUN_ASSERTION_FAILED", {"read returned"});
+  const auto shown = exocheck({"trace", "show", "out/bug-1.trace"}).out;
+  EXPECT_NE(shown.find("partition 1 (side 0)"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("[link cut at 3#1]"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("[link healed at "), std::string::npos) << shown;
+}
+
 }  // namespace
 }  // namespace exocheck::explore_test

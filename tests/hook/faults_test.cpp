@@ -191,6 +191,57 @@ TEST(ControlledFaults, AMessageIsLostOrSentTwiceAsItsSendersStepChooses) {
   EXPECT_EQ(run.result.final_state(0), "0: done 3");
 }
 
+// A partition: the sender's link is cut at one send (1#1), stays cut at the next (1#2, lost too:
+// the choice's 0 is "as it was") and heals at the third (1#3); with its one cut spent, the fourth
+// offers nothing.
+TEST(ControlledFaults, ALinkCutAtOneSendLosesWhatFollowsOnItUntilItHeals) {
+  const auto program = [](System& system) {
+    const auto worker = system.spawn<Worker>();
+    system.send(system.spawn<Sender>(worker, 4), Work{});
+  };
+  auto request = with_faults({"env#1?1.0.1"}, 0, 0, 0);
+  request.mutable_faults()->set_partitions(1);
+  const auto run = run_controlled(request, program);
+  ASSERT_EQ(run.result.status(), proto::RUN_COMPLETED) << run.result.detail();
+  EXPECT_EQ(run.result.faults(), 1u);
+  const auto* send = step_of(run, "env#1");
+  ASSERT_EQ(send->choices_size(), 3);
+  EXPECT_EQ(send->choices(0).fault(), proto::FAULT_PARTITION);
+  EXPECT_EQ(send->choices(0).message(), "1#1");
+  EXPECT_EQ(send->choices(1).fault(), proto::FAULT_PARTITION);
+  EXPECT_EQ(send->choices(1).value(), 0u);
+  EXPECT_EQ(send->choices(2).fault(), proto::FAULT_HEAL);
+  EXPECT_EQ(send->choices(2).message(), "1#3");
+  EXPECT_EQ(std::vector<std::string>(send->lost().begin(), send->lost().end()),
+            (std::vector<std::string>{"1#1", "1#2"}));
+  EXPECT_EQ(run.result.final_state(0), "0: done 2");
+}
+
+// With a side, only links across it are cut: the sender's (1) to the worker (0) when one of them is
+// on the side, not when neither or both are.
+TEST(ControlledFaults, APartitionSideCutsOnlyTheLinksAcrossIt) {
+  const auto program = [](System& system) {
+    const auto worker = system.spawn<Worker>();
+    system.send(system.spawn<Sender>(worker, 1), Work{});
+  };
+  for (const auto& [side, offered] : {std::pair{"0", true}, std::pair{"1", true}, std::pair{"5", false}}) {
+    auto request = with_faults({"env#1"}, 0, 0, 0);
+    request.mutable_faults()->set_partitions(1);
+    request.mutable_faults()->add_partition_side(side);
+    const auto run = run_controlled(request, program);
+    ASSERT_EQ(run.result.status(), proto::RUN_COMPLETED) << run.result.detail();
+    EXPECT_EQ(step_of(run, "env#1")->choices_size(), offered ? 1 : 0) << side;
+  }
+  auto request = with_faults({"env#1"}, 0, 0, 0);
+  request.mutable_faults()->set_partitions(1);
+  request.mutable_faults()->add_partition_side("0");
+  request.mutable_faults()->add_partition_side("1");
+  const auto run = run_controlled(request, program);
+  ASSERT_EQ(run.result.status(), proto::RUN_COMPLETED) << run.result.detail();
+  EXPECT_EQ(step_of(run, "env#1")->choices_size(), 0);
+  EXPECT_EQ(run.result.faults(), 0u);
+}
+
 struct Ask {};
 /// Calls `to` with Ask when it receives Work, and counts the replies it handles.
 class Caller : public Actor {

@@ -114,6 +114,7 @@ std::string effects_of(const proto::Event& event) {
   }
   if (!withdrawn.empty()) parts.push_back("[cancelled: " + join(withdrawn, ", ", identity) + "]");
   if (!event.lost().empty()) parts.push_back("[lost: " + join(event.lost(), ", ", identity) + "]");
+  for (const auto& change : link_changes(event)) parts.push_back("[" + change + "]");
   if (const auto firing = firing_text(event); !firing.empty()) parts.push_back("[" + firing + "]");
   if (const auto choices = choices_text(event); !choices.empty()) parts.push_back("[" + choices + "]");
   if (const auto marker = outcome_marker(event); !marker.empty()) parts.push_back(marker);
@@ -270,10 +271,23 @@ std::string choices_text(const proto::Event& event) {
          });
 }
 
+std::vector<std::string> link_changes(const proto::Event& event) {
+  std::vector<std::string> changes;
+  for (const auto& choice : event.choices()) {
+    if (choice.fault() == proto::FAULT_PARTITION && choice.value() == 1) {
+      changes.push_back("link cut at " + choice.message());
+    } else if (choice.fault() == proto::FAULT_HEAL) {
+      changes.push_back("link healed at " + choice.message());
+    }
+  }
+  return changes;
+}
+
 std::string faults_of(const proto::Event& event) {
   std::vector<std::string> parts;
   if (event.crashed()) parts.push_back(event.restarted() ? "crashed, restarted" : "crashed");
   for (const auto& id : event.lost()) parts.push_back("lost " + id);
+  for (auto& change : link_changes(event)) parts.push_back(std::move(change));
   for (const auto& sent : event.sent()) {
     if (!sent.duplicate_of().empty()) parts.push_back(sent.duplicate_of() + " sent twice");
   }
@@ -292,7 +306,13 @@ std::string faults_text(const proto::FaultBudget& faults) {
   }
   if (faults.losses() != 0) parts.push_back("lose " + std::to_string(faults.losses()));
   if (faults.duplicates() != 0) parts.push_back("duplicate " + std::to_string(faults.duplicates()));
-  if ((faults.losses() != 0 || faults.duplicates() != 0) && !faults.lossy_types().empty()) {
+  if (faults.partitions() != 0) {
+    parts.push_back("partition " + std::to_string(faults.partitions()) +
+                    (faults.partition_side().empty()
+                         ? " (each link)"
+                         : " (side " + join(faults.partition_side(), ", ", identity) + ")"));
+  }
+  if ((faults.losses() != 0 || faults.duplicates() != 0 || faults.partitions() != 0) && !faults.lossy_types().empty()) {
     parts.push_back("lossy types " + join(faults.lossy_types(), ", ", identity));
   }
   return parts.empty() ? std::string() : join(parts, ", ", identity) + " per actor and run";

@@ -104,6 +104,18 @@ void add_fault_options(CLI::App& app, FaultFlags& flags) {
       ->check(count)
       ->group(group)
       ->capture_default_str();
+  app.add_option("--partition", flags.partitions,
+                 "Each actor's link to another (or to the other side, with --partition-side) may be cut up to "
+                 "this many times in a run, at one of its sends, and heal at a later one: what it sends on a cut "
+                 "link is lost")
+      ->check(count)
+      ->group(group)
+      ->capture_default_str();
+  app.add_option("--partition-side", flags.partition_side,
+                 "The actors on one side of the cut, by id (0,1.2): only links between the sides are cut; "
+                 "default: each link on its own")
+      ->delimiter(',')
+      ->group(group);
   app.add_option("--crash-types", flags.crash_types,
                  "Only actors of these types may crash (as traces name them); default: every actor that did "
                  "not say crashable(false)")
@@ -114,7 +126,8 @@ void add_fault_options(CLI::App& app, FaultFlags& flags) {
       ->delimiter(',')
       ->group(group);
   app.add_option("--lossy-types", flags.lossy_types,
-                 "Only messages of these types may be lost or duplicated; default: every type that does not "
+                 "Only messages of these types may be lost (a partition's too) or duplicated; default: every type that "
+                 "does not "
                  "say lossy = false (Down never is, nor timers, nor main's sends)")
       ->delimiter(',')
       ->group(group);

@@ -91,6 +91,9 @@ class ActorCell {
   std::uint32_t crashes = 0;
   std::uint32_t losses = 0;
   std::uint32_t duplicates = 0;
+  std::uint32_t partitions = 0;  ///< its links cut (--partition)
+  /// Its links cut now: a receiver's index + 1 (no --partition-side), or 0 (the other side).
+  std::vector<std::uint32_t> cut_links;
 };
 
 /// True when `envelope` may be delivered to its receiver now: the receiver lives, is not

@@ -2,6 +2,7 @@
 // A trace for people: what was run, one aligned line per macro-step, then how the run ended.
 
 #include <string>
+#include <vector>
 
 #include "proto/trace.pb.h"
 
@@ -17,7 +18,10 @@ std::string status_in_words(proto::RunStatus status);
 std::string firing_text(const proto::Event& event);
 /// What the step's handler chose (exocheck::choose), e.g. "chose 1 of 3, then 0 of 2"; "" for none.
 std::string choices_text(const proto::Event& event);
-/// The faults a step suffered: "crashed", "crashed, restarted", "lost 0#3", "0#4 sent twice"; "".
+/// A partition's changes in a step: "link cut at 1#3", "link healed at 1#5".
+std::vector<std::string> link_changes(const proto::Event& event);
+/// The faults a step suffered: "crashed", "crashed, restarted", "lost 0#3", "link cut at 0#3",
+/// "0#4 sent twice"; "".
 std::string faults_of(const proto::Event& event);
 /// The faults a run could suffer: "crash 1 (Coordinator), lose 1 per actor and run"; "" for none.
 std::string faults_text(const proto::FaultBudget& faults);

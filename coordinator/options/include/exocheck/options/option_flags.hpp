@@ -67,6 +67,8 @@ struct FaultFlags {
   std::uint32_t crashes = 0;
   std::uint32_t losses = 0;
   std::uint32_t duplicates = 0;
+  std::uint32_t partitions = 0;
+  std::vector<std::string> partition_side;
   std::vector<std::string> crash_types;
   std::vector<std::string> crash_actors;
   std::vector<std::string> lossy_types;
