@@ -44,6 +44,11 @@ $pane"
     printf '%s\n' "$pane" | grep . >>"$samples" || true
     sleep 0.1
   done
+  # The report shows a moment before the shell writes the exit status: wait for it before the end.
+  while [ ! -s "$work/exit" ]; do
+    [ $SECONDS -lt $deadline ] || fail "explore did not end within 240 s"
+    sleep 0.1
+  done
   tmux -L "$socket" capture-pane -p -t "w$width" >"$final"
   tmux -L "$socket" kill-session -t "w$width"
   # 3: stopped by --time-limit before the exploration was complete.
