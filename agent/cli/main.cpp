@@ -12,6 +12,7 @@
 #include "exit_status.hpp"
 #include "exocheck/options/daemon_flags.hpp"
 #include "explore_command.hpp"
+#include "record_command.hpp"
 #include "replay_command.hpp"
 #include "run_command.hpp"
 #include "shrink_command.hpp"
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
   RunCommand run(app);
   ExploreCommand explore(app);
   ReplayCommand replay(app);
+  RecordCommand record(app);
   ShrinkCommand shrink(app);
   TraceCommand trace(app);
   StatusCommand status(app);
@@ -75,6 +77,7 @@ int main(int argc, char** argv) {
     if (run.chosen()) return run.execute(subject);
     if (explore.chosen()) return explore.execute(subject);
     if (replay.chosen()) return replay.execute(subject);
+    if (record.chosen()) return record.execute(subject);
     if (shrink.chosen()) return shrink.execute(subject);
     if (status.chosen()) return status.execute();
     return trace.execute(subject);

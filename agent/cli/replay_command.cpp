@@ -17,7 +17,8 @@
 namespace exocheck::cli {
 namespace {
 
-std::string verdict_line(const proto::TraceFile& replay, const std::optional<std::string>& difference) {
+std::string verdict_line(const proto::TraceFile& replay, const std::optional<std::string>& difference, bool recorded) {
+  if (difference && recorded) return "Replay: diverged from the recording: " + *difference;
   if (difference) return "Replay: NOT reproduced: " + *difference;
   return "Replay: reproduced " + proto::RunStatus_Name(replay.result().status());
 }
@@ -43,7 +44,8 @@ ReplayCommand::ReplayCommand(CLI::App& parent)
       "Usage: exocheck replay TRACE [OPTIONS] [-- ./subject [ARGS...]]\n"
       "The subject and its arguments default to the ones recorded in the trace. The replay follows every\n"
       "recorded delivery with the recorded heuristic and step limit, and compares event by event.\n"
-      "Exit status: 0 a clean run reproduced, 1 a bug reproduced or the replay differed, 2 bad arguments or trace.");
+      "Exit status: 0 a clean run reproduced, 1 a bug reproduced or the replay differed, 2 bad arguments or trace,\n"
+      "or a recording of a free run (exocheck record) the program did not follow under control.");
 }
 
 int ReplayCommand::execute(const SubjectCommand& subject) const {
@@ -55,9 +57,13 @@ int ReplayCommand::execute(const SubjectCommand& subject) const {
   if (json_) {
     print_json(replay, difference);
   } else {
-    std::cout << agent::format_timeline(replay) << "\n" << verdict_line(replay, difference) << "\n";
+    std::cout << agent::format_timeline(replay) << "\n"
+              << verdict_line(replay, difference, recorded.recorded()) << "\n";
     std::cout.flush();
   }
+  // A free run's recording the program does not follow under control (it read the clock, a file):
+  // the recording cannot be replayed, which says nothing of a bug.
+  if (difference && recorded.recorded()) return kInputError;
   return difference ? kBug : exit_status_of(replay.result());
 }
 

@@ -38,10 +38,18 @@ void ThreadPoolRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
 }
 
 void ThreadPoolRuntime::send(std::unique_ptr<Envelope> envelope) {
+  // A timer's firing carries the time of the step that armed it (arm()), not the timer thread's.
+  if (recorder_ != nullptr && envelope->timer == TimerKind::kNone) {
+    envelope->recorded_time = FreeRunRecorder::time_of_sender(*envelope);
+  }
   ActorCell& receiver = *envelope->receiver;
   std::unique_lock lock(receiver.mutex);
   if (envelope->monitor_request) {
     const Watcher watcher{envelope->sender, envelope->incarnation};
+    // Under control the request is a step of the runtime's at its receiver: recorded as one.
+    if (recorder_ != nullptr) {
+      recorder_->runtime_step(receiver, *envelope, FreeRunRecorder::step_time(receiver, *envelope));
+    }
     if (!receiver.destroyed) {
       receiver.monitors.push_back(watcher);
       return;
@@ -70,6 +78,7 @@ void ThreadPoolRuntime::send(std::unique_ptr<Envelope> envelope) {
 
 // An armed timer is work to wait for: run() returns once every timer fired or was cancelled.
 void ThreadPoolRuntime::arm(std::unique_ptr<Envelope> firing) {
+  if (recorder_ != nullptr) firing->recorded_time = FreeRunRecorder::time_of_sender(*firing);
   std::lock_guard lock(timers_mutex_);
   const TimerKey key{firing->receiver, firing->series};
   ArmedTimer& armed = timers_[key];
@@ -134,7 +143,9 @@ std::uint32_t ThreadPoolRuntime::choose(std::uint32_t range) {
         "(handlers, constructors they run) can be explored");
   }
   thread_local std::mt19937_64 random(std::random_device{}());
-  return static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(0, range - 1)(random));
+  const auto value = static_cast<std::uint32_t>(std::uniform_int_distribution<std::uint64_t>(0, range - 1)(random));
+  if (recorder_ != nullptr) recorder_->note_choice(range, value);
+  return value;
 }
 
 void ThreadPoolRuntime::work_done() {
@@ -173,6 +184,7 @@ std::unique_ptr<Envelope> ThreadPoolRuntime::take_enabled_locked(ActorCell& cell
 void ThreadPoolRuntime::drain(ActorCell& cell) {
   for (;;) {
     std::unique_ptr<Envelope> envelope;
+    std::uint64_t time = 0;
     {
       std::lock_guard lock(cell.mutex);
       envelope = take_enabled_locked(cell);
@@ -180,8 +192,11 @@ void ThreadPoolRuntime::drain(ActorCell& cell) {
         cell.scheduled = false;
         return;
       }
+      if (recorder_ != nullptr) time = FreeRunRecorder::step_time(cell, *envelope);
     }
+    if (recorder_ != nullptr) recorder_->begin_step(cell, *envelope, time);
     const StepVerdict verdict = execute_step(*envelope);
+    if (recorder_ != nullptr) recorder_->end_step(verdict.outcome, verdict.detail);
     if (verdict.outcome != proto::STEP_OK) {
       report_failure(cell, *envelope,
                      (verdict.outcome == proto::STEP_ASSERTION_FAILED ? "assertion failed: " : "uncaught exception: ") +
@@ -229,11 +244,16 @@ bool ThreadPoolRuntime::report_deadlock() {
     if (!cell->awaiting.empty()) {
       std::fprintf(stderr, "exocheck: deadlock: actor %s waits for the reply to %s\n", cell->id.c_str(),
                    cell->awaiting.c_str());
+      if (recorder_ != nullptr) recorder_->deadlock("actor " + cell->id + " waits for the reply to " + cell->awaiting);
       deadlocked = true;
     }
     for (const auto& envelope : cell->mailbox) {
       std::fprintf(stderr, "exocheck: deadlock: %s (%s) pending at %s, never enabled\n", envelope->id.c_str(),
                    envelope->type->name->c_str(), cell->id.c_str());
+      if (recorder_ != nullptr) {
+        recorder_->deadlock(envelope->id + " (" + *envelope->type->name + ") pending at " + cell->id +
+                            ", never enabled");
+      }
       deadlocked = true;
     }
   }
@@ -266,6 +286,7 @@ int ThreadPoolRuntime::run() {
   }
   pool_->join();
   const bool deadlocked = report_deadlock();
+  if (recorder_ != nullptr) recorder_->flush_all();  // every pool thread's lines: they ended
   return failed_ || deadlocked ? 1 : 0;
 }
 

@@ -18,6 +18,7 @@
 
 #include "exocheck/detail/actor_cell.hpp"
 #include "exocheck/detail/runtime.hpp"
+#include "free_run_recording.hpp"
 
 namespace exocheck::detail {
 
@@ -60,6 +61,7 @@ class ThreadPoolRuntime : public Runtime {
   bool report_deadlock();
 
   unsigned threads_;
+  FreeRunRecorder* recorder_ = FreeRunRecorder::from_environment();  ///< null: not recording
   std::unique_ptr<boost::asio::thread_pool> pool_;
   std::mutex cells_mutex_;
   std::deque<std::unique_ptr<ActorCell>> cells_;

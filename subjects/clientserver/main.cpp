@@ -11,8 +11,12 @@
 // start-up, i.e. in its constructor; each synchronous call ends a macro-step.
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <iostream>
+#include <optional>
+#include <random>
 #include <string>
+#include <thread>
 
 #include "exocheck/exocheck.hpp"
 
@@ -52,14 +56,30 @@ class Server : public exocheck::Actor {
   int value_ = 0;
 };
 
+/// A hop of a network (--relay): passes Set on to the server after up to `most_us` microseconds,
+/// drawn at random. Only a free run waits; under exploration the hop's order is the schedule's.
+class Relay : public exocheck::Actor {
+ public:
+  Relay(exocheck::ActorRef server, int most_us) {
+    on([this, server, most_us](const Set& m) {
+      thread_local std::mt19937 random(std::random_device{}());
+      std::this_thread::sleep_for(std::chrono::microseconds(std::uniform_int_distribution<int>(0, most_us)(random)));
+      send(server, m);
+    });
+  }
+};
+
 /// Fig. 3-1's client: Set(1), v1 = Get, v2 = Get, assert v1 == v2, Kill.
 class Client : public exocheck::Actor {
  public:
-  Client(exocheck::ActorRef server, bool fixed) : server_(server) {
+  /// `pause_us`: a free run's pause between the two reads (a client busy elsewhere), where the
+  /// relay's Set may land.
+  Client(exocheck::ActorRef server, bool fixed, std::optional<exocheck::ActorRef> relay, int pause_us)
+      : server_(server), pause_us_(pause_us) {
     if (fixed) {
       call<exocheck::Done>(server_, Set{1}, [this](const exocheck::Done&) { read_first(); });
     } else {
-      send(server_, Set{1});
+      send(relay.value_or(server_), Set{1});
       read_first();
     }
   }
@@ -70,6 +90,7 @@ class Client : public exocheck::Actor {
   void read_first() {
     call<int>(server_, Get{}, [this](int value) {
       v1_ = value;
+      if (pause_us_ > 0) std::this_thread::sleep_for(std::chrono::microseconds(pause_us_));
       read_second();
     });
   }
@@ -84,6 +105,7 @@ class Client : public exocheck::Actor {
   }
 
   exocheck::ActorRef server_;
+  int pause_us_ = 0;
   int v1_ = -1;  // -1: not read yet
   int v2_ = -1;
 };
@@ -93,7 +115,11 @@ class Client : public exocheck::Actor {
 int main(int argc, char** argv) {
   CLI::App app{"clientserver: the SEJAP thesis's client-server example (Chapter 3)"};
   bool fixed = false;
+  int relay_us = -1;
   app.add_flag("--fixed", fixed, "make Set a synchronous call too, which removes the atomicity violation");
+  app.add_option("--relay", relay_us,
+                 "send Set through a relay actor (actor 1) that waits up to this many microseconds first, and "
+                 "pause half as long between the reads: the race a free run meets under load");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -102,6 +128,8 @@ int main(int argc, char** argv) {
 
   exocheck::System system;
   auto server = system.spawn<Server>(fixed);
-  system.spawn<Client>(server, fixed);
+  std::optional<exocheck::ActorRef> relay;
+  if (relay_us >= 0) relay = system.spawn<Relay>(server, relay_us);
+  system.spawn<Client>(server, fixed, relay, relay_us / 2);
   return system.run();
 }

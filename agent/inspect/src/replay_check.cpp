@@ -92,9 +92,47 @@ Difference compare_lengths(const proto::TraceFile& recorded, const proto::TraceF
   return std::nullopt;
 }
 
+/// A free run's recording (TraceFile.recorded) names each step's delivery, choices and outcome only:
+/// the first step whose delivery or outcome differs, or that the replay did not reach, and then the
+/// result's status.
+Difference first_difference_from_recording(const proto::TraceFile& recorded, const proto::TraceFile& replayed) {
+  for (const auto& step : recorded.events()) {
+    if (step.step() == 0) continue;
+    const auto same = std::find_if(replayed.events().begin(), replayed.events().end(),
+                                   [&](const proto::Event& event) { return event.step() == step.step(); });
+    const std::string expected = "the recording delivered " + step.message() + " (" + step.type() + " from " +
+                                 step.sender() + ") to actor " + step.actor();
+    if (same == replayed.events().end()) {
+      const auto& result = replayed.result();
+      if (result.status() == proto::RUN_CRASH && recorded.result().status() == proto::RUN_CRASH) break;
+      return "step " + std::to_string(step.step()) + ": " + expected + "; the replay " +
+             (result.status() == proto::RUN_DIVERGENCE ? "could not: " + result.detail()
+                                                       : "ended before it: " + proto::RunStatus_Name(result.status()));
+    }
+    if (same->message() != step.message() || same->actor() != step.actor()) {
+      return "step " + std::to_string(step.step()) + ": " + expected + "; the replay delivered " + same->message() +
+             " to actor " + same->actor();
+    }
+    if (auto difference = compare_field(step, "outcome", proto::StepOutcome_Name(step.outcome()),
+                                        proto::StepOutcome_Name(same->outcome()))) {
+      return difference;
+    }
+    if (auto difference = compare_field(step, "choices", quoted(choices_text(step)), quoted(choices_text(*same)))) {
+      return difference;
+    }
+  }
+  if (recorded.result().status() != replayed.result().status()) {
+    return "result: recorded " + proto::RunStatus_Name(recorded.result().status()) + ", replay " +
+           proto::RunStatus_Name(replayed.result().status()) +
+           (replayed.result().detail().empty() ? "" : " (" + replayed.result().detail() + ")");
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> first_difference(const proto::TraceFile& recorded, const proto::TraceFile& replayed) {
+  if (recorded.recorded()) return first_difference_from_recording(recorded, replayed);
   const int common = std::min(recorded.events_size(), replayed.events_size());
   for (int i = 0; i < common; ++i) {
     if (auto difference = compare_events(recorded.events(i), replayed.events(i))) return difference;

@@ -187,6 +187,11 @@ std::string format_header(const proto::TraceFile& trace) {
   if (const auto faults = faults_text(trace.faults()); !faults.empty()) out += "Faults: " + faults + "\n";
   out += "Recorded by: exocheck " + trace.tool_version() + ", protocol " + std::to_string(trace.protocol_version()) +
          ", trace format " + std::to_string(trace.format_version()) + "\n";
+  if (trace.recorded()) {
+    out +=
+        "Recorded from: a free run (exocheck record): each step's delivery, choices and outcome, in the order "
+        "the steps began\n";
+  }
   return out;
 }
 

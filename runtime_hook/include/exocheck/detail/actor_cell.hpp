@@ -88,6 +88,7 @@ class ActorCell {
   /// runtime (one string per type, not per actor): --crash-types.
   const std::string* type = nullptr;
   /// Faults it suffered in this run, against the budget's per-actor counts.
+  std::uint64_t recorded_time = 0;  ///< a recorded free run: its latest step's Lamport time
   std::uint32_t crashes = 0;
   std::uint32_t losses = 0;
   std::uint32_t duplicates = 0;

@@ -57,6 +57,7 @@ struct Envelope {
   std::string answers;                       ///< for a reply: the id of the call it answers
   std::uint64_t send_seq = 0;                ///< global send order, for FIFO/LIFO and "send order"
   std::shared_ptr<const VectorClock> clock;  ///< controlled mode: clock of the sending step
+  std::uint64_t recorded_time = 0;           ///< a recorded free run: the sending step's Lamport time
   /// Delivered only when no other message can be, on every lane (trace.proto's
   /// SentMessage.quiescent): an adapter's event of the whole run.
   bool quiescent = false;

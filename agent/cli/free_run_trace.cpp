@@ -1,0 +1,201 @@
+#include "free_run_trace.hpp"
+
+#include <cstring>
+#include <map>
+#include <optional>
+
+#include "exocheck/options/bounds.hpp"
+#include "exocheck/wire/trace_file.hpp"
+
+namespace exocheck::cli {
+namespace {
+
+std::string unescaped(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '\\' || i + 1 == text.size()) {
+      out += text[i];
+      continue;
+    }
+    const char next = text[++i];
+    out += next == 't' ? '\t' : next == 'n' ? '\n' : next;
+  }
+  return out;
+}
+
+std::vector<std::string> fields_of(std::string_view line) {
+  std::vector<std::string> fields;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(unescaped(line.substr(start, tab == std::string_view::npos ? line.npos : tab - start)));
+    if (tab == std::string_view::npos) return fields;
+    start = tab + 1;
+  }
+}
+
+std::optional<std::uint64_t> number_of(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stoull(text);
+}
+
+proto::StepOutcome outcome_of(const std::string& word) {
+  if (word == "assertion") return proto::STEP_ASSERTION_FAILED;
+  if (word == "exception") return proto::STEP_EXCEPTION;
+  return proto::STEP_OK;
+}
+
+void add_choices(const std::string& text, proto::Event& event) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string pair = text.substr(start, comma - start);
+    const std::size_t slash = pair.find('/');
+    const auto range = number_of(pair.substr(0, slash));
+    const auto value = slash == std::string::npos ? std::nullopt : number_of(pair.substr(slash + 1));
+    if (range && value) {
+      auto* choice = event.add_choices();
+      choice->set_range(static_cast<std::uint32_t>(*range));
+      choice->set_value(static_cast<std::uint32_t>(*value));
+    }
+    start = comma + 1;
+  }
+}
+
+struct Parsed {
+  /// By Lamport time, then the order the lines came in (steps of one time are concurrent).
+  std::map<std::pair<std::uint64_t, std::size_t>, proto::Event> steps;
+  std::map<std::string, proto::Event*> by_message;
+  std::vector<std::string> deadlock;
+  std::vector<std::string> command_line;
+  std::string died_in;  ///< the message of the step the process died in (X)
+};
+
+/// The sender of message `id` ("1.2#3" -> "1.2", "env#1" -> "env").
+std::string sender_of(const std::string& id) {
+  const auto hash = id.rfind('#');
+  return hash == std::string::npos ? std::string() : id.substr(0, hash);
+}
+
+/// Adds the step a line "<kind> <time> <actor> <message> <type> ..." names; null when it is not
+/// one, or names a step already read (a line written twice by a crash's flush counts once).
+proto::Event* add_step(Parsed& parsed, const std::vector<std::string>& fields, std::size_t order) {
+  const auto time = number_of(fields[1]);
+  if (!time || parsed.by_message.count(fields[3]) != 0) return nullptr;
+  proto::Event& event = parsed.steps[{*time, order}];
+  event.set_actor(fields[2]);
+  event.set_message(fields[3]);
+  event.set_sender(sender_of(fields[3]));
+  event.set_type(fields[4]);
+  event.set_summary(fields[4]);  // a free run records the type, not the fields
+  parsed.by_message[fields[3]] = &event;
+  return &event;
+}
+
+Parsed parse(std::string_view log) {
+  Parsed parsed;
+  std::size_t start = 0;
+  std::size_t order = 0;
+  while (start < log.size()) {
+    const std::size_t end = std::min(log.find('\n', start), log.size());
+    const bool whole = end < log.size();  // a line the log's end tore is skipped
+    const auto fields = fields_of(log.substr(start, end - start));
+    start = end + 1;
+    if (!whole) break;
+    const std::string& kind = fields[0];
+    if (kind == "S" && fields.size() == 8) {
+      if (proto::Event* step = add_step(parsed, fields, order++)) {
+        step->set_outcome(outcome_of(fields[5]));
+        add_choices(fields[6], *step);
+        step->set_detail(fields[7]);
+      }
+    } else if ((kind == "X" || kind == "I") && fields.size() == 5) {
+      if (add_step(parsed, fields, order++) != nullptr && kind == "X") parsed.died_in = fields[3];
+    } else if (kind == "D" && fields.size() == 2) {
+      parsed.deadlock.push_back(fields[1]);
+    } else if (kind == "P" && fields.size() > 1 && parsed.command_line.empty()) {
+      parsed.command_line.assign(fields.begin() + 1, fields.end());
+    }
+  }
+  return parsed;
+}
+
+std::string signal_text(int signal) {
+  if (const char* abbreviation = ::sigabbrev_np(signal)) return std::string("SIG") + abbreviation;
+  return "signal " + std::to_string(signal);
+}
+
+std::string at_step(const proto::Event& event) {
+  return "actor " + event.actor() + " handling " + event.message() + " (" + event.type() + ") at step " +
+         std::to_string(event.step());
+}
+
+/// The run's result: the first failed step's (the run went on after it, as under control), else a
+/// step the process died in, else a deadlock, else how the process ended.
+proto::RunResult result_of(const proto::TraceFile& trace, const Parsed& parsed, const ProcessEnd& end,
+                           const proto::Event* unfinished) {
+  proto::RunResult result;
+  result.set_steps(static_cast<std::uint32_t>(trace.events_size() - 1));
+  result.set_signal(end.signal);
+  result.set_exit_code(end.exit_code);
+  for (const auto& event : trace.events()) {
+    if (event.outcome() == proto::STEP_OK) continue;
+    const bool assertion = event.outcome() == proto::STEP_ASSERTION_FAILED;
+    result.set_status(assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
+    result.set_detail((assertion ? "assertion failed in " : "uncaught exception in ") + at_step(event) + ": " +
+                      event.detail());
+    return result;
+  }
+  if (end.signal != 0 || (!end.known && unfinished != nullptr)) {
+    result.set_status(proto::RUN_CRASH);
+    result.set_detail((end.signal != 0 ? "crashed with " + signal_text(end.signal) : std::string("died")) +
+                      (unfinished != nullptr ? " in " + at_step(*unfinished) : std::string(" outside any step")));
+  } else if (!parsed.deadlock.empty()) {
+    result.set_status(proto::RUN_DEADLOCK);
+    std::string detail = "deadlock: ";
+    for (std::size_t i = 0; i < parsed.deadlock.size(); ++i) detail += (i == 0 ? "" : "; ") + parsed.deadlock[i];
+    result.set_detail(detail);
+  } else if (end.exit_code != 0) {
+    result.set_status(proto::RUN_EXIT_WITHOUT_RESULT);
+    result.set_detail("the program exited with status " + std::to_string(end.exit_code) + " after " +
+                      std::to_string(result.steps()) + " steps, no step having failed");
+  } else {
+    result.set_status(proto::RUN_COMPLETED);
+  }
+  return result;
+}
+
+}  // namespace
+
+proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, const std::string& subject,
+                                   const std::vector<std::string>& args) {
+  const Parsed parsed = parse(log);
+  std::string program = subject;
+  std::vector<std::string> words = args;
+  if (subject.empty() && !parsed.command_line.empty()) {
+    program = parsed.command_line.front();
+    words.assign(parsed.command_line.begin() + 1, parsed.command_line.end());
+  }
+  auto trace = wire::new_trace_file(program, words, "fifo", options::kDefaultStepLimit, {}, proto::DELIVERY_UNORDERED,
+                                    proto::TIMERS_ANYTIME);
+  trace.set_recorded(true);
+  auto* initial = trace.add_events();
+  initial->set_actor("env");
+  const proto::Event* unfinished = nullptr;
+  std::uint32_t step = 0;
+  for (const auto& [place, recorded] : parsed.steps) {
+    auto* event = trace.add_events();
+    *event = recorded;
+    event->set_step(++step);
+    if (recorded.message() == parsed.died_in) unfinished = event;
+  }
+  *trace.mutable_result() = result_of(trace, parsed, end, unfinished);
+  return trace;
+}
+
+bool failed(const proto::TraceFile& recorded) {
+  return recorded.result().status() != proto::RUN_COMPLETED;
+}
+
+}  // namespace exocheck::cli

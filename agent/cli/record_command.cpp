@@ -1,0 +1,159 @@
+#include "record_command.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "command_checks.hpp"
+#include "exit_status.hpp"
+#include "exocheck/wire/trace_file.hpp"
+#include "free_run_trace.hpp"
+#include "json_text.hpp"
+
+extern char** environ;
+
+namespace exocheck::cli {
+namespace {
+
+constexpr const char* kRecordVariable = "EXOCHECK_RECORD";
+
+/// The first "recorded-N.trace" in `out` that does not exist yet.
+std::filesystem::path next_trace_path(const std::filesystem::path& out) {
+  for (int n = 1;; ++n) {
+    auto path = out / ("recorded-" + std::to_string(n) + ".trace");
+    if (!std::filesystem::exists(path)) return path;
+  }
+}
+
+/// Runs `words` with EXOCHECK_RECORD=log (and no control channel: a free run), waits for it.
+/// `quiet_stdout`: the program's standard output goes to standard error (--json owns stdout).
+ProcessEnd run_recorded(const std::vector<std::string>& words, const std::filesystem::path& log, bool quiet_stdout) {
+  std::vector<std::string> environment{std::string(kRecordVariable) + "=" + log.string()};
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    const std::string_view entry(*variable);
+    if (entry.starts_with(std::string(kRecordVariable) + "=") || entry.starts_with("EXOCHECK_CONTROL_FD=")) continue;
+    environment.emplace_back(entry);
+  }
+  std::vector<char*> envp;
+  for (auto& entry : environment) envp.push_back(entry.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> argv_words = words;
+  std::vector<char*> argv;
+  for (auto& word : argv_words) argv.push_back(word.data());
+  argv.push_back(nullptr);
+  int exec_error[2];
+  if (::pipe2(exec_error, O_CLOEXEC) != 0) throw InputError(std::string("record: pipe: ") + std::strerror(errno));
+  const pid_t child = ::fork();
+  if (child < 0) throw InputError(std::string("record: fork: ") + std::strerror(errno));
+  if (child == 0) {
+    ::close(exec_error[0]);
+    if (quiet_stdout) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+    ::execvpe(argv[0], argv.data(), envp.data());
+    const int error = errno;
+    (void)!::write(exec_error[1], &error, sizeof error);
+    ::_exit(127);
+  }
+  ::close(exec_error[1]);
+  int error = 0;
+  const bool exec_failed = ::read(exec_error[0], &error, sizeof error) == sizeof error;
+  ::close(exec_error[0]);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (exec_failed) throw InputError("record: cannot run '" + words.front() + "': " + std::strerror(error));
+  ProcessEnd end;
+  if (WIFSIGNALED(status)) end.signal = WTERMSIG(status);
+  if (WIFEXITED(status)) end.exit_code = WEXITSTATUS(status);
+  return end;
+}
+
+std::string read_all(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+RecordCommand::RecordCommand(CLI::App& parent)
+    : app_(parent.add_subcommand(
+          "record",
+          "Run a program freely while recording each actor's deliveries; on a failure, save a trace to replay")) {
+  app_->add_option("--out", out_, "Folder for the traces (recorded-N.trace)")->capture_default_str();
+  app_->add_flag("--always", always_, "Save a trace of every run, not only of a failed one");
+  app_->add_option("--from", from_,
+                   "Make the trace from LOG, which a program a harness started wrote under EXOCHECK_RECORD=LOG "
+                   "(no program is run; a step it began and never ended is where it died)");
+  app_->add_flag("--json", json_,
+                 "Print {failed, status, detail, steps, trace} as JSON (the program's own output goes to stderr)");
+  app_->allow_extras();
+  app_->footer(
+      "Usage: exocheck record [OPTIONS] -- ./program [ARGS...]\n"
+      "       exocheck record --from LOG [OPTIONS]\n"
+      "The program runs as it does by hand (its thread pool, real time), with EXOCHECK_RECORD set: the hook\n"
+      "records the order of each actor's deliveries and its choices. A failed check, an uncaught exception, a\n"
+      "crash (SIGSEGV, SIGABRT, ...), a deadlock or a non-zero exit saves a trace; `exocheck replay TRACE` follows\n"
+      "it under control. A program a test harness starts records when EXOCHECK_RECORD names a log file ('%p' in\n"
+      "it: the process id); `record --from LOG` makes its trace.\n"
+      "Exit status: 0 the run completed, 1 it failed, 2 bad arguments or a program that cannot be run.");
+}
+
+int RecordCommand::execute(const SubjectCommand& subject) const {
+  reject_extra_arguments(*app_);
+  if (from_.empty()) require_subject(subject, "record");
+  if (!from_.empty() && subject.separator_given) throw InputError("record: --from runs no program; drop '-- ...'");
+  std::error_code error;
+  std::filesystem::create_directories(out_, error);
+  if (error) throw InputError("record: cannot make folder '" + out_ + "': " + error.message());
+  proto::TraceFile trace;
+  if (!from_.empty()) {
+    if (!std::filesystem::is_regular_file(from_)) throw InputError("record: no log file '" + from_ + "'");
+    trace = trace_of_free_run(read_all(from_), ProcessEnd{.known = false}, {}, {});
+    if (trace.subject().empty()) throw InputError("record: '" + from_ + "' is not a log exocheck's hook wrote");
+  } else {
+    const auto log = std::filesystem::path(out_) / ("record-" + std::to_string(::getpid()) + ".log");
+    std::filesystem::remove(log, error);
+    const ProcessEnd end = run_recorded(subject.words, log, json_);
+    const std::string lines = read_all(log);
+    std::filesystem::remove(log, error);
+    const std::vector<std::string> args(subject.words.begin() + 1, subject.words.end());
+    trace = trace_of_free_run(lines, end, subject.words.front(), args);
+  }
+  std::string saved;
+  if (failed(trace) || always_) {
+    const auto path = next_trace_path(out_);
+    try {
+      wire::write_trace_file(path, trace);
+    } catch (const wire::TraceFileError& failure) {
+      throw InputError(std::string("record: ") + failure.what());
+    }
+    saved = path.string();
+  }
+  const auto& result = trace.result();
+  if (json_) {
+    nlohmann::ordered_json report;
+    report["failed"] = failed(trace);
+    report["status"] = proto::RunStatus_Name(result.status());
+    report["detail"] = result.detail();
+    report["steps"] = result.steps();
+    report["trace"] = saved.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(saved);
+    std::cout << json_text(report) << "\n";
+  } else {
+    std::cout << "Recorded: " << result.steps() << " steps, " << proto::RunStatus_Name(result.status())
+              << (result.detail().empty() ? "" : ": " + result.detail()) << "\n";
+    if (!saved.empty()) std::cout << "Trace: " << saved << " (exocheck replay " << saved << ")\n";
+  }
+  return failed(trace) ? kBug : kNoBug;
+}
+
+}  // namespace exocheck::cli

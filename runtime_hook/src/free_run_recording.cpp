@@ -1,0 +1,281 @@
+#include "free_run_recording.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "exocheck/actor.hpp"
+
+namespace exocheck::detail {
+
+/// One thread's lines: written by that thread only; `committed` (release) is what a signal
+/// handler may write, whole lines only.
+struct FreeRunRecorder::ThreadLines {
+  static constexpr std::size_t kSize = 1 << 16;
+  std::array<char, kSize> data{};
+  std::atomic<std::size_t> committed{0};
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> choices;  ///< the step in progress's
+  std::vector<char> oversized;                                   ///< a line longer than `data`
+  /// The step in progress, for its line at its end, or died()'s.
+  std::atomic<const Envelope*> envelope{nullptr};
+  const ActorCell* cell = nullptr;
+  std::uint64_t time = 0;
+};
+
+namespace {
+
+constexpr std::size_t kMostThreads = 1024;
+/// Every thread's lines, for the signal handler: never freed (a thread's may be written after it ended).
+std::array<std::atomic<FreeRunRecorder::ThreadLines*>, kMostThreads> all_lines{};
+std::atomic<std::size_t> threads_seen{0};
+FreeRunRecorder* the_recorder = nullptr;
+thread_local FreeRunRecorder::ThreadLines* this_threads_lines = nullptr;  ///< null until it records
+
+void write_all(int fd, const char* data, std::size_t size) noexcept {
+  while (size > 0) {
+    const ssize_t written = ::write(fd, data, size);
+    if (written <= 0) return;
+    data += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+void on_fatal_signal(int signal) {
+  if (the_recorder != nullptr) the_recorder->died();
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);
+}
+
+/// Writes a line into a buffer with room for it: no allocation, nothing a signal handler may not do.
+class LineWriter {
+ public:
+  explicit LineWriter(char* at) : at_(at) {}
+  /// The most bytes `text` takes escaped.
+  static std::size_t room(std::string_view text) { return 2 * text.size() + 1; }
+
+  LineWriter& raw(std::string_view text) {
+    // Ids and names are a few bytes: a loop the compiler inlines beats a call into memcpy here.
+    if (text.size() > 32) {
+      std::memcpy(at_, text.data(), text.size());
+      at_ += text.size();
+      return *this;
+    }
+    for (const char c : text) *at_++ = c;
+    return *this;
+  }
+  /// A field the runtime made (an actor or message id: digits, '.', '#', "env"): nothing to escape.
+  LineWriter& id(std::string_view text) {
+    *at_++ = '\t';
+    return raw(text);
+  }
+  LineWriter& field(std::string_view text) {
+    *at_++ = '\t';
+    const auto special = [](char c) { return c == '\t' || c == '\n' || c == '\\'; };
+    if (std::none_of(text.begin(), text.end(), special)) return raw(text);
+    for (const char c : text) {
+      if (special(c)) {
+        *at_++ = '\\';
+        *at_++ = c == '\t' ? 't' : c == '\n' ? 'n' : '\\';
+      } else {
+        *at_++ = c;
+      }
+    }
+    return *this;
+  }
+  LineWriter& number(std::uint64_t value) {
+    at_ = std::to_chars(at_, at_ + 20, value).ptr;
+    return *this;
+  }
+  /// "<kind> <time> <actor> <message> <type>": what every step's line begins with.
+  LineWriter& step(std::string_view kind, std::uint64_t time, const ActorCell& cell, const Envelope& envelope) {
+    return raw(kind).raw("\t").number(time).id(cell.id).id(envelope.id).field(*envelope.type->name);
+  }
+  static std::size_t step_room(const ActorCell& cell, const Envelope& envelope) {
+    return 32 + cell.id.size() + envelope.id.size() + room(*envelope.type->name);
+  }
+  char* end() {
+    *at_++ = '\n';
+    return at_;
+  }
+
+ private:
+  char* at_;
+};
+
+const char* outcome_word(proto::StepOutcome outcome) {
+  switch (outcome) {
+    case proto::STEP_ASSERTION_FAILED:
+      return "assertion";
+    case proto::STEP_EXCEPTION:
+      return "exception";
+    default:
+      return "ok";
+  }
+}
+
+}  // namespace
+
+FreeRunRecorder* FreeRunRecorder::from_environment() {
+  static FreeRunRecorder* recorder = []() -> FreeRunRecorder* {
+    const char* variable = std::getenv(kEnvironment);
+    if (variable == nullptr || *variable == '\0') return nullptr;
+    // "%p": this process's id, so that every process a test harness starts has a log of its own.
+    std::string path(variable);
+    if (const auto pid = path.find("%p"); pid != std::string::npos) path.replace(pid, 2, std::to_string(::getpid()));
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) return nullptr;
+    the_recorder = new FreeRunRecorder(fd);  // lives as long as the process
+    the_recorder->write_command_line();
+    for (const int signal : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL}) ::signal(signal, on_fatal_signal);
+    return the_recorder;
+  }();
+  return recorder;
+}
+
+FreeRunRecorder::FreeRunRecorder(int fd) : fd_(fd) {}
+
+FreeRunRecorder::ThreadLines& FreeRunRecorder::lines() {
+  if (this_threads_lines == nullptr) {
+    this_threads_lines = new ThreadLines;
+    const std::size_t slot = threads_seen.fetch_add(1);
+    if (slot < kMostThreads) all_lines[slot].store(this_threads_lines, std::memory_order_release);
+  }
+  return *this_threads_lines;
+}
+
+// "P <program> <arg>...": what a trace made from the log alone (exocheck record --from) replays.
+void FreeRunRecorder::write_command_line() {
+  std::string words;
+  if (const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC); fd >= 0) {
+    char chunk[4096];
+    for (ssize_t got; (got = ::read(fd, chunk, sizeof chunk)) > 0;) words.append(chunk, static_cast<std::size_t>(got));
+    ::close(fd);
+  }
+  std::vector<std::string_view> fields;
+  for (std::size_t start = 0; start < words.size();) {
+    const std::size_t end = std::min(words.find('\0', start), words.size());
+    fields.push_back(std::string_view(words).substr(start, end - start));
+    start = end + 1;
+  }
+  std::size_t bytes = 2;
+  for (const auto field : fields) bytes += LineWriter::room(field);
+  ThreadLines& mine = lines();
+  char* line = room_for(mine, bytes);
+  LineWriter writer(line);
+  writer.raw("P");
+  for (const auto field : fields) writer.field(field);
+  commit(mine, line, writer.end());
+  flush();
+}
+
+char* FreeRunRecorder::room_for(ThreadLines& mine, std::size_t bytes) {
+  const std::size_t used = mine.committed.load(std::memory_order_relaxed);
+  if (used + bytes <= ThreadLines::kSize) return mine.data.data() + used;
+  write_all(fd_, mine.data.data(), used);
+  mine.committed.store(0, std::memory_order_release);
+  if (bytes <= ThreadLines::kSize) return mine.data.data();
+  mine.oversized.resize(bytes);  // a line longer than a buffer (a long detail): written alone
+  return mine.oversized.data();
+}
+
+void FreeRunRecorder::commit(ThreadLines& mine, const char* line, const char* end) {
+  if (line == mine.oversized.data()) {
+    write_all(fd_, line, static_cast<std::size_t>(end - line));
+    return;
+  }
+  mine.committed.store(static_cast<std::size_t>(end - mine.data.data()), std::memory_order_release);
+}
+
+std::uint64_t FreeRunRecorder::step_time(ActorCell& cell, const Envelope& envelope) {
+  cell.recorded_time = std::max(cell.recorded_time, envelope.recorded_time) + 1;
+  return cell.recorded_time;
+}
+
+// Nothing is written yet: the step's line goes out at its end, after its sends woke their
+// receivers, off the path from one step to the next; died() writes it if the step never ends.
+void FreeRunRecorder::begin_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
+  ThreadLines& mine = lines();
+  mine.cell = &cell;
+  mine.time = time;
+  mine.envelope.store(&envelope, std::memory_order_release);
+}
+
+void FreeRunRecorder::note_choice(std::uint32_t range, std::uint32_t value) {
+  lines().choices.emplace_back(range, value);
+}
+
+void FreeRunRecorder::end_step(proto::StepOutcome outcome, std::string_view detail) {
+  ThreadLines& mine = lines();
+  const Envelope& envelope = *mine.envelope.load(std::memory_order_relaxed);
+  char* line = room_for(
+      mine, LineWriter::step_room(*mine.cell, envelope) + 24 * mine.choices.size() + LineWriter::room(detail) + 16);
+  LineWriter writer(line);
+  writer.step("S", mine.time, *mine.cell, envelope).field(outcome_word(outcome)).raw("\t");
+  for (std::size_t i = 0; i < mine.choices.size(); ++i) {
+    if (i > 0) writer.raw(",");
+    writer.number(mine.choices[i].first).raw("/").number(mine.choices[i].second);
+  }
+  writer.field(detail);
+  mine.envelope.store(nullptr, std::memory_order_release);
+  commit(mine, line, writer.end());
+  mine.choices.clear();
+}
+
+void FreeRunRecorder::runtime_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
+  ThreadLines& mine = lines();
+  char* line = room_for(mine, LineWriter::step_room(cell, envelope) + 8);
+  LineWriter writer(line);
+  writer.step("S", time, cell, envelope).raw("\tok\t\t");
+  commit(mine, line, writer.end());
+}
+
+void FreeRunRecorder::deadlock(std::string_view detail) {
+  ThreadLines& mine = lines();
+  char* line = room_for(mine, 4 + LineWriter::room(detail));
+  LineWriter writer(line);
+  writer.raw("D").field(detail);
+  commit(mine, line, writer.end());
+}
+
+void FreeRunRecorder::flush() {
+  ThreadLines& mine = lines();
+  write_all(fd_, mine.data.data(), mine.committed.load(std::memory_order_relaxed));
+  mine.committed.store(0, std::memory_order_release);
+}
+
+// The steps other threads were in began too, and what they sent may have been delivered already:
+// each is a step of the schedule ("I"), the crashing thread's the one the process died in ("X").
+void FreeRunRecorder::died() noexcept {
+  flush_all();
+  const std::size_t seen = std::min(threads_seen.load(), kMostThreads);
+  for (std::size_t i = 0; i < seen; ++i) {
+    const ThreadLines* lines = all_lines[i].load(std::memory_order_acquire);
+    const Envelope* envelope = lines != nullptr ? lines->envelope.load(std::memory_order_acquire) : nullptr;
+    if (envelope == nullptr) continue;
+    char line[4096];
+    if (LineWriter::step_room(*lines->cell, *envelope) > sizeof line) continue;
+    LineWriter writer(line);
+    writer.step(lines == this_threads_lines ? "X" : "I", lines->time, *lines->cell, *envelope);
+    write_all(fd_, line, static_cast<std::size_t>(writer.end() - line));
+  }
+}
+
+void FreeRunRecorder::flush_all() noexcept {
+  const std::size_t seen = std::min(threads_seen.load(), kMostThreads);
+  for (std::size_t i = 0; i < seen; ++i) {
+    ThreadLines* lines = all_lines[i].load(std::memory_order_acquire);
+    if (lines == nullptr) continue;
+    const std::size_t committed = lines->committed.exchange(0);
+    write_all(fd_, lines->data.data(), committed);
+  }
+}
+
+}  // namespace exocheck::detail

@@ -1,0 +1,131 @@
+// `exocheck record` (DESIGN.md, "Recorded runs"): free runs of real subjects on their thread pool,
+// recorded until one fails; the trace written at the failure replays to the same failure under
+// control. A program that reads the clock parts ways with its recording: diverged, exit 2.
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "explore_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+class Record : public ExploreTest {
+ protected:
+  /// Records free runs of `subject args` until one fails (at most `attempts`): its trace's path.
+  std::optional<std::string> record_until_failure(const std::string& subject, const std::vector<std::string>& args,
+                                                  int attempts) const {
+    for (int i = 0; i < attempts; ++i) {
+      std::vector<std::string> command{"record", "--json", "--out",
+                                       "rec",    "--",     cli_test::subject_path(subject).string()};
+      command.insert(command.end(), args.begin(), args.end());
+      const auto run = exocheck(command);
+      if (run.exit_code == 0) continue;
+      EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+      const auto report = nlohmann::json::parse(run.out);
+      EXPECT_TRUE(report.at("failed").get<bool>());
+      return report.at("trace").get<std::string>();
+    }
+    return std::nullopt;
+  }
+};
+
+// clientserver's Set through a relay that waits up to 100 us: some free runs read 0 then 1.
+TEST_F(Record, AFreeRunsAtomicityViolationIsRecordedAndReplays) {
+  if (!built("clientserver")) GTEST_SKIP() << "clientserver not built";
+  const auto trace = record_until_failure("clientserver", {"--relay", "100"}, 2000);
+  ASSERT_TRUE(trace) << "no free run failed in 2000";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  EXPECT_NE(replayed.out.find("atomicity violation: v1=0 but v2=1"), std::string::npos) << replayed.out;
+}
+
+// session-cache: a Query before Open dereferences a null pointer; the free run dies with SIGSEGV
+// and the lines recorded up to the crash make the trace, which replays to the crash.
+TEST_F(Record, AFreeRunsCrashLeavesATraceThatReplaysToTheCrash) {
+  if (!built("session-cache")) GTEST_SKIP() << "session-cache not built";
+  const auto trace = record_until_failure("session-cache", {}, 2000);
+  ASSERT_TRUE(trace) << "no free run crashed in 2000";
+  const auto shown = exocheck({"trace", "show", *trace});
+  EXPECT_NE(shown.out.find("crashed with SIGSEGV in actor 0 handling 2#1 (Query)"), std::string::npos) << shown.out;
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_CRASH"), std::string::npos) << replayed.out;
+}
+
+// A program a harness starts records itself under EXOCHECK_RECORD ("%p": its pid); `record --from`
+// makes the trace of a failed run's log, naming the program from the log, and it replays.
+TEST_F(Record, AProgramAHarnessStartsRecordsItselfAndRecordFromMakesItsTrace) {
+  if (!built("clientserver")) GTEST_SKIP() << "clientserver not built";
+  const auto logs = dir().path() / "logs";
+  std::optional<std::filesystem::path> log;
+  for (int i = 0; i < 2000 && !log; ++i) {
+    std::filesystem::remove_all(logs);
+    std::filesystem::create_directories(logs);
+    const auto run = cli_test::run_program("env",
+                                           {"EXOCHECK_RECORD=" + (logs / "run-%p.log").string(),
+                                            cli_test::subject_path("clientserver").string(), "--relay", "100"},
+                                           dir().path());
+    if (run.exit_code == 0) continue;
+    ASSERT_EQ(run.exit_code, 1) << run.out << run.err;
+    for (const auto& entry : std::filesystem::directory_iterator(logs)) log = entry.path();
+  }
+  ASSERT_TRUE(log) << "no free run failed in 2000";
+  EXPECT_NE(log->filename().string(), "run-%p.log");
+  const auto made = exocheck({"record", "--json", "--out", "from", "--from", log->string()});
+  ASSERT_EQ(made.exit_code, 1) << made.out << made.err;
+  const auto report = nlohmann::json::parse(made.out);
+  EXPECT_EQ(report.at("status"), "RUN_ASSERTION_FAILED");
+  const auto replayed = exocheck({"replay", report.at("trace").get<std::string>()});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Subject: " + cli_test::subject_path("clientserver").string() + " --relay 100"),
+            std::string::npos)
+      << replayed.out;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+}
+
+// A run that completes writes no trace, but with --always; that trace replays to a clean run.
+TEST_F(Record, ACompletedRunIsSavedOnlyWithAlways) {
+  if (!built("clientserver")) GTEST_SKIP() << "clientserver not built";
+  const auto subject = cli_test::subject_path("clientserver").string();
+  const auto plain = exocheck({"record", "--json", "--out", "clean", "--", subject, "--fixed"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  EXPECT_TRUE(nlohmann::json::parse(plain.out).at("trace").is_null());
+  const auto always = exocheck({"record", "--always", "--json", "--out", "clean", "--", subject, "--fixed"});
+  ASSERT_EQ(always.exit_code, 0) << always.out << always.err;
+  const auto report = nlohmann::json::parse(always.out);
+  EXPECT_EQ(report.at("status"), "RUN_COMPLETED");
+  EXPECT_EQ(report.at("steps"), 7);  // Set, Get, Get and their 3 replies, Kill: the fixed client's run
+  const auto replayed = exocheck({"replay", report.at("trace").get<std::string>()});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_COMPLETED"), std::string::npos) << replayed.out;
+}
+
+// Recorded before the clock passes --flip-at and replayed after: the Ping goes elsewhere, and the
+// replay says where it parted from the recording, exit 2, never "reproduced".
+TEST_F(Record, ARecordingTheProgramDoesNotFollowIsReportedAsDiverged) {
+  if (!built("fault_clock")) GTEST_SKIP() << "fault_clock not built";
+  const auto flip_at =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count() + 2;
+  const auto recorded =
+      exocheck({"record", "--always", "--json", "--out", "clock", "--", cli_test::subject_path("fault_clock").string(),
+                "--flip-at", std::to_string(flip_at)});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
+  const auto trace = nlohmann::json::parse(recorded.out).at("trace").get<std::string>();
+  std::this_thread::sleep_until(std::chrono::system_clock::time_point(std::chrono::seconds(flip_at + 1)));
+  const auto replayed = exocheck({"replay", trace});
+  EXPECT_EQ(replayed.exit_code, 2) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: diverged from the recording: step 2: the recording delivered 2#1 (Ping "
+                              "from 2) to actor 0"),
+            std::string::npos)
+      << replayed.out;
+  EXPECT_EQ(replayed.out.find("Replay: reproduced"), std::string::npos) << replayed.out;
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test
