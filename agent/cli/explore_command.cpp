@@ -19,6 +19,7 @@
 #include "exocheck/options/option_rules.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/strategy.hpp"
+#include "explore_from.hpp"
 #include "interruption.hpp"
 #include "json_text.hpp"
 #include "local_agent.hpp"
@@ -37,7 +38,9 @@ std::size_t default_workers() {
 
 // Runs the session with local agent threads until it is finished, showing progress.
 ExploreOutcome explore_embedded(const ExploreSettings& settings) {
-  coordinator::ExplorationSession session(settings.session);
+  const auto owned = settings.from ? std::make_unique<coordinator::ExplorationSession>(settings.session, *settings.from)
+                                   : std::make_unique<coordinator::ExplorationSession>(settings.session);
+  coordinator::ExplorationSession& session = *owned;
   agent::ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
   agent::LocalAgentStats stats;
   {
@@ -121,6 +124,12 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       ->capture_default_str();
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
+  app_->add_option("--from", from_,
+                   "Explore only the classes that share TRACE's first deliveries (a recorded run's, a bug's): "
+                   "which other orders after them fail and which pass; its subject, delivery, timers and faults "
+                   "are the trace's");
+  app_->add_option("--keep-steps", keep_steps_,
+                   "With --from: how many of the trace's deliveries to keep (default: all before the failing one)");
   options::add_json_flag(*app_, json_, "Print the summary as JSON instead of the report");
   app_->add_flag("--shrink", shrink_,
                  "Shrink every bug saved: bug-N.shrunk.trace is the shortest schedule that fails the same way "
@@ -164,7 +173,6 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   if (const auto refusal = options::refusal(session.explorer); !refusal.empty()) {
     throw InputError("explore: " + refusal);
   }
-  session.step_limit = step_limit_;
   session.faults.set_crashes(faults_.crashes);
   session.faults.set_losses(faults_.losses);
   session.faults.set_duplicates(faults_.duplicates);
@@ -184,8 +192,19 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   for (const auto& name : checks_) {
     options::add_check(options::row_named(options::kChecks, name), session.explorer.checks);  // the option's check
   }
-  session.subject = subject.words.front();
-  session.args.assign(subject.words.begin() + 1, subject.words.end());
+  if (subject.separator_given) {
+    session.subject = subject.words.front();
+    session.args.assign(subject.words.begin() + 1, subject.words.end());
+  }
+  if (keep_steps_ && from_.empty()) throw InputError("explore: --keep-steps goes with --from");
+  if (!from_.empty()) {
+    if (!coordinator_.empty()) throw InputError("explore: --from explores here only, not through --coordinator yet");
+    const auto from = explore_from(from_, keep_steps_, subject, session);
+    settings.from = from.subtree;
+    settings.from_text =
+        fmt::format("From: {}: the classes that share its first {} deliveries (its failure is delivery {})\n",
+                    from.trace, from.kept, from.failure);
+  }
   settings.workers = workers_;
   settings.fork_server = !no_fork_server_;
   settings.pin_workers = pin_workers_;
@@ -266,7 +285,7 @@ link::LinkSettings ExploreCommand::link_settings() const {
 
 int ExploreCommand::execute(const SubjectCommand& subject) const {
   reject_extra_arguments(*app_);
-  require_subject(subject, "explore");
+  if (from_.empty()) require_subject(subject, "explore");
   if (out_.empty()) throw InputError("explore: --out needs a folder name");
   const auto settings = settings_for(subject);
   const auto started = std::chrono::steady_clock::now();

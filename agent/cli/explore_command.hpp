@@ -77,6 +77,8 @@ class ExploreCommand {
   bool pin_workers_ = false;
   std::string coordinator_;
   link::LinkFlags link_;
+  std::string from_;  ///< --from TRACE
+  std::optional<std::size_t> keep_steps_;
 };
 
 }  // namespace exocheck::cli

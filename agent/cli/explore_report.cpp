@@ -83,6 +83,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["pin_workers"] = settings.pin_workers;
   options["in_place"] = settings.fork_server && settings.in_place;
   options["step_limit"] = settings.session.step_limit;
+  if (settings.from) options["from_prefix"] = settings.from->prefix;  // --from: the deliveries kept
   const auto& faults = settings.session.faults;
   options["faults"] = {
       {"crash", faults.crashes()},
@@ -318,8 +319,8 @@ std::string summary_line(const ExploreOutcome& outcome) {
 }
 
 std::string summary_text(const ExploreSettings& settings, const ExploreOutcome& outcome) {
-  return options_text(settings) + figures_text(outcome) + bugs_text(outcome) + warnings_text(outcome) +
-         summary_line(outcome) + "\n";
+  return options_text(settings) + settings.from_text + figures_text(outcome) + bugs_text(outcome) +
+         warnings_text(outcome) + summary_line(outcome) + "\n";
 }
 
 void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& settings, ExploreOutcome& outcome) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exocheck/coordinator/exploration_session.hpp"
+#include "exocheck/engine/subtree.hpp"
 
 namespace exocheck::cli {
 
@@ -26,6 +27,9 @@ struct ExploreSettings {
   std::string junit_path;                 ///< --junit: where the JUnit XML goes ("" none)
   std::string started_at;                 ///< UTC, ISO 8601, e.g. "2026-11-25T12:00:00Z"
   std::vector<std::string> command_line;  ///< the exocheck command as typed
+  /// --from: the subtree below a trace's first deliveries, and what to say of it.
+  std::optional<engine::Subtree> from;
+  std::string from_text;
 };
 
 /// How the exploration ended, collected from the session once it is finished.

@@ -39,8 +39,8 @@ proto::TraceFile describe(const RunSettings& settings) {
   return trace;
 }
 
-/// The schedule that reproduces `recorded`: every delivered message in order. A recorded
-/// divergence also names the message that was not enabled, so that the replay diverges there too.
+}  // namespace
+
 std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
   std::vector<std::string> prefix;
   for (const auto& event : recorded.events()) {
@@ -49,8 +49,6 @@ std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
   if (recorded.result().status() == proto::RUN_DIVERGENCE) prefix.push_back(recorded.result().divergence_expected());
   return prefix;
 }
-
-}  // namespace
 
 RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCommand& subject,
                                std::chrono::milliseconds timeout, const std::string& command) {

@@ -39,6 +39,10 @@ proto::TraceFile record_run(const RunSettings& settings);
 /// The same on `runner`: a caller that runs the subject again and again keeps its fork server.
 proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner);
 
+/// The schedule that reproduces `recorded`: every delivered message's label in order. A recorded
+/// divergence also names the message that was not enabled, so that the replay diverges there too.
+std::vector<std::string> schedule_of(const proto::TraceFile& recorded);
+
 /// The settings that run `recorded`'s schedule again: its subject (or the one after '--'), its
 /// heuristic, delivery order, timer semantics, step limit and ranking. Throws InputError, naming `command`, when they
 /// cannot be had.

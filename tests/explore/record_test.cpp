@@ -45,6 +45,31 @@ TEST_F(Record, AFreeRunsAtomicityViolationIsRecordedAndReplays) {
   EXPECT_NE(replayed.out.find("atomicity violation: v1=0 but v2=1"), std::string::npos) << replayed.out;
 }
 
+// explore --from: the classes below a recorded failure's first deliveries. Keeping none is the
+// whole program (clientserver --relay: 4 classes); keeping all before the failing delivery leaves
+// that delivery's own class; more than the trace has is refused.
+TEST_F(Record, ExploreFromARecordedFailureExploresTheClassesThatShareItsStart) {
+  if (!built("clientserver")) GTEST_SKIP() << "clientserver not built";
+  const auto trace = record_until_failure("clientserver", {"--relay", "100"}, 2000);
+  ASSERT_TRUE(trace) << "no free run failed in 2000";
+  const auto whole = figures({"--workers", "1", "--keep-going", "--from", *trace, "--keep-steps", "0"}, "clientserver",
+                             {"--relay", "100"});
+  EXPECT_EQ(whole.exit_code, 1) << whole.summary.dump(2);
+  EXPECT_EQ(whole.classes, 4u);
+  EXPECT_EQ(whole.bugs, 1u);
+  const auto around = exocheck({"explore", "--workers", "1", "--keep-going", "--out", "around", "--from", *trace});
+  EXPECT_EQ(around.exit_code, 1) << around.out << around.err;
+  EXPECT_NE(around.out.find("From: " + *trace +
+                            ": the classes that share its first 5 deliveries (its failure is "
+                            "delivery 6)"),
+            std::string::npos)
+      << around.out;
+  EXPECT_NE(around.out.find("Summary: complete, 1 paths"), std::string::npos) << around.out;
+  const auto too_many = exocheck({"explore", "--out", "many", "--from", *trace, "--keep-steps", "99"});
+  EXPECT_EQ(too_many.exit_code, 2) << too_many.out << too_many.err;
+  EXPECT_NE(too_many.err.find("--keep-steps 99 is more than the 6 deliveries"), std::string::npos) << too_many.err;
+}
+
 // session-cache: a Query before Open dereferences a null pointer; the free run dies with SIGSEGV
 // and the lines recorded up to the crash make the trace, which replays to the crash.
 TEST_F(Record, AFreeRunsCrashLeavesATraceThatReplaysToTheCrash) {
