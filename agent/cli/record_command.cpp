@@ -126,6 +126,13 @@ int RecordCommand::execute(const SubjectCommand& subject) const {
     const ProcessEnd end = run_recorded(subject.words, log, json_);
     const std::string lines = read_all(log);
     std::filesystem::remove(log, error);
+    // The hook's recorder begins its log with the command line: no line, no recording, and a run
+    // that recorded nothing must not pass for a clean one.
+    if (lines.rfind("P\t", 0) != 0) {
+      throw InputError("record: '" + subject.words.front() +
+                       "' recorded nothing: it is not linked with exocheck's hook, or it is a CAF program (not "
+                       "recorded yet), or it ended before its System was made");
+    }
     const std::vector<std::string> args(subject.words.begin() + 1, subject.words.end());
     trace = trace_of_free_run(lines, end, subject.words.front(), args);
   }

@@ -114,6 +114,16 @@ TEST_F(Record, AProgramAHarnessStartsRecordsItselfAndRecordFromMakesItsTrace) {
   EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
 }
 
+// A program that records nothing (not linked with the hook) is refused, never a clean run.
+TEST_F(Record, AProgramThatRecordsNothingIsRefused) {
+  if (!built("fault_not_linked")) GTEST_SKIP() << "fault_not_linked not built";
+  const auto run =
+      exocheck({"record", "--always", "--out", "none", "--", cli_test::subject_path("fault_not_linked").string()});
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("recorded nothing: it is not linked with exocheck's hook"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir().path() / "none" / "recorded-1.trace"));
+}
+
 // A run that completes writes no trace, but with --always; that trace replays to a clean run.
 TEST_F(Record, ACompletedRunIsSavedOnlyWithAlways) {
   if (!built("clientserver")) GTEST_SKIP() << "clientserver not built";
