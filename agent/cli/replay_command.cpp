@@ -9,6 +9,7 @@
 #include "exocheck/agent/replay_check.hpp"
 #include "exocheck/agent/timeline.hpp"
 #include "exocheck/options/option_flags.hpp"
+#include "exocheck/wire/trace_file.hpp"
 #include "json_text.hpp"
 #include "recorded_run.hpp"
 #include "trace_file_input.hpp"
@@ -39,6 +40,9 @@ ReplayCommand::ReplayCommand(CLI::App& parent)
   options::add_seconds_option(*app_, options::kRunTime, timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   options::add_json_flag(*app_, json_, "Print {reproduced, difference, replay trace} as JSON instead of the timeline");
+  app_->add_option("-o,--output", output_,
+                   "Save the replay's own trace here: every step with its clock and sends (what a recording of a "
+                   "free run lacks for the views)");
   app_->allow_extras();
   app_->footer(
       "Usage: exocheck replay TRACE [OPTIONS] [-- ./subject [ARGS...]]\n"
@@ -54,6 +58,13 @@ int ReplayCommand::execute(const SubjectCommand& subject) const {
   const auto replay =
       record_run(settings_to_replay(recorded, subject, timeout_from_seconds(timeout_seconds_), "replay"));
   const auto difference = agent::first_difference(recorded, replay);
+  if (!output_.empty()) {
+    try {
+      wire::write_trace_file(output_, replay);
+    } catch (const wire::TraceFileError& error) {
+      throw InputError(std::string("replay: ") + error.what());
+    }
+  }
   if (json_) {
     print_json(replay, difference);
   } else {

@@ -28,6 +28,7 @@ class ReplayCommand {
   std::string trace_path_;
   double timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
   bool json_ = false;
+  std::string output_;  ///< -o: where the replay's own trace goes ("": nowhere)
 };
 
 }  // namespace exocheck::cli

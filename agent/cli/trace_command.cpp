@@ -71,6 +71,21 @@ TraceCommand::TraceCommand(CLI::App& parent)
   diff_->footer("Exit status: 0 the same schedule and result, 1 they differ, 2 bad arguments or an unreadable trace.");
 }
 
+namespace {
+
+/// A trace the pictures can draw: a recording of a free run has no clocks or sends to draw them from.
+proto::TraceFile drawable_trace(const std::string& path, const std::string& command) {
+  auto trace = load_trace_file(path);
+  if (trace.recorded()) {
+    throw InputError(command + ": " + path +
+                     " was recorded from a free run: its steps have no clocks or sends to draw; `exocheck replay " +
+                     path + " -o FULL.trace` writes the whole trace of its replay");
+  }
+  return trace;
+}
+
+}  // namespace
+
 int TraceCommand::diff() const {
   const auto a = load_trace_file(trace_path_);
   const auto b = load_trace_file(other_path_);
@@ -85,7 +100,7 @@ int TraceCommand::diff() const {
 }
 
 int TraceCommand::view() const {
-  const auto trace = load_trace_file(trace_path_);
+  const auto trace = drawable_trace(trace_path_, "trace view");
   const std::string output =
       output_path_.empty() ? std::filesystem::path(trace_path_).replace_extension(".html").string() : output_path_;
   write_output(output, agent::space_time_html(trace));
@@ -94,7 +109,7 @@ int TraceCommand::view() const {
 }
 
 int TraceCommand::export_trace() const {
-  const auto trace = load_trace_file(trace_path_);
+  const auto trace = drawable_trace(trace_path_, "trace export");
   if (format_ == "shiviz") {
     write_output(output_path_, agent::shiviz_log(trace));
     spdlog::info("ShiViz: paste the log; its parsing regular expression is {}", agent::kShivizRegex);

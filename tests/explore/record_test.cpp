@@ -43,6 +43,15 @@ TEST_F(Record, AFreeRunsAtomicityViolationIsRecordedAndReplays) {
   EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
   EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
   EXPECT_NE(replayed.out.find("atomicity violation: v1=0 but v2=1"), std::string::npos) << replayed.out;
+  // The pictures need clocks a recording lacks: refused, pointing at the replay's whole trace.
+  const auto drawn = exocheck({"trace", "export", "--format", "shiviz", *trace});
+  EXPECT_EQ(drawn.exit_code, 2) << drawn.out << drawn.err;
+  EXPECT_NE(drawn.err.find("was recorded from a free run"), std::string::npos) << drawn.err;
+  EXPECT_EQ(exocheck({"replay", *trace, "-o", "full.trace"}).exit_code, 1);
+  const auto full = exocheck({"trace", "export", "--format", "shiviz", "full.trace"});
+  EXPECT_EQ(full.exit_code, 0) << full.err;
+  EXPECT_NE(full.out.find("receives 0#2"), std::string::npos) << full.out;
+  EXPECT_EQ(full.out.find(" {} "), std::string::npos) << full.out;  // every step has its clock
 }
 
 // explore --from: the classes below a recorded failure's first deliveries. Keeping none is the
