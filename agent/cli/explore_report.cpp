@@ -256,16 +256,28 @@ std::string write_trace(const std::filesystem::path& built, const std::filesyste
 }
 
 // Moves the finished `built` folder to `dir`, replacing an older one.
+// Another exploration writing the same folder may put its own in place between the two renames
+// (two runs in one directory, tests in parallel): the folder is set aside again, and the last one
+// to finish wins, as a single writer's would.
 void move_into_place(const std::filesystem::path& built, const std::filesystem::path& dir) {
+  constexpr int kAttempts = 5;
   std::error_code error;
-  if (std::filesystem::exists(dir, error)) {
-    const auto old = std::filesystem::path(dir.string() + ".old-" + std::to_string(::getpid()));
-    std::filesystem::rename(dir, old, error);
-    if (error) throw InputError("cannot replace " + dir.string() + ": " + error.message());
-    std::filesystem::remove_all(old, error);
+  for (int attempt = 1;; ++attempt) {
+    if (std::filesystem::exists(dir, error)) {
+      const auto old = std::filesystem::path(dir.string() + ".old-" + std::to_string(::getpid()));
+      std::filesystem::remove_all(old, error);
+      std::filesystem::rename(dir, old, error);
+      if (error && std::filesystem::exists(dir) && attempt == kAttempts) {
+        throw InputError("cannot replace " + dir.string() + ": " + error.message());
+      }
+      std::filesystem::remove_all(old, error);
+    }
+    std::filesystem::rename(built, dir, error);
+    if (!error) return;
+    if (attempt == kAttempts) {
+      throw InputError("cannot rename " + built.string() + " to " + dir.string() + ": " + error.message());
+    }
   }
-  std::filesystem::rename(built, dir, error);
-  if (error) throw InputError("cannot rename " + built.string() + " to " + dir.string() + ": " + error.message());
 }
 
 }  // namespace
