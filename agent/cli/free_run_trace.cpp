@@ -1,5 +1,7 @@
 #include "free_run_trace.hpp"
 
+#include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -147,7 +149,14 @@ proto::RunResult result_of(const proto::TraceFile& trace, const Parsed& parsed, 
                       event.detail());
     return result;
   }
-  if (end.signal != 0 || (!end.known && unfinished != nullptr)) {
+  const bool stopped = end.signal == SIGTERM || end.signal == SIGINT || end.signal == SIGHUP || end.signal == SIGKILL;
+  if (stopped && unfinished == nullptr) {
+    // Stopped from outside (a harness's timeout, Ctrl-C, record --timeout) while no step ran: the
+    // actors waited for something that did not come.
+    result.set_status(proto::RUN_HANG);
+    result.set_detail("stopped by " + signal_text(end.signal) + " after " + std::to_string(result.steps()) +
+                      " steps, no step in progress: the run waited (a deadlock, or a wait for something from outside)");
+  } else if (end.signal != 0 || (!end.known && unfinished != nullptr)) {
     result.set_status(proto::RUN_CRASH);
     result.set_detail((end.signal != 0 ? "crashed with " + signal_text(end.signal) : std::string("died")) +
                       (unfinished != nullptr ? " in " + at_step(*unfinished) : std::string(" outside any step")));
@@ -192,6 +201,20 @@ proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, 
   }
   *trace.mutable_result() = result_of(trace, parsed, end, unfinished);
   return trace;
+}
+
+std::vector<std::string> unreplayable_constructs(std::string_view log) {
+  std::vector<std::string> constructs;
+  for (std::size_t start = 0; start < log.size();) {
+    const std::size_t end = std::min(log.find('\n', start), log.size());
+    const auto fields = fields_of(log.substr(start, end - start));
+    start = end + 1;
+    if (fields.size() == 2 && fields[0] == "U" &&
+        std::find(constructs.begin(), constructs.end(), fields[1]) == constructs.end()) {
+      constructs.push_back(fields[1]);
+    }
+  }
+  return constructs;
 }
 
 bool failed(const proto::TraceFile& recorded) {

@@ -5,11 +5,14 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +20,7 @@
 #include "exit_status.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "free_run_trace.hpp"
+#include "hook_attachment.hpp"
 #include "json_text.hpp"
 
 extern char** environ;
@@ -34,15 +38,69 @@ std::filesystem::path next_trace_path(const std::filesystem::path& out) {
   }
 }
 
-/// Runs `words` with EXOCHECK_RECORD=log (and no control channel: a free run), waits for it.
+/// Waits for `child`; past `timeout` seconds (0: never) stops it with SIGTERM, which its recorder
+/// writes its lines at, then SIGKILL after 5 seconds more. Ctrl-C goes to the program (its terminal
+/// group), not here: the run it stops is still made into a trace.
+int wait_for(pid_t child, double timeout) {
+  struct sigaction ignore {
+  }, previous{};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGINT, &ignore, &previous);
+  using Clock = std::chrono::steady_clock;
+  const auto started = Clock::now();
+  const auto limit = std::chrono::duration<double>(timeout);
+  int status = 0;
+  bool terminated = false;
+  for (;;) {
+    const pid_t ended = ::waitpid(child, &status, timeout > 0 ? WNOHANG : 0);
+    if (ended == child || (ended < 0 && errno != EINTR)) break;
+    if (ended == 0) {
+      const auto waited = Clock::now() - started;
+      if (!terminated && waited > limit) {
+        ::kill(child, SIGTERM);
+        terminated = true;
+      } else if (terminated && waited > limit + std::chrono::seconds(5)) {
+        ::kill(child, SIGKILL);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  ::sigaction(SIGINT, &previous, nullptr);
+  return status;
+}
+
+/// The file `program` names as execvp would find it (on PATH when it has no '/'); itself if none.
+std::string program_file(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string_view folders = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (!folders.empty()) {
+    const std::size_t colon = std::min(folders.find(':'), folders.size());
+    const auto candidate = std::filesystem::path(folders.substr(0, colon)) / program;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    folders.remove_prefix(std::min(colon + 1, folders.size()));
+  }
+  return program;
+}
+
+/// Runs `words` with EXOCHECK_RECORD=log (and no control channel: a free run), waits for it;
+/// `preload` (the CAF adapter, for a CAF program) goes first in LD_PRELOAD.
 /// `quiet_stdout`: the program's standard output goes to standard error (--json owns stdout).
-ProcessEnd run_recorded(const std::vector<std::string>& words, const std::filesystem::path& log, bool quiet_stdout) {
+ProcessEnd run_recorded(const std::vector<std::string>& words, const std::filesystem::path& log,
+                        const std::string& preload, bool quiet_stdout, double timeout) {
   std::vector<std::string> environment{std::string(kRecordVariable) + "=" + log.string()};
+  std::string preloads = preload;
   for (char** variable = environ; *variable != nullptr; ++variable) {
     const std::string_view entry(*variable);
     if (entry.starts_with(std::string(kRecordVariable) + "=") || entry.starts_with("EXOCHECK_CONTROL_FD=")) continue;
+    if (entry.starts_with("LD_PRELOAD=")) {
+      const auto others = entry.substr(std::strlen("LD_PRELOAD="));
+      preloads = preloads.empty() ? std::string(others) : preloads + ":" + std::string(others);
+      continue;
+    }
     environment.emplace_back(entry);
   }
+  if (!preloads.empty()) environment.push_back("LD_PRELOAD=" + preloads);
   std::vector<char*> envp;
   for (auto& entry : environment) envp.push_back(entry.data());
   envp.push_back(nullptr);
@@ -66,9 +124,7 @@ ProcessEnd run_recorded(const std::vector<std::string>& words, const std::filesy
   int error = 0;
   const bool exec_failed = ::read(exec_error[0], &error, sizeof error) == sizeof error;
   ::close(exec_error[0]);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = wait_for(child, timeout);
   if (exec_failed) throw InputError("record: cannot run '" + words.front() + "': " + std::strerror(error));
   ProcessEnd end;
   if (WIFSIGNALED(status)) end.signal = WTERMSIG(status);
@@ -91,6 +147,11 @@ RecordCommand::RecordCommand(CLI::App& parent)
           "Run a program freely while recording each actor's deliveries; on a failure, save a trace to replay")) {
   app_->add_option("--out", out_, "Folder for the traces (recorded-N.trace)")->capture_default_str();
   app_->add_flag("--always", always_, "Save a trace of every run, not only of a failed one");
+  app_->add_option("--timeout", timeout_,
+                   "Seconds after which a run that has not ended is stopped (SIGTERM) and saved as hung (RUN_HANG); "
+                   "0: wait as long as it runs")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   app_->add_option("--from", from_,
                    "Make the trace from LOG, which a program a harness started wrote under EXOCHECK_RECORD=LOG "
                    "(no program is run; a step it began and never ended is where it died)");
@@ -101,11 +162,16 @@ RecordCommand::RecordCommand(CLI::App& parent)
       "Usage: exocheck record [OPTIONS] -- ./program [ARGS...]\n"
       "       exocheck record --from LOG [OPTIONS]\n"
       "The program runs as it does by hand (its thread pool, real time), with EXOCHECK_RECORD set: the hook\n"
-      "records the order of each actor's deliveries and its choices. A failed check, an uncaught exception, a\n"
-      "crash (SIGSEGV, SIGABRT, ...), a deadlock or a non-zero exit saves a trace; `exocheck replay TRACE` follows\n"
-      "it under control. A program a test harness starts records when EXOCHECK_RECORD names a log file ('%p' in\n"
-      "it: the process id); `record --from LOG` makes its trace.\n"
-      "Exit status: 0 the run completed, 1 it failed, 2 bad arguments or a program that cannot be run.");
+      "(or, for a CAF program, exocheck's CAF adapter, preloaded; CAF's own scheduler runs it) records the\n"
+      "order of each actor's deliveries and its choices. A failed check, an uncaught exception, a crash\n"
+      "(SIGSEGV, SIGABRT, ...), a deadlock, a run stopped while it waited (--timeout, Ctrl-C, a harness's\n"
+      "SIGTERM: RUN_HANG, which a replay reproduces as the deadlock it was) or a non-zero exit saves a trace;\n"
+      "`exocheck replay TRACE` follows it under control. A program a test harness starts records when\n"
+      "EXOCHECK_RECORD names a log file ('%p' in it: the process id); `record --from LOG` makes its trace.\n"
+      "A run that did what a replay cannot follow yet (in a CAF program: a timer of CAF's clock, a blocking\n"
+      "receive, a stream) saves no trace: exit 2, naming it.\n"
+      "Exit status: 0 the run completed, 1 it failed, 2 bad arguments, a program that cannot be run, or a\n"
+      "run a replay cannot follow.");
 }
 
 int RecordCommand::execute(const SubjectCommand& subject) const {
@@ -116,25 +182,42 @@ int RecordCommand::execute(const SubjectCommand& subject) const {
   std::filesystem::create_directories(out_, error);
   if (error) throw InputError("record: cannot make folder '" + out_ + "': " + error.message());
   proto::TraceFile trace;
+  std::string trace_log;
   if (!from_.empty()) {
     if (!std::filesystem::is_regular_file(from_)) throw InputError("record: no log file '" + from_ + "'");
-    trace = trace_of_free_run(read_all(from_), ProcessEnd{.known = false}, {}, {});
+    trace_log = read_all(from_);
+    trace = trace_of_free_run(trace_log, ProcessEnd{.known = false}, {}, {});
     if (trace.subject().empty()) throw InputError("record: '" + from_ + "' is not a log exocheck's hook wrote");
   } else {
     const auto log = std::filesystem::path(out_) / ("record-" + std::to_string(::getpid()) + ".log");
     std::filesystem::remove(log, error);
-    const ProcessEnd end = run_recorded(subject.words, log, json_);
-    const std::string lines = read_all(log);
+    // The hook is linked in, or (a CAF program) the adapter is preloaded, as for an exploration.
+    const auto attachment = agent::hook_attachment(program_file(subject.words.front()));
+    if (const auto* refused = std::get_if<agent::LaunchFailure>(&attachment)) {
+      throw InputError("record: " + refused->detail);
+    }
+    const ProcessEnd end =
+        run_recorded(subject.words, log, std::get<agent::HookAttachment>(attachment).preload, json_, timeout_);
+    trace_log = read_all(log);
+    const std::string& lines = trace_log;
     std::filesystem::remove(log, error);
     // The hook's recorder begins its log with the command line: no line, no recording, and a run
     // that recorded nothing must not pass for a clean one.
     if (lines.rfind("P\t", 0) != 0) {
       throw InputError("record: '" + subject.words.front() +
-                       "' recorded nothing: it is not linked with exocheck's hook, or it is a CAF program (not "
-                       "recorded yet), or it ended before its System was made");
+                       "' recorded nothing: it ended before its System (or its caf::actor_system) was made");
     }
     const std::vector<std::string> args(subject.words.begin() + 1, subject.words.end());
     trace = trace_of_free_run(lines, end, subject.words.front(), args);
+  }
+  // A trace that a replay cannot follow would report a divergence, not the failure: refused.
+  if (const auto constructs = unreplayable_constructs(trace_log); !constructs.empty()) {
+    std::string named;
+    for (const auto& construct : constructs) named += (named.empty() ? "" : "; ") + construct;
+    const auto& result = trace.result();
+    throw InputError("record: the run (" + proto::RunStatus_Name(result.status()) +
+                     (result.detail().empty() ? "" : ": " + result.detail()) +
+                     ") did what a replay cannot follow yet: " + named + "; no trace was saved");
   }
   std::string saved;
   if (failed(trace) || always_) {

@@ -23,6 +23,7 @@ class RecordCommand {
   std::string out_ = "exocheck-record";
   std::string from_;  ///< a log a program wrote under EXOCHECK_RECORD, made into a trace
   bool always_ = false;
+  double timeout_ = 0;  ///< seconds before a run that has not ended is stopped (SIGTERM); 0: none
   bool json_ = false;
 };
 

@@ -24,9 +24,10 @@ struct FreeRunRecorder::ThreadLines {
   std::atomic<std::size_t> committed{0};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> choices;  ///< the step in progress's
   std::vector<char> oversized;                                   ///< a line longer than `data`
-  /// The step in progress, for its line at its end, or died()'s.
-  std::atomic<const Envelope*> envelope{nullptr};
-  const ActorCell* cell = nullptr;
+  /// The step in progress, for its line at its end, or died()'s: `in_step` (release) says `step`
+  /// and `time` are whole.
+  std::atomic<bool> in_step{false};
+  RecordedStep step{};
   std::uint64_t time = 0;
 };
 
@@ -95,11 +96,11 @@ class LineWriter {
     return *this;
   }
   /// "<kind> <time> <actor> <message> <type>": what every step's line begins with.
-  LineWriter& step(std::string_view kind, std::uint64_t time, const ActorCell& cell, const Envelope& envelope) {
-    return raw(kind).raw("\t").number(time).id(cell.id).id(envelope.id).field(*envelope.type->name);
+  LineWriter& step(std::string_view kind, std::uint64_t time, const RecordedStep& step) {
+    return raw(kind).raw("\t").number(time).id(*step.actor).id(*step.message).field(*step.type);
   }
-  static std::size_t step_room(const ActorCell& cell, const Envelope& envelope) {
-    return 32 + cell.id.size() + envelope.id.size() + room(*envelope.type->name);
+  static std::size_t step_room(const RecordedStep& step) {
+    return 32 + step.actor->size() + step.message->size() + room(*step.type);
   }
   char* end() {
     *at_++ = '\n';
@@ -134,7 +135,13 @@ FreeRunRecorder* FreeRunRecorder::from_environment() {
     if (fd < 0) return nullptr;
     the_recorder = new FreeRunRecorder(fd);  // lives as long as the process
     the_recorder->write_command_line();
-    for (const int signal : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL}) ::signal(signal, on_fatal_signal);
+    // The signals that end a process: a crash, and a harness's timeout or Ctrl-C (a free run that
+    // waits for ever keeps what it did). A handler the program set already stays its own.
+    for (const int signal : {SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT, SIGHUP}) {
+      struct sigaction current {};
+      if (::sigaction(signal, nullptr, &current) == 0 && current.sa_handler == SIG_DFL)
+        ::signal(signal, on_fatal_signal);
+    }
     return the_recorder;
   }();
   return recorder;
@@ -201,11 +208,21 @@ std::uint64_t FreeRunRecorder::step_time(ActorCell& cell, const Envelope& envelo
 
 // Nothing is written yet: the step's line goes out at its end, after its sends woke their
 // receivers, off the path from one step to the next; died() writes it if the step never ends.
-void FreeRunRecorder::begin_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
+void FreeRunRecorder::begin_step(RecordedStep step, std::uint64_t time) {
   ThreadLines& mine = lines();
-  mine.cell = &cell;
+  mine.step = step;
   mine.time = time;
-  mine.envelope.store(&envelope, std::memory_order_release);
+  mine.in_step.store(true, std::memory_order_release);
+}
+
+bool FreeRunRecorder::in_step() {
+  return lines().in_step.load(std::memory_order_relaxed);
+}
+
+void FreeRunRecorder::cancel_step() {
+  ThreadLines& mine = lines();
+  mine.in_step.store(false, std::memory_order_release);
+  mine.choices.clear();
 }
 
 void FreeRunRecorder::note_choice(std::uint32_t range, std::uint32_t value) {
@@ -214,26 +231,26 @@ void FreeRunRecorder::note_choice(std::uint32_t range, std::uint32_t value) {
 
 void FreeRunRecorder::end_step(proto::StepOutcome outcome, std::string_view detail) {
   ThreadLines& mine = lines();
-  const Envelope& envelope = *mine.envelope.load(std::memory_order_relaxed);
-  char* line = room_for(
-      mine, LineWriter::step_room(*mine.cell, envelope) + 24 * mine.choices.size() + LineWriter::room(detail) + 16);
+  char* line =
+      room_for(mine, LineWriter::step_room(mine.step) + 24 * mine.choices.size() + LineWriter::room(detail) + 16);
   LineWriter writer(line);
-  writer.step("S", mine.time, *mine.cell, envelope).field(outcome_word(outcome)).raw("\t");
+  writer.step("S", mine.time, mine.step).field(outcome_word(outcome)).raw("\t");
   for (std::size_t i = 0; i < mine.choices.size(); ++i) {
     if (i > 0) writer.raw(",");
     writer.number(mine.choices[i].first).raw("/").number(mine.choices[i].second);
   }
   writer.field(detail);
-  mine.envelope.store(nullptr, std::memory_order_release);
+  mine.in_step.store(false, std::memory_order_release);
   commit(mine, line, writer.end());
   mine.choices.clear();
 }
 
 void FreeRunRecorder::runtime_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
   ThreadLines& mine = lines();
-  char* line = room_for(mine, LineWriter::step_room(cell, envelope) + 8);
+  const RecordedStep step{&cell.id, &envelope.id, envelope.type->name};
+  char* line = room_for(mine, LineWriter::step_room(step) + 8);
   LineWriter writer(line);
-  writer.step("S", time, cell, envelope).raw("\tok\t\t");
+  writer.step("S", time, step).raw("\tok\t\t");
   commit(mine, line, writer.end());
 }
 
@@ -242,6 +259,14 @@ void FreeRunRecorder::deadlock(std::string_view detail) {
   char* line = room_for(mine, 4 + LineWriter::room(detail));
   LineWriter writer(line);
   writer.raw("D").field(detail);
+  commit(mine, line, writer.end());
+}
+
+void FreeRunRecorder::unrecordable(std::string_view construct) {
+  ThreadLines& mine = lines();
+  char* line = room_for(mine, 4 + LineWriter::room(construct));
+  LineWriter writer(line);
+  writer.raw("U").field(construct);
   commit(mine, line, writer.end());
 }
 
@@ -258,12 +283,11 @@ void FreeRunRecorder::died() noexcept {
   const std::size_t seen = std::min(threads_seen.load(), kMostThreads);
   for (std::size_t i = 0; i < seen; ++i) {
     const ThreadLines* lines = all_lines[i].load(std::memory_order_acquire);
-    const Envelope* envelope = lines != nullptr ? lines->envelope.load(std::memory_order_acquire) : nullptr;
-    if (envelope == nullptr) continue;
+    if (lines == nullptr || !lines->in_step.load(std::memory_order_acquire)) continue;
     char line[4096];
-    if (LineWriter::step_room(*lines->cell, *envelope) > sizeof line) continue;
+    if (LineWriter::step_room(lines->step) > sizeof line) continue;
     LineWriter writer(line);
-    writer.step(lines == this_threads_lines ? "X" : "I", lines->time, *lines->cell, *envelope);
+    writer.step(lines == this_threads_lines ? "X" : "I", lines->time, lines->step);
     write_all(fd_, line, static_cast<std::size_t>(writer.end() - line));
   }
 }

@@ -1,8 +1,8 @@
 #pragma once
 // Recording a free run (exocheck record; EXOCHECK_RECORD=LOG for a program a test harness starts):
-// the thread-pool runtime writes each delivery to LOG as it begins, so that a run that fails
-// elsewhere (a flaky CI job) leaves the order in which each actor received its messages, which
-// `exocheck replay` follows under control (DESIGN.md, "Recorded runs").
+// the thread-pool runtime (and the CAF adapter, caf_recording.hpp) writes each delivery to LOG,
+// so that a run that fails elsewhere (a flaky CI job) leaves the order in which each actor
+// received its messages, which `exocheck replay` follows under control (DESIGN.md, "Recorded runs").
 //
 // A step's place is its Lamport time: one more than the latest of its actor's previous step's and
 // its message's sending step's. Sorted by it, the steps are a schedule a controlled run can follow
@@ -20,9 +20,11 @@
 //   X <time> <actor> <message> <type>             the process died in that step (a fatal signal)
 //   I <time> <actor> <message> <type>             another thread was in that step then
 //   D <detail>                                    the run ended in a deadlock
+//   U <construct>                                 the run did what a replay cannot follow yet
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "exocheck/detail/actor_cell.hpp"
@@ -30,6 +32,14 @@
 #include "wire_messages.hpp"
 
 namespace exocheck::detail {
+
+/// What a step's line names: its actor, its message and the message's type. The strings live until
+/// the step's end (a signal handler may read them while it runs).
+struct RecordedStep {
+  const std::string* actor;
+  const std::string* message;
+  const std::string* type;
+};
 
 class FreeRunRecorder {
  public:
@@ -49,7 +59,16 @@ class FreeRunRecorder {
   }
 
   /// A step begins on this thread at `time` (`cell` and `envelope` live until it ends).
-  void begin_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time);
+  void begin_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
+    begin_step(RecordedStep{&cell.id, &envelope.id, envelope.type->name}, time);
+  }
+  /// The same for a step the runtime does not deliver itself (a CAF actor's, caf_recording.cpp).
+  void begin_step(RecordedStep step, std::uint64_t time);
+  /// Whether a step is in progress on this thread.
+  bool in_step();
+  /// The step in progress on this thread did not happen after all (CAF skipped its message, which
+  /// stays in the mailbox): no line.
+  void cancel_step();
   /// exocheck::choose() answered `value` of `range` in the step in progress on this thread.
   void note_choice(std::uint32_t range, std::uint32_t value);
   /// The step in progress on this thread ends: its line.
@@ -58,6 +77,9 @@ class FreeRunRecorder {
   /// which the controlled runtime delivers at its receiver): begun and ended at once.
   void runtime_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time);
   void deadlock(std::string_view detail);
+  /// The run did what a recording cannot replay yet (`construct`): a line "U <construct>", which
+  /// makes `exocheck record` refuse the trace, naming it.
+  void unrecordable(std::string_view construct);
   /// Writes what this thread holds.
   void flush();
   /// Writes every thread's committed lines; async-signal-safe. Called as the run ends (the pool's

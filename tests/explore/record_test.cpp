@@ -9,30 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "explore_fixture.hpp"
+#include "record_fixture.hpp"
 
 namespace exocheck::explore_test {
 namespace {
-
-class Record : public ExploreTest {
- protected:
-  /// Records free runs of `subject args` until one fails (at most `attempts`): its trace's path.
-  std::optional<std::string> record_until_failure(const std::string& subject, const std::vector<std::string>& args,
-                                                  int attempts) const {
-    for (int i = 0; i < attempts; ++i) {
-      std::vector<std::string> command{"record", "--json", "--out",
-                                       "rec",    "--",     cli_test::subject_path(subject).string()};
-      command.insert(command.end(), args.begin(), args.end());
-      const auto run = exocheck(command);
-      if (run.exit_code == 0) continue;
-      EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
-      const auto report = nlohmann::json::parse(run.out);
-      EXPECT_TRUE(report.at("failed").get<bool>());
-      return report.at("trace").get<std::string>();
-    }
-    return std::nullopt;
-  }
-};
 
 // clientserver's Set through a relay that waits up to 100 us: some free runs read 0 then 1.
 TEST_F(Record, AFreeRunsAtomicityViolationIsRecordedAndReplays) {
@@ -123,13 +103,14 @@ TEST_F(Record, AProgramAHarnessStartsRecordsItselfAndRecordFromMakesItsTrace) {
   EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
 }
 
-// A program that records nothing (not linked with the hook) is refused, never a clean run.
+// A program without the hook (not linked, not CAF) is refused before it runs, never a clean run.
 TEST_F(Record, AProgramThatRecordsNothingIsRefused) {
   if (!built("fault_not_linked")) GTEST_SKIP() << "fault_not_linked not built";
   const auto run =
       exocheck({"record", "--always", "--out", "none", "--", cli_test::subject_path("fault_not_linked").string()});
   EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
-  EXPECT_NE(run.err.find("recorded nothing: it is not linked with exocheck's hook"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("is not linked with the exocheck hook and uses no actor framework"), std::string::npos)
+      << run.err;
   EXPECT_FALSE(std::filesystem::exists(dir().path() / "none" / "recorded-1.trace"));
 }
 

@@ -42,7 +42,6 @@ struct ResponseWaits : caf::scheduled_actor {
   static constexpr auto multiplexed = &ResponseWaits::multiplexed_responses_;
 };
 
-/// Whether an actor was spawned with `detached` (it runs on a private thread of its own).
 struct DetachedFlag : caf::scheduled_actor {
   static bool of(const caf::scheduled_actor& actor) { return (actor.*(&DetachedFlag::getf))(is_detached_flag); }
 };
@@ -52,6 +51,10 @@ std::uint64_t request_number(caf::message_id id) {
 }
 
 }  // namespace
+
+bool spawned_detached(const caf::scheduled_actor& actor) {
+  return DetachedFlag::of(actor);
+}
 
 std::string caf_actor_type(const caf::local_actor& actor, std::string_view base_name) {
   const std::string own = actor.name();
@@ -107,7 +110,7 @@ std::unique_ptr<Actor> CafBridge::make_proxy() {
 }
 
 void CafBridge::launching(caf::scheduled_actor& actor) {
-  if (DetachedFlag::of(actor)) {
+  if (spawned_detached(actor)) {
     refuse("an actor spawned with caf::detached (it runs on a private thread, outside the schedule)");
   }
   auto construct = [this] { return make_proxy(); };

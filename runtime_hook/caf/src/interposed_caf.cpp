@@ -14,9 +14,11 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/blocking_actor.hpp>
+#include <caf/detail/thread_safe_actor_clock.hpp>
 #include <caf/scheduled_actor.hpp>
 
 #include "caf_bridge.hpp"
+#include "caf_recording.hpp"
 #include "interposed.hpp"
 #include "real_function.hpp"
 
@@ -28,9 +30,11 @@ using ActorSystemConstructor = void (*)(caf::actor_system*, caf::actor_system_co
 
 void construct_actor_system(const char* real_symbol, caf::actor_system* system, caf::actor_system_config& config) {
   adapter::CafBridge::system_constructing(config);
+  if (adapter::CafBridge::instance() == nullptr) adapter::CafRecording::system_constructing(config);
   static const auto real = adapter::real_function<ActorSystemConstructor>(real_symbol);
   real(system, config);
   if (auto* bridge = adapter::CafBridge::instance()) bridge->system_constructed(*system);
+  if (auto* recording = adapter::CafRecording::instance()) recording->system_constructed(*system);
 }
 
 /// Whether `return_address` is in caf::actor_system's destructor, which waits for the actors
@@ -66,6 +70,10 @@ void caf::actor_system::await_all_actors_done() const {
     bridge->run(called_by_system_destructor(__builtin_return_address(0)));
     return;
   }
+  if (auto* recording = adapter::CafRecording::instance();
+      recording != nullptr && !called_by_system_destructor(__builtin_return_address(0))) {
+    recording->main_awaits();
+  }
   using Real = void (*)(const caf::actor_system*);
   static const auto real = adapter::real_function<Real>("_ZNK3caf12actor_system21await_all_actors_doneEv");
   real(this);
@@ -74,6 +82,10 @@ void caf::actor_system::await_all_actors_done() const {
 void caf::scheduled_actor::launch(caf::execution_unit* unit, bool lazy, bool hide) {
   auto* bridge = adapter::CafBridge::instance();
   if (bridge != nullptr && !hide) bridge->launching(*this);
+  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && !hide) {
+    if (adapter::spawned_detached(*this)) recording->own_thread("caf::detached");
+    recording->launching(*this);
+  }
   using Real = void (*)(caf::scheduled_actor*, caf::execution_unit*, bool, bool);
   static const auto real = adapter::real_function<Real>("_ZN3caf15scheduled_actor6launchEPNS_14execution_unitEbb");
   real(this, unit, lazy, hide);
@@ -82,7 +94,47 @@ void caf::scheduled_actor::launch(caf::execution_unit* unit, bool lazy, bool hid
 void caf::scheduled_actor::enqueue(caf::mailbox_element_ptr element, caf::execution_unit* unit) {
   auto* bridge = adapter::CafBridge::instance();
   if (bridge != nullptr && bridge->sending(*this, element)) return;
+  if (auto* recording = adapter::CafRecording::instance()) recording->sending(*this, *element);
   adapter::real_enqueue(*this, std::move(element), unit);
+}
+
+// CAF's scheduler resumes an actor through its resumable base, whose thunk jumps straight into
+// scheduled_actor::resume (no call through the search order): the thunk is what is taken over.
+// Recording a free run, what the actor's code sends and spawns in it is its own.
+extern "C" caf::resumable::resume_result exocheck_caf_resume_thunk(
+    caf::resumable* self, caf::execution_unit* unit,
+    std::size_t most) __asm__("_ZThn160_N3caf15scheduled_actor6resumeEPNS_14execution_unitEm");
+
+extern "C" caf::resumable::resume_result exocheck_caf_resume_thunk(caf::resumable* self, caf::execution_unit* unit,
+                                                                   std::size_t most) {
+  using Real = caf::resumable::resume_result (*)(caf::resumable*, caf::execution_unit*, std::size_t);
+  static const auto real =
+      adapter::real_function<Real>("_ZThn160_N3caf15scheduled_actor6resumeEPNS_14execution_unitEm");
+  auto* recording = adapter::CafRecording::instance();
+  if (recording == nullptr) return real(self, unit, most);
+  const void* outer = recording->resuming(*static_cast<caf::scheduled_actor*>(self));
+  const auto result = real(self, unit, most);
+  recording->resumed(outer);
+  return result;
+}
+
+// A message an event-based actor takes: recording a free run, a step (not when it skips it).
+caf::invoke_message_result caf::scheduled_actor::consume(caf::mailbox_element& element) {
+  using Real = caf::invoke_message_result (*)(caf::scheduled_actor*, caf::mailbox_element&);
+  static const auto real = adapter::real_function<Real>("_ZN3caf15scheduled_actor7consumeERNS_15mailbox_elementE");
+  auto* recording = adapter::CafRecording::instance();
+  if (recording == nullptr || !recording->consuming(*this, element)) return real(this, element);
+  try {
+    const auto result = real(this, element);
+    recording->consumed(result == caf::invoke_message_result::skipped);
+    return result;
+  } catch (const std::exception& error) {
+    recording->threw(error.what());
+    throw;
+  } catch (...) {
+    recording->threw("an exception that is not a std::exception");
+    throw;
+  }
 }
 
 caf::error caf::scheduled_actor::default_exception_handler(caf::scheduled_actor* actor, std::exception_ptr& error) {
@@ -117,6 +169,12 @@ void construct_blocking_actor(const char* real_symbol, caf::blocking_actor* acto
   static const auto real = adapter::real_function<BlockingActorConstructor>(real_symbol);
   real(actor, config);
   if (auto* bridge = adapter::CafBridge::instance()) bridge->blocking_created(*actor);
+  // CAF's own hidden ones (the real scheduler's printer, its stop's scoped_actor) are not the
+  // program's: under control, with CAF's test scheduler, they are not made before the end.
+  if (auto* recording = adapter::CafRecording::instance();
+      recording != nullptr && (config.flags & caf::abstract_actor::is_hidden_flag) == 0) {
+    recording->launching(*actor);
+  }
 }
 
 }  // namespace
@@ -132,6 +190,7 @@ extern "C" void exocheck_caf_blocking_actor_c2(caf::blocking_actor* actor, caf::
 void caf::blocking_actor::enqueue(caf::mailbox_element_ptr element, caf::execution_unit* unit) {
   auto* bridge = adapter::CafBridge::instance();
   if (bridge != nullptr && bridge->sending(*this, element)) return;
+  if (auto* recording = adapter::CafRecording::instance()) recording->sending(*this, *element);
   adapter::real_enqueue(*this, std::move(element), unit);
 }
 
@@ -141,6 +200,9 @@ void caf::blocking_actor::launch(caf::execution_unit* unit, bool lazy, bool hide
   if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && !hide) {
     bridge->blocking_launch(*this, unit, lazy);
     return;
+  }
+  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && !hide) {
+    recording->own_thread("blocking_api");
   }
   adapter::real_launch(*this, unit, lazy, hide);
 }
@@ -166,6 +228,7 @@ void caf::blocking_actor::await_data() {
     bridge->blocking_wait(*this, std::nullopt);
     return;
   }
+  if (auto* recording = adapter::CafRecording::instance()) recording->blocking_receive(*this);
   using Real = void (*)(caf::blocking_actor*);
   static const auto real = adapter::real_function<Real>("_ZN3caf14blocking_actor10await_dataEv");
   real(this);
@@ -175,6 +238,7 @@ bool caf::blocking_actor::await_data(timeout_type timeout) {
   if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && mailbox().empty()) {
     return bridge->blocking_wait(*this, timeout);
   }
+  if (auto* recording = adapter::CafRecording::instance()) recording->blocking_receive(*this);
   using Real = bool (*)(caf::blocking_actor*, timeout_type);
   static const auto real = adapter::real_function<Real>(
       "_ZN3caf14blocking_actor10await_dataENSt6chrono10time_pointINS1_3_V212system_clockENS1_"
@@ -196,4 +260,58 @@ void adapter::real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr
       "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
       "unitE");
   real(&actor, std::move(element), unit);
+}
+
+// CAF's real clock (free runs only: under control, CAF's test clock is mirrored, caf_timers.cpp).
+// Recording a free run, an entry of it is what a replay cannot follow yet: under control a timer
+// takes its name from the step that armed it, after the step, which a free run cannot tell.
+namespace {
+using ClockTime = caf::actor_clock::time_point;
+
+void clock_entry(const caf::abstract_actor* actor, const char* what) {
+  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && actor != nullptr) {
+    recording->clock_entry(*actor, what);
+  }
+}
+}  // namespace
+
+void caf::detail::thread_safe_actor_clock::set_ordinary_timeout(ClockTime due, caf::abstract_actor* self,
+                                                                caf::atom_value type, std::uint64_t id) {
+  clock_entry(self, "a timeout of CAF's clock (after(...), a stream's tick)");
+  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::abstract_actor*, caf::atom_value, std::uint64_t);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf6detail23thread_safe_actor_clock20set_ordinary_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
+      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10atom_valueEm");
+  real(this, due, self, type, id);
+}
+
+void caf::detail::thread_safe_actor_clock::set_multi_timeout(ClockTime due, caf::abstract_actor* self,
+                                                             caf::atom_value type, std::uint64_t id) {
+  clock_entry(self, "a timeout of CAF's clock (after(...), a stream's tick)");
+  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::abstract_actor*, caf::atom_value, std::uint64_t);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf6detail23thread_safe_actor_clock17set_multi_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
+      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10atom_valueEm");
+  real(this, due, self, type, id);
+}
+
+void caf::detail::thread_safe_actor_clock::set_request_timeout(ClockTime due, caf::abstract_actor* self,
+                                                               caf::message_id id) {
+  clock_entry(self, "a request's timeout (a request with a finite timeout; caf::infinite is followed)");
+  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::abstract_actor*, caf::message_id);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf6detail23thread_safe_actor_clock19set_request_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
+      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10message_idE");
+  real(this, due, self, id);
+}
+
+void caf::detail::thread_safe_actor_clock::schedule_message(ClockTime due, caf::strong_actor_ptr receiver,
+                                                            caf::mailbox_element_ptr content) {
+  clock_entry(receiver != nullptr ? receiver->get() : nullptr, "a delayed message (delayed_send)");
+  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::strong_actor_ptr, caf::mailbox_element_ptr);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf6detail23thread_safe_actor_clock16schedule_messageENSt6chrono10time_pointINS2_3_V212steady_"
+      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEENS_13intrusive_ptrINS_19actor_control_blockEEESt10uniqu"
+      "e_ptrINS_15mailbox_elementENS0_8disposerEE");
+  real(this, due, std::move(receiver), std::move(content));
 }

@@ -1,0 +1,212 @@
+#include "caf_recording.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include <caf/actor_system_config.hpp>
+#include <caf/atom.hpp>
+#include <caf/downstream_msg.hpp>
+#include <caf/system_messages.hpp>
+#include <caf/upstream_msg.hpp>
+
+#include "caf_message_types.hpp"
+#include "exocheck/actor.hpp"
+#include "free_run_recording.hpp"
+#include "identity.hpp"
+#include "wire_messages.hpp"
+
+namespace exocheck::caf_adapter {
+namespace {
+
+/// The step a consume() on this thread is in: the strings its line names live here until it ends.
+struct StepInProgress {
+  bool active = false;
+  std::string actor;
+  std::string message;
+  std::string type;
+  std::uint64_t time = 0;
+  std::uint64_t previous_time = 0;  ///< the actor's, for a skip
+  const caf::mailbox_element* element = nullptr;
+  std::uint64_t sent_at = 0;
+};
+
+StepInProgress& step_in_progress() {
+  thread_local StepInProgress step;
+  return step;
+}
+
+}  // namespace
+
+CafRecording* CafRecording::instance_ = nullptr;
+
+namespace {
+/// Under control, caf_main's code after it awaited its actors is a step of an actor of its own,
+/// named after the others (CafBridge::await_actors()): its sends and spawns are named otherwise.
+constexpr const char* kAfterAwait =
+    "caf_main's code after its await_all_actors_done() (a step of its own under control)";
+}  // namespace
+
+void CafRecording::system_constructing(const caf::actor_system_config& config) {
+  if (instance_ != nullptr) {
+    instance_->unrecordable("a second caf::actor_system");
+    return;
+  }
+  if (auto* recorder = detail::FreeRunRecorder::from_environment()) {
+    instance_ = new CafRecording(*recorder);  // lives as long as the process
+    std::atexit([] { detail::FreeRunRecorder::from_environment()->flush_all(); });
+    if (caf::get_or(config, "scheduler.policy", caf::atom("stealing")) == caf::atom("testing")) {
+      instance_->unrecordable(
+          "a program that drives CAF's test coordinator itself (scheduler.policy testing, as CAF's testing DSL does)");
+    }
+  }
+}
+
+CafRecording::CafRecording(detail::FreeRunRecorder& recorder) : recorder_(recorder) {}
+
+CafRecording::RecordedActor*& CafRecording::current() {
+  thread_local RecordedActor* actor = nullptr;
+  return actor;
+}
+
+CafRecording::RecordedActor* CafRecording::actor_of(const caf::abstract_actor& actor) {
+  std::lock_guard lock(mutex_);
+  auto found = actors_.find(actor.id());
+  return found != actors_.end() ? found->second.get() : nullptr;
+}
+
+void CafRecording::unrecordable(const std::string& construct) {
+  std::lock_guard lock(mutex_);
+  if (told_[construct]) return;
+  told_[construct] = true;
+  recorder_.unrecordable(construct);
+  recorder_.flush();
+}
+
+void CafRecording::launching(const caf::abstract_actor& actor) {
+  RecordedActor* spawner = current();
+  const bool on_main = spawner == nullptr && std::this_thread::get_id() == main_thread_;
+  if (spawner == nullptr && !on_main)
+    unrecordable("an actor spawned outside any actor's code (on a thread of its own)");
+  if (on_main && main_awaited_) unrecordable(kAfterAwait);
+  auto made = std::make_unique<RecordedActor>();
+  std::lock_guard lock(mutex_);
+  made->id =
+      spawner != nullptr ? detail::actor_id(spawner->id, ++spawner->spawned) : detail::actor_id("", main_spawned_++);
+  // An actor's first step comes after its spawner's step (its initial code runs in CAF as it may).
+  made->time = spawner != nullptr ? spawner->time : 0;
+  actors_[actor.id()] = std::move(made);
+}
+
+void CafRecording::own_thread(const char* how) {
+  unrecordable(std::string("an actor spawned with ") + how + " (it runs on a thread of its own)");
+}
+
+void CafRecording::sending(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
+  const caf::type_erased_tuple& content = element.content();
+  if (content.size() == 1 &&
+      (content.match_element<caf::upstream_msg>(0) || content.match_element<caf::downstream_msg>(0) ||
+       content.match_element<caf::open_stream_msg>(0))) {
+    unrecordable("a CAF stream");
+  }
+  RecordedActor* sender = current();
+  Message message;
+  std::unique_lock lock(mutex_);
+  if (actors_.count(receiver.id()) == 0) return;  // a hidden actor of CAF's: not one of the run's
+  if (sender != nullptr) {
+    message.id = detail::message_id(sender->id, ++sender->sent);
+    message.time = sender->time;
+  } else if (std::this_thread::get_id() == main_thread_) {
+    message.id = detail::message_id(detail::kEnvironment, ++main_sent_);
+    if (main_awaited_) {
+      lock.unlock();
+      unrecordable(kAfterAwait);
+      lock.lock();
+    }
+  }
+  in_flight_[&element] = std::move(message);
+}
+
+const void* CafRecording::resuming(const caf::abstract_actor& actor) {
+  RecordedActor* outer = current();
+  current() = actor_of(actor);
+  return outer;
+}
+
+void CafRecording::resumed(const void* previous) {
+  current() = static_cast<RecordedActor*>(const_cast<void*>(previous));
+}
+
+bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
+  StepInProgress& step = step_in_progress();
+  RecordedActor* actor = actor_of(receiver);
+  if (actor == nullptr || step.active) return false;
+  Message message;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = in_flight_.find(&element);
+    if (found != in_flight_.end()) {
+      message = std::move(found->second);
+      in_flight_.erase(found);
+    }
+  }
+  if (message.id.empty()) {
+    unrecordable("a message sent outside any actor's code (CAF's clock: a delayed_send, a timeout)");
+    return false;
+  }
+  step.active = true;
+  step.actor = actor->id;
+  step.message = std::move(message.id);
+  step.type = system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?";
+  step.element = &element;
+  step.sent_at = message.time;
+  step.previous_time = actor->time;
+  step.time = actor->time = std::max(actor->time, message.time) + 1;
+  recorder_.begin_step(detail::RecordedStep{&step.actor, &step.message, &step.type}, step.time);
+  return true;
+}
+
+void CafRecording::consumed(bool skipped) {
+  StepInProgress& step = step_in_progress();
+  if (!step.active) return;
+  step.active = false;
+  if (!skipped) {
+    recorder_.end_step(detail::proto::STEP_OK, "");
+    return;
+  }
+  // Awaiting a response, the actor left the message in its mailbox: delivered later, a step then.
+  recorder_.cancel_step();
+  if (RecordedActor* actor = current()) actor->time = step.previous_time;
+  std::lock_guard lock(mutex_);
+  in_flight_[step.element] = Message{std::move(step.message), step.sent_at};
+}
+
+void CafRecording::threw(const std::string& what) {
+  StepInProgress& step = step_in_progress();
+  if (!step.active) return;
+  step.active = false;
+  recorder_.end_step(detail::proto::STEP_EXCEPTION, what);
+}
+
+void CafRecording::assertion_failed(const std::string& detail) {
+  StepInProgress& step = step_in_progress();
+  if (step.active) {
+    step.active = false;
+    recorder_.end_step(detail::proto::STEP_ASSERTION_FAILED, detail);
+  }
+  recorder_.flush_all();
+}
+
+void CafRecording::clock_entry(const caf::abstract_actor& actor, const char* what) {
+  if (actor_of(actor) != nullptr) unrecordable(what);
+}
+
+void CafRecording::main_awaits() {
+  if (std::this_thread::get_id() == main_thread_) main_awaited_ = true;
+}
+
+void CafRecording::blocking_receive(const caf::abstract_actor& actor) {
+  if (actor_of(actor) == nullptr) return;  // one of CAF's own (hidden) actors
+  unrecordable("a blocking actor's receive (a scoped_actor's in caf_main, an actor spawned with blocking_api)");
+}
+
+}  // namespace exocheck::caf_adapter

@@ -1,0 +1,102 @@
+#pragma once
+// Recording a free run of a CAF program (exocheck record; EXOCHECK_RECORD=LOG), CAF's own
+// scheduler left as it is: the adapter hooks the deliveries, it does not switch CAF to its test
+// scheduler. The actors and messages get the names the CAF bridge gives them under control (an
+// actor by its spawner and rank, a message by its sender and count; caf_main's are env's), so that
+// `exocheck replay` can deliver each actor's messages in the recorded order.
+//
+// An event-based actor's code runs in CAF's resume(), on one thread at a time: what it spawns and
+// sends there is its own. A step is a message its consume() took (not one it skipped while awaiting
+// a response, which stays in the mailbox), at the Lamport time of free_run_recording.hpp. What a
+// replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
+// save a trace that would not reproduce: a blocking actor's receive (a scoped_actor in caf_main, an
+// actor spawned with blocking_api), an entry of CAF's clock for one of the program's actors (a
+// delayed_send, after(...), a request's finite timeout), a message sent outside any actor's code,
+// streams, detached actors, caf_main's code after it awaited its actors.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include <caf/actor_system.hpp>
+#include <caf/mailbox_element.hpp>
+#include <caf/scheduled_actor.hpp>
+
+namespace exocheck::detail {
+class FreeRunRecorder;
+}
+
+namespace exocheck::caf_adapter {
+
+class CafRecording {
+ public:
+  /// The recording of this process; null when EXOCHECK_RECORD names no log, or an agent controls it.
+  static CafRecording* instance() { return instance_; }
+  /// Called as the actor system is made on caf_main's thread, when no agent controls the process.
+  static void system_constructing(const caf::actor_system_config& config);
+  void system_constructed(caf::actor_system& system) { system_ = &system; }
+
+  /// An actor of the program is made (an event-based actor's launch, a blocking actor's
+  /// construction), on its spawner's thread: its name.
+  void launching(const caf::abstract_actor& actor);
+  /// An event-based actor spawned with `detached`, or one spawned with blocking_api, starts.
+  void own_thread(const char* how);
+  /// A message for `receiver` goes into its mailbox: its name and its sender's time.
+  void sending(const caf::abstract_actor& receiver, const caf::mailbox_element& element);
+  /// `actor`'s code runs on this thread until resumed(): what it sends and spawns is its own.
+  const void* resuming(const caf::abstract_actor& actor);
+  void resumed(const void* previous);
+  /// consume() is about to take `element`: a step begins (true), unless it is not one of the run's.
+  bool consuming(const caf::abstract_actor& actor, const caf::mailbox_element& element);
+  /// consume() returned: `skipped` (the message stays in the mailbox) takes the step back.
+  void consumed(bool skipped);
+  /// A handler threw `what` out of consume(): the step ends with an exception.
+  void threw(const std::string& what);
+  /// assert() failed: the step in progress fails (the process aborts next).
+  void assertion_failed(const std::string& detail);
+  /// A blocking actor waits in a receive.
+  void blocking_receive(const caf::abstract_actor& actor);
+  /// CAF's clock gets an entry for `actor` (`what`: which kind).
+  void clock_entry(const caf::abstract_actor& actor, const char* what);
+  /// caf_main awaits its actors (await_all_actors_done() called by caf_main itself).
+  void main_awaits();
+
+ private:
+  struct RecordedActor {
+    std::string id;
+    std::uint64_t sent = 0;
+    std::uint64_t spawned = 0;
+    std::uint64_t time = 0;  ///< its latest step's Lamport time
+  };
+  struct Message {
+    std::string id;  ///< empty: sent outside any actor's code
+    std::uint64_t time = 0;
+  };
+
+  explicit CafRecording(detail::FreeRunRecorder& recorder);
+  /// The actor whose code runs on this thread; null for caf_main's (and other threads').
+  static RecordedActor*& current();
+  RecordedActor* actor_of(const caf::abstract_actor& actor);
+  /// Writes the "U" line for `construct` once.
+  void unrecordable(const std::string& construct);
+
+  static CafRecording* instance_;
+
+  detail::FreeRunRecorder& recorder_;
+  caf::actor_system* system_ = nullptr;
+  std::thread::id main_thread_ = std::this_thread::get_id();
+  std::mutex mutex_;  ///< guards what follows
+  /// By CAF's actor id, which it never gives twice (an address it frees may be a new actor's).
+  std::unordered_map<caf::actor_id, std::unique_ptr<RecordedActor>> actors_;
+  std::unordered_map<const caf::mailbox_element*, Message> in_flight_;
+  std::uint64_t main_sent_ = 0;
+  std::uint64_t main_spawned_ = 0;
+  std::atomic<bool> main_awaited_{false};
+  std::unordered_map<std::string, bool> told_;  ///< constructs written as "U" lines
+};
+
+}  // namespace exocheck::caf_adapter

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The example programs CAF 0.17.6 ships (the 20 caf_examples.sh explores), built unmodified against
+# Debian's libcaf-dev, run freely under `exocheck record --always` (CAF's own scheduler, the adapter
+# preloaded), and each saved trace replayed under control: per program how the free run ended, its
+# recorded steps, and whether the replay reproduced it (or what `record` refused, named).
+#   tests/bench/caf_examples_record.sh CAF_EXAMPLES_DIR [BUILD_DIR] [TIMEOUT_SECONDS]
+# CAF_EXAMPLES_DIR: the examples/ folder of a CAF 0.17.6 checkout.
+set -euo pipefail
+examples=${1:?usage: caf_examples_record.sh CAF_EXAMPLES_DIR [BUILD_DIR] [TIMEOUT_SECONDS]}
+build=${2:-build}
+timeout=${3:-10}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+programs=(aout hello_world composition/calculator_behavior composition/dictionary_behavior
+  custom_type/custom_types_1 custom_type/custom_types_2 custom_type/custom_types_3
+  dynamic_behavior/dining_philosophers dynamic_behavior/skip_messages message_passing/calculator
+  message_passing/cell message_passing/dancing_kirby message_passing/delegating message_passing/divider
+  message_passing/fixed_stack message_passing/promises message_passing/request
+  message_passing/typed_calculator streaming/integer_stream testing/ping_pong)
+
+echo "| example | record exit | free run | steps | replay |"
+echo "|---|---|---|---|---|"
+for program in "${programs[@]}"; do
+  name=${program//\//_}
+  if ! c++ -std=c++17 -O1 -w -o "$out/$name" "$examples/$program.cpp" -lcaf_io -lcaf_core -lpthread \
+    2>"$out/$name.build"; then
+    echo "| $program | | not built | | |"
+    continue
+  fi
+  status=0
+  "$build/bin/exocheck" record --always --json --timeout "$timeout" --out "$out/$name.rec" -- "$out/$name" \
+    >"$out/$name.json" 2>"$out/$name.err" </dev/null || status=$?
+  replay=""
+  trace=$(python3 -c 'import json,sys
+try: print(json.load(open(sys.argv[1]))["trace"] or "")
+except Exception: print("")' "$out/$name.json")
+  if [ -n "$trace" ]; then
+    replay=$("$build/bin/exocheck" replay "$trace" 2>&1 </dev/null | grep '^Replay:' || true)
+  fi
+  python3 - "$program" "$status" "$out/$name.json" "$out/$name.err" "$replay" <<'PY'
+import json, sys
+program, status, json_path, err_path, replay = sys.argv[1:6]
+def cell(text):
+    return " ".join(text.replace("|", "/").split())[:200]
+try:
+    report = json.load(open(json_path))
+    run, steps = report["status"], str(report["steps"])
+except Exception:
+    lines = [l for l in open(err_path, errors="replace") if "error:" in l]
+    run, steps = "refused: " + cell(lines[-1].split("error: ", 1)[-1] if lines else "(no report)"), ""
+print(f"| {program} | {status} | {cell(run)} | {steps} | {cell(replay)} |")
+PY
+done

@@ -1,0 +1,77 @@
+// `exocheck record` of CAF programs (runtime_hook/caf/src/caf_recording.hpp): the adapter, preloaded
+// by `record`, hooks the deliveries while CAF's own scheduler runs the program; the trace replays
+// under control to the same failure. What a replay cannot follow yet is refused, named.
+
+#include <filesystem>
+#include <string>
+
+#include "record_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+// caf-bank's lost update happens in about half of its free runs on CAF's work-stealing scheduler.
+TEST_F(Record, ACafProgramsFreeRunFailureIsRecordedAndReplays) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  const auto trace = record_until_failure("caf-bank", {}, 500);
+  ASSERT_TRUE(trace) << "no free run of caf-bank failed in 500";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  EXPECT_NE(replayed.out.find("Assertion `balance == expected' failed"), std::string::npos) << replayed.out;
+  // The same actors and messages as under control: the auditor is actor 1, the account's answer 0#5.
+  EXPECT_NE(replayed.out.find("assertion failed in actor 1 handling 0#5 (reply:@i32) at step 12"), std::string::npos)
+      << replayed.out;
+}
+
+TEST_F(Record, ACafProgramsCompletedRunReplaysToItsEnd) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  const auto recorded = exocheck(
+      {"record", "--always", "--json", "--out", "clean", "--", cli_test::subject_path("caf-bank").string(), "--fixed"});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
+  const auto report = nlohmann::json::parse(recorded.out);
+  EXPECT_EQ(report.at("steps").get<int>(), 9);  // 2 deposits, 2 oks, 2 dones, get, its reply, stop
+  const auto replayed = exocheck({"replay", report.at("trace").get<std::string>()});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_COMPLETED"), std::string::npos) << replayed.out;
+}
+
+// caf-philosophers deadlocks in most free runs: stopped by --timeout while it waits, the run is
+// saved as hung, and its replay shows the deadlock it was (each philosopher waiting for a reply).
+TEST_F(Record, AFreeRunStoppedWhileItWaitsReplaysToItsDeadlock) {
+  if (!built("caf-philosophers")) GTEST_SKIP() << "caf-philosophers not built (no libcaf-dev)";
+  for (int i = 0; i < 50; ++i) {
+    const auto run = exocheck({"record", "--json", "--timeout", "1", "--out", "hung", "--",
+                               cli_test::subject_path("caf-philosophers").string()});
+    if (run.exit_code == 0) continue;
+    ASSERT_EQ(run.exit_code, 1) << run.out << run.err;
+    const auto report = nlohmann::json::parse(run.out);
+    EXPECT_EQ(report.at("status").get<std::string>(), "RUN_HANG");
+    EXPECT_NE(report.at("detail").get<std::string>().find("stopped by SIGTERM"), std::string::npos) << run.out;
+    const auto replayed = exocheck({"replay", report.at("trace").get<std::string>()});
+    EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+    EXPECT_NE(replayed.out.find("Replay: reproduced RUN_DEADLOCK"), std::string::npos) << replayed.out;
+    return;
+  }
+  FAIL() << "caf-philosophers never deadlocked in 50 free runs";
+}
+
+// A timer of CAF's clock (caf-retry's delayed_send) and a scoped_actor's receive in caf_main: no
+// trace that would only diverge; the construct is named, exit 2.
+TEST_F(Record, WhatAReplayCannotFollowInACafProgramIsRefusedNamed) {
+  if (!built("caf-scoped") || !built("caf-retry")) GTEST_SKIP() << "CAF subjects not built (no libcaf-dev)";
+  const auto scoped =
+      exocheck({"record", "--always", "--out", "scoped", "--", cli_test::subject_path("caf-scoped").string()});
+  EXPECT_EQ(scoped.exit_code, 2) << scoped.out << scoped.err;
+  EXPECT_NE(scoped.err.find("a blocking actor's receive"), std::string::npos) << scoped.err;
+  EXPECT_NE(scoped.err.find("no trace was saved"), std::string::npos) << scoped.err;
+  const auto retry =
+      exocheck({"record", "--always", "--out", "retry", "--", cli_test::subject_path("caf-retry").string()});
+  EXPECT_EQ(retry.exit_code, 2) << retry.out << retry.err;
+  EXPECT_NE(retry.err.find("a delayed message (delayed_send)"), std::string::npos) << retry.err;
+  EXPECT_FALSE(std::filesystem::exists(dir().path() / "scoped" / "recorded-1.trace"));
+  EXPECT_FALSE(std::filesystem::exists(dir().path() / "retry" / "recorded-1.trace"));
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test
