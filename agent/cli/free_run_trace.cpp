@@ -72,6 +72,7 @@ struct Parsed {
   std::vector<std::string> deadlock;
   std::vector<std::string> command_line;
   std::string died_in;  ///< the message of the step the process died in (X)
+  std::optional<std::pair<proto::StepOutcome, std::string>> failed_outside;  ///< the first F line
 };
 
 /// The sender of message `id` ("1.2#3" -> "1.2", "env#1" -> "env").
@@ -114,6 +115,8 @@ Parsed parse(std::string_view log) {
       }
     } else if ((kind == "X" || kind == "I") && fields.size() == 5) {
       if (add_step(parsed, fields, order++) != nullptr && kind == "X") parsed.died_in = fields[3];
+    } else if (kind == "F" && fields.size() == 3 && !parsed.failed_outside) {
+      parsed.failed_outside.emplace(outcome_of(fields[1]), fields[2]);
     } else if (kind == "D" && fields.size() == 2) {
       parsed.deadlock.push_back(fields[1]);
     } else if (kind == "P" && fields.size() > 1 && parsed.command_line.empty()) {
@@ -147,6 +150,13 @@ proto::RunResult result_of(const proto::TraceFile& trace, const Parsed& parsed, 
     result.set_status(assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
     result.set_detail((assertion ? "assertion failed in " : "uncaught exception in ") + at_step(event) + ": " +
                       event.detail());
+    return result;
+  }
+  if (parsed.failed_outside) {
+    const bool assertion = parsed.failed_outside->first == proto::STEP_ASSERTION_FAILED;
+    result.set_status(assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
+    result.set_detail((assertion ? "assertion failed outside any step: " : "uncaught exception outside any step: ") +
+                      parsed.failed_outside->second);
     return result;
   }
   const bool stopped = end.signal == SIGTERM || end.signal == SIGINT || end.signal == SIGHUP || end.signal == SIGKILL;

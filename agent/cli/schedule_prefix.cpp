@@ -28,7 +28,8 @@ bool is_message_id(std::string_view id) {
   const auto hash = id.find('#');
   if (hash == std::string_view::npos) return false;
   const auto sender = id.substr(0, hash);
-  const auto counter = id.substr(hash + 1);
+  auto counter = id.substr(hash + 1);
+  if (counter.starts_with('t')) counter.remove_prefix(1);  // a CAF program's timer (CafBridge::next_timer_id)
   return (sender == "env" || is_actor_path(sender)) && is_number(counter) && counter.front() != '0';
 }
 

@@ -262,6 +262,14 @@ void FreeRunRecorder::deadlock(std::string_view detail) {
   commit(mine, line, writer.end());
 }
 
+void FreeRunRecorder::failed_outside_step(proto::StepOutcome outcome, std::string_view detail) {
+  ThreadLines& mine = lines();
+  char* line = room_for(mine, 16 + LineWriter::room(detail));
+  LineWriter writer(line);
+  writer.raw("F").field(outcome_word(outcome)).field(detail);
+  commit(mine, line, writer.end());
+}
+
 void FreeRunRecorder::unrecordable(std::string_view construct) {
   ThreadLines& mine = lines();
   char* line = room_for(mine, 4 + LineWriter::room(construct));

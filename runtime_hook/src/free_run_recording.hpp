@@ -20,6 +20,7 @@
 //   X <time> <actor> <message> <type>             the process died in that step (a fatal signal)
 //   I <time> <actor> <message> <type>             another thread was in that step then
 //   D <detail>                                    the run ended in a deadlock
+//   F <outcome> <detail>                          a check failed outside any step
 //   U <construct>                                 the run did what a replay cannot follow yet
 
 #include <atomic>
@@ -77,6 +78,8 @@ class FreeRunRecorder {
   /// which the controlled runtime delivers at its receiver): begun and ended at once.
   void runtime_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time);
   void deadlock(std::string_view detail);
+  /// A check failed outside any step (a CAF actor's initial code): a line "F <outcome> <detail>".
+  void failed_outside_step(proto::StepOutcome outcome, std::string_view detail);
   /// The run did what a recording cannot replay yet (`construct`): a line "U <construct>", which
   /// makes `exocheck record` refuse the trace, naming it.
   void unrecordable(std::string_view construct);

@@ -385,6 +385,16 @@ TEST_F(ExploreCaf, ARequestTimeoutRacesItsReplyAndTheRetryDoublesTheDeposit) {
   EXPECT_EQ(quiescent.classes, 1u);
 }
 
+// A CAF program's timers are named apart from its messages ("1#t1": actor 1's first timer), so
+// that a message's name does not depend on the timers armed before it; such a name is a prefix's.
+TEST_F(ExploreCaf, ATimersNameInAPrefixReplaysTheBug) {
+  if (!built("caf-retry")) GTEST_SKIP() << "caf-retry not built (no libcaf-dev)";
+  const auto run = exocheck(
+      {"run", "--prefix", "env#t1,1#1,1#t1,0#1,1#2,0#2,1#3,0#3", "--", cli_test::subject_path("caf-retry").string()});
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_NE(run.out.find("Assertion `balance == 10' failed."), std::string::npos) << run.out;
+}
+
 // An actor stopped with send_exit(user_shutdown), as CAF's examples stop their servers, ends as
 // the program meant: no bug (it was reported as an uncaught exception).
 TEST_F(ExploreCaf, AnActorStoppedWithUserShutdownIsNoBug) {

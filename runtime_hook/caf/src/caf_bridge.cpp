@@ -305,6 +305,13 @@ std::string CafBridge::next_message_id() {
                              : detail::message_id(detail::kEnvironment, ++main_sent_);
 }
 
+// A timer counts apart from the messages: a free run (caf_recording.cpp) cannot tell which step
+// armed a timer that never fired, and the messages sent after it keep their names.
+std::string CafBridge::next_timer_id(const detail::ActorCell* arming) {
+  return (arming != nullptr ? arming->id : std::string(detail::kEnvironment)) + "#t" +
+         std::to_string(++timers_armed_[arming]);
+}
+
 void CafBridge::refuse(const std::string& construct) {
   mode_->runtime().refuse(construct);
 }

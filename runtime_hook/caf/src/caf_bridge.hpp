@@ -23,7 +23,8 @@
 //
 // Time: CAF's test clock never advances by itself. Every entry of it (delayed_send, an after(...)
 // receive timeout, a request's timeout, a stream's tick) becomes a timer of the controlled
-// runtime, armed by the step that made it and withdrawn when CAF cancels it; the schedule decides
+// runtime, armed by the step that made it (named apart from messages: "0.1#t2", next_timer_id())
+// and withdrawn when CAF cancels it; the schedule decides
 // when it fires (--timers). The clock an actor reads is its own causal time: the latest due time
 // of its timers fired and of the times at which the messages it received were sent. A global
 // clock would let a step depend on independent firings elsewhere (a stream's credit and batches
@@ -160,6 +161,8 @@ class CafBridge {
   void await_actors();
   /// The id of the next message the actor running now (or main) sends.
   std::string next_message_id();
+  /// The id of the next timer `arming` (null: main) arms: "0.1#t2" for its second.
+  std::string next_timer_id(const detail::ActorCell* arming);
   void run_jobs();
   /// Ends the actors CAF would have ended as unreachable, at quiescence. Whether any ended.
   bool end_unreachable();
@@ -213,6 +216,7 @@ class CafBridge {
   detail::ActorCell* running_ = nullptr;  ///< the actor whose code runs now; null: main's
   std::vector<std::pair<caf::scheduled_actor*, detail::ActorCell*>> ran_;  ///< in the step in progress
   std::uint64_t main_sent_ = 0;
+  std::unordered_map<const detail::ActorCell*, std::uint64_t> timers_armed_;  ///< by arming actor, null: main
   std::unordered_map<std::uint64_t, std::uint64_t> sent_on_channel_;
   std::unordered_map<std::uint64_t, std::uint64_t> delivered_on_channel_;
   /// Places of messages lost in flight, past the channel's next delivery (skip_lost()).

@@ -53,7 +53,10 @@ void CafRecording::system_constructing(const caf::actor_system_config& config) {
   }
   if (auto* recorder = detail::FreeRunRecorder::from_environment()) {
     instance_ = new CafRecording(*recorder);  // lives as long as the process
-    std::atexit([] { detail::FreeRunRecorder::from_environment()->flush_all(); });
+    std::atexit([] {
+      instance_->end_blocking_step();  // caf_main's code since its last receive ended with it
+      detail::FreeRunRecorder::from_environment()->flush_all();
+    });
     if (caf::get_or(config, "scheduler.policy", caf::atom("stealing")) == caf::atom("testing")) {
       instance_->unrecordable(
           "a program that drives CAF's test coordinator itself (scheduler.policy testing, as CAF's testing DSL does)");
@@ -87,7 +90,7 @@ void CafRecording::launching(const caf::abstract_actor& actor) {
   const bool on_main = spawner == nullptr && std::this_thread::get_id() == main_thread_;
   if (spawner == nullptr && !on_main)
     unrecordable("an actor spawned outside any actor's code (on a thread of its own)");
-  if (on_main && main_awaited_) unrecordable(kAfterAwait);
+  if (main_awaited_ && std::this_thread::get_id() == main_thread_) unrecordable(kAfterAwait);
   auto made = std::make_unique<RecordedActor>();
   std::lock_guard lock(mutex_);
   made->id =
@@ -117,11 +120,11 @@ void CafRecording::sending(const caf::abstract_actor& receiver, const caf::mailb
     message.time = sender->time;
   } else if (std::this_thread::get_id() == main_thread_) {
     message.id = detail::message_id(detail::kEnvironment, ++main_sent_);
-    if (main_awaited_) {
-      lock.unlock();
-      unrecordable(kAfterAwait);
-      lock.lock();
-    }
+  }
+  if (main_awaited_ && std::this_thread::get_id() == main_thread_) {
+    lock.unlock();
+    unrecordable(kAfterAwait);
+    lock.lock();
   }
   in_flight_[&element] = std::move(message);
 }
@@ -192,21 +195,65 @@ void CafRecording::assertion_failed(const std::string& detail) {
   if (step.active) {
     step.active = false;
     recorder_.end_step(detail::proto::STEP_ASSERTION_FAILED, detail);
+  } else {
+    // An actor's initial code (under control, part of its spawner's step), or caf_main's own.
+    recorder_.failed_outside_step(detail::proto::STEP_ASSERTION_FAILED, detail);
   }
   recorder_.flush_all();
-}
-
-void CafRecording::clock_entry(const caf::abstract_actor& actor, const char* what) {
-  if (actor_of(actor) != nullptr) unrecordable(what);
 }
 
 void CafRecording::main_awaits() {
   if (std::this_thread::get_id() == main_thread_) main_awaited_ = true;
 }
 
-void CafRecording::blocking_receive(const caf::abstract_actor& actor) {
-  if (actor_of(actor) == nullptr) return;  // one of CAF's own (hidden) actors
-  unrecordable("a blocking actor's receive (a scoped_actor's in caf_main, an actor spawned with blocking_api)");
+void CafRecording::blocking_timed_out(const caf::abstract_actor& actor) {
+  if (actor_of(actor) != nullptr) unrecordable("a blocking receive's timeout that fired (receive(..., after(...)))");
+}
+
+bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const caf::mailbox_element& element,
+                                   caf::message_id awaited) {
+  // What the receive passes over for its id is not taken: it stays for a later receive.
+  if (awaited.is_response() ? element.mid != awaited : element.mid.is_response()) return false;
+  RecordedActor* actor = actor_of(receiver);
+  if (actor == nullptr) return false;
+  if (std::this_thread::get_id() != main_thread_) {
+    unrecordable("a blocking receive outside caf_main's thread");
+    return false;
+  }
+  Message message;
+  {
+    std::lock_guard lock(mutex_);
+    auto found = in_flight_.find(&element);
+    if (found != in_flight_.end()) {
+      message = std::move(found->second);
+      in_flight_.erase(found);
+    }
+  }
+  if (message.id.empty()) {
+    unrecordable("a message sent outside any actor's code (CAF's clock: a delayed_send, a timeout)");
+    return false;
+  }
+  end_blocking_step();
+  StepInProgress& step = step_in_progress();
+  current() = actor;
+  step.active = true;
+  step.actor = actor->id;
+  step.message = std::move(message.id);
+  step.type = system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?";
+  step.time = actor->time = std::max(actor->time, message.time) + 1;
+  recorder_.begin_step(detail::RecordedStep{&step.actor, &step.message, &step.type}, step.time);
+  return true;
+}
+
+void CafRecording::blocking_skipped() {
+  unrecordable("a message a blocking receive skipped (no handler of it matched)");
+}
+
+void CafRecording::end_blocking_step() {
+  StepInProgress& step = step_in_progress();
+  if (std::this_thread::get_id() != main_thread_ || !step.active) return;
+  step.active = false;
+  recorder_.end_step(detail::proto::STEP_OK, "");
 }
 
 }  // namespace exocheck::caf_adapter

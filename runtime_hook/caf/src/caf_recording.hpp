@@ -9,10 +9,15 @@
 // sends there is its own. A step is a message its consume() took (not one it skipped while awaiting
 // a response, which stays in the mailbox), at the Lamport time of free_run_recording.hpp. What a
 // replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
-// save a trace that would not reproduce: a blocking actor's receive (a scoped_actor in caf_main, an
-// actor spawned with blocking_api), an entry of CAF's clock for one of the program's actors (a
-// delayed_send, after(...), a request's finite timeout), a message sent outside any actor's code,
-// streams, detached actors, caf_main's code after it awaited its actors.
+// save a trace that would not reproduce: a timer of CAF's clock that fired (its message comes from
+// the clock's thread: a delayed_send, after(...), a request's timeout), a blocking receive's timeout
+// that fired, a message a blocking receive skipped, an actor spawned with blocking_api, streams,
+// detached actors, caf_main's code after it awaited its actors. A timer that never fires costs
+// nothing: under control timers are named apart from messages (CafBridge::next_timer_id).
+//
+// caf_main's scoped_actors are actors of the run as under control: a step of one begins as its
+// receive takes a message, and caf_main's code until the next message taken is that step's (under
+// control, a delivery to the actor caf_main waits in returns into caf_main until its next wait).
 
 #include <atomic>
 #include <cstdint>
@@ -58,10 +63,14 @@ class CafRecording {
   void threw(const std::string& what);
   /// assert() failed: the step in progress fails (the process aborts next).
   void assertion_failed(const std::string& detail);
-  /// A blocking actor waits in a receive.
-  void blocking_receive(const caf::abstract_actor& actor);
-  /// CAF's clock gets an entry for `actor` (`what`: which kind).
-  void clock_entry(const caf::abstract_actor& actor, const char* what);
+  /// The receive's timeout fired first.
+  void blocking_timed_out(const caf::abstract_actor& actor);
+  /// A blocking actor's receive (caf_main's scoped_actor) takes `element`, awaiting `awaited` (a
+  /// response's id, or none): unless it is skipped for its id, the step of the actor's previous
+  /// message (caf_main's code since) ends and this message's begins; true then.
+  bool blocking_taking(const caf::abstract_actor& actor, const caf::mailbox_element& element, caf::message_id awaited);
+  /// The receive skipped the message it took after all (no handler matched).
+  void blocking_skipped();
   /// caf_main awaits its actors (await_all_actors_done() called by caf_main itself).
   void main_awaits();
 
@@ -81,6 +90,8 @@ class CafRecording {
   /// The actor whose code runs on this thread; null for caf_main's (and other threads').
   static RecordedActor*& current();
   RecordedActor* actor_of(const caf::abstract_actor& actor);
+  /// caf_main's code since its scoped_actor's receive took a message ends that actor's step.
+  void end_blocking_step();
   /// Writes the "U" line for `construct` once.
   void unrecordable(const std::string& construct);
 

@@ -93,7 +93,7 @@ void CafBridge::arm_receive_timeout(caf::blocking_actor& actor, BlockingActor& s
   const auto delay = std::chrono::ceil<std::chrono::milliseconds>(std::max(timeout - Clock::now(), Clock::duration{0}));
   auto firing = std::make_unique<detail::Envelope>();
   firing->sender = running_;
-  firing->id = next_message_id();
+  firing->id = next_timer_id(running_);
   firing->receiver = state.cell;
   firing->type = &types_.adapter_type("timeout:blocking receive", typeid(CafReceiveTimeout));
   firing->payload = detail::make_payload(CafReceiveTimeout{&actor, state.waits});

@@ -120,8 +120,7 @@ void CafBridge::arm_timer(const void* key, detail::ActorCell* arming) {
   const auto delay = std::max(event.due - time_of(arming), caf::actor_clock::duration_type{0});
   auto firing = std::make_unique<detail::Envelope>();
   firing->sender = arming;
-  firing->id = arming != nullptr ? detail::message_id(arming->id, ++arming->sent)
-                                 : detail::message_id(detail::kEnvironment, ++main_sent_);
+  firing->id = next_timer_id(arming);
   firing->receiver = cell;
   firing->type = &types_.timer_type(name);
   firing->payload = detail::make_payload(CafTimer{key, std::move(summary)});

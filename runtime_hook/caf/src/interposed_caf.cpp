@@ -14,7 +14,6 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/blocking_actor.hpp>
-#include <caf/detail/thread_safe_actor_clock.hpp>
 #include <caf/scheduled_actor.hpp>
 
 #include "caf_bridge.hpp"
@@ -228,7 +227,6 @@ void caf::blocking_actor::await_data() {
     bridge->blocking_wait(*this, std::nullopt);
     return;
   }
-  if (auto* recording = adapter::CafRecording::instance()) recording->blocking_receive(*this);
   using Real = void (*)(caf::blocking_actor*);
   static const auto real = adapter::real_function<Real>("_ZN3caf14blocking_actor10await_dataEv");
   real(this);
@@ -238,12 +236,26 @@ bool caf::blocking_actor::await_data(timeout_type timeout) {
   if (auto* bridge = adapter::CafBridge::instance(); bridge != nullptr && mailbox().empty()) {
     return bridge->blocking_wait(*this, timeout);
   }
-  if (auto* recording = adapter::CafRecording::instance()) recording->blocking_receive(*this);
+  auto* recording = adapter::CafRecording::instance();
   using Real = bool (*)(caf::blocking_actor*, timeout_type);
   static const auto real = adapter::real_function<Real>(
       "_ZN3caf14blocking_actor10await_dataENSt6chrono10time_pointINS1_3_V212system_clockENS1_"
       "8durationIlSt5ratioILl1ELl1000000000EEEEEE");
-  return real(this, timeout);
+  const bool woken = real(this, timeout);
+  if (recording != nullptr && !woken) recording->blocking_timed_out(*this);
+  return woken;
+}
+
+// A blocking actor's receive visits a message: recording a free run, a scoped_actor's step begins.
+caf::intrusive::task_result caf::blocking_actor::mailbox_visitor::operator()(caf::mailbox_element& element) {
+  using Real = caf::intrusive::task_result (*)(caf::blocking_actor::mailbox_visitor*, caf::mailbox_element&);
+  static const auto real =
+      adapter::real_function<Real>("_ZN3caf14blocking_actor15mailbox_visitorclERNS_15mailbox_elementE");
+  auto* recording = adapter::CafRecording::instance();
+  if (recording == nullptr || !recording->blocking_taking(*self, element, mid)) return real(this, element);
+  const auto result = real(this, element);
+  if (result == caf::intrusive::task_result::skip) recording->blocking_skipped();
+  return result;
 }
 
 void adapter::real_enqueue(caf::blocking_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit) {
@@ -260,58 +272,4 @@ void adapter::real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr
       "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
       "unitE");
   real(&actor, std::move(element), unit);
-}
-
-// CAF's real clock (free runs only: under control, CAF's test clock is mirrored, caf_timers.cpp).
-// Recording a free run, an entry of it is what a replay cannot follow yet: under control a timer
-// takes its name from the step that armed it, after the step, which a free run cannot tell.
-namespace {
-using ClockTime = caf::actor_clock::time_point;
-
-void clock_entry(const caf::abstract_actor* actor, const char* what) {
-  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && actor != nullptr) {
-    recording->clock_entry(*actor, what);
-  }
-}
-}  // namespace
-
-void caf::detail::thread_safe_actor_clock::set_ordinary_timeout(ClockTime due, caf::abstract_actor* self,
-                                                                caf::atom_value type, std::uint64_t id) {
-  clock_entry(self, "a timeout of CAF's clock (after(...), a stream's tick)");
-  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::abstract_actor*, caf::atom_value, std::uint64_t);
-  static const auto real = adapter::real_function<Real>(
-      "_ZN3caf6detail23thread_safe_actor_clock20set_ordinary_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
-      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10atom_valueEm");
-  real(this, due, self, type, id);
-}
-
-void caf::detail::thread_safe_actor_clock::set_multi_timeout(ClockTime due, caf::abstract_actor* self,
-                                                             caf::atom_value type, std::uint64_t id) {
-  clock_entry(self, "a timeout of CAF's clock (after(...), a stream's tick)");
-  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::abstract_actor*, caf::atom_value, std::uint64_t);
-  static const auto real = adapter::real_function<Real>(
-      "_ZN3caf6detail23thread_safe_actor_clock17set_multi_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
-      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10atom_valueEm");
-  real(this, due, self, type, id);
-}
-
-void caf::detail::thread_safe_actor_clock::set_request_timeout(ClockTime due, caf::abstract_actor* self,
-                                                               caf::message_id id) {
-  clock_entry(self, "a request's timeout (a request with a finite timeout; caf::infinite is followed)");
-  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::abstract_actor*, caf::message_id);
-  static const auto real = adapter::real_function<Real>(
-      "_ZN3caf6detail23thread_safe_actor_clock19set_request_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
-      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10message_idE");
-  real(this, due, self, id);
-}
-
-void caf::detail::thread_safe_actor_clock::schedule_message(ClockTime due, caf::strong_actor_ptr receiver,
-                                                            caf::mailbox_element_ptr content) {
-  clock_entry(receiver != nullptr ? receiver->get() : nullptr, "a delayed message (delayed_send)");
-  using Real = void (*)(thread_safe_actor_clock*, ClockTime, caf::strong_actor_ptr, caf::mailbox_element_ptr);
-  static const auto real = adapter::real_function<Real>(
-      "_ZN3caf6detail23thread_safe_actor_clock16schedule_messageENSt6chrono10time_pointINS2_3_V212steady_"
-      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEENS_13intrusive_ptrINS_19actor_control_blockEEESt10uniqu"
-      "e_ptrINS_15mailbox_elementENS0_8disposerEE");
-  real(this, due, std::move(receiver), std::move(content));
 }
