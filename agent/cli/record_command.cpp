@@ -22,6 +22,7 @@
 #include "free_run_trace.hpp"
 #include "hook_attachment.hpp"
 #include "json_text.hpp"
+#include "record_junit.hpp"
 
 extern char** environ;
 
@@ -147,6 +148,9 @@ RecordCommand::RecordCommand(CLI::App& parent)
           "Run a program freely while recording each actor's deliveries; on a failure, save a trace to replay")) {
   app_->add_option("--out", out_, "Folder for the traces (recorded-N.trace)")->capture_default_str();
   app_->add_flag("--always", always_, "Save a trace of every run, not only of a failed one");
+  app_->add_option("--junit", junit_,
+                   "Write the run as JUnit XML to FILE for a CI server: one test case, failed with the run's status "
+                   "and the command that replays its trace");
   app_->add_option("--timeout", timeout_,
                    "Seconds after which a run that has not ended is stopped (SIGTERM) and saved as hung (RUN_HANG); "
                    "0: wait as long as it runs")
@@ -183,6 +187,7 @@ int RecordCommand::execute(const SubjectCommand& subject) const {
   if (error) throw InputError("record: cannot make folder '" + out_ + "': " + error.message());
   proto::TraceFile trace;
   std::string trace_log;
+  double seconds = 0;
   if (!from_.empty()) {
     if (!std::filesystem::is_regular_file(from_)) throw InputError("record: no log file '" + from_ + "'");
     trace_log = read_all(from_);
@@ -196,8 +201,10 @@ int RecordCommand::execute(const SubjectCommand& subject) const {
     if (const auto* refused = std::get_if<agent::LaunchFailure>(&attachment)) {
       throw InputError("record: " + refused->detail);
     }
+    const auto started = std::chrono::steady_clock::now();
     const ProcessEnd end =
         run_recorded(subject.words, log, std::get<agent::HookAttachment>(attachment).preload, json_, timeout_);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     trace_log = read_all(log);
     const std::string& lines = trace_log;
     std::filesystem::remove(log, error);
@@ -228,6 +235,11 @@ int RecordCommand::execute(const SubjectCommand& subject) const {
       throw InputError(std::string("record: ") + failure.what());
     }
     saved = path.string();
+  }
+  if (!junit_.empty()) {
+    std::ofstream junit(junit_, std::ios::binary | std::ios::trunc);
+    junit << recorded_run_junit(trace, saved, seconds);
+    if (!junit.flush()) throw InputError("record: cannot write --junit '" + junit_ + "'");
   }
   const auto& result = trace.result();
   if (json_) {

@@ -21,7 +21,8 @@ class RecordCommand {
  private:
   CLI::App* app_;
   std::string out_ = "exocheck-record";
-  std::string from_;  ///< a log a program wrote under EXOCHECK_RECORD, made into a trace
+  std::string junit_;  ///< where the run goes as JUnit XML; empty: nowhere
+  std::string from_;   ///< a log a program wrote under EXOCHECK_RECORD, made into a trace
   bool always_ = false;
   double timeout_ = 0;  ///< seconds before a run that has not ended is stopped (SIGTERM); 0: none
   bool json_ = false;

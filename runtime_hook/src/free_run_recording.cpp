@@ -20,7 +20,7 @@ namespace exocheck::detail {
 /// handler may write, whole lines only.
 struct FreeRunRecorder::ThreadLines {
   static constexpr std::size_t kSize = 1 << 16;
-  std::array<char, kSize> data{};
+  std::array<char, kSize> data;  ///< not zeroed: a short run touches a page or two of it per thread
   std::atomic<std::size_t> committed{0};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> choices;  ///< the step in progress's
   std::vector<char> oversized;                                   ///< a line longer than `data`

@@ -68,6 +68,24 @@ TEST_F(Record, ACafMainsScopedActorIsRecordedAndReplays) {
   EXPECT_NE(replayed.out.find("Assertion `value == 2' failed"), std::string::npos) << replayed.out;
 }
 
+// record --junit: the run as one JUnit test case, failed with its status and its replay command.
+TEST_F(Record, AJUnitReportNamesTheRunAndTheCommandThatReplaysIt) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  const auto subject = cli_test::subject_path("caf-bank").string();
+  ASSERT_EQ(exocheck({"record", "--junit", "pass.xml", "--out", "j", "--", subject, "--fixed"}).exit_code, 0);
+  EXPECT_NE(text_of("pass.xml").find("failures=\"0\""), std::string::npos) << text_of("pass.xml");
+  EXPECT_NE(text_of("pass.xml").find("name=\"caf-bank --fixed\""), std::string::npos) << text_of("pass.xml");
+  for (int i = 0; i < 500; ++i) {
+    if (exocheck({"record", "--junit", "fail.xml", "--out", "j", "--", subject}).exit_code != 1) continue;
+    const auto xml = text_of("fail.xml");
+    EXPECT_NE(xml.find("failures=\"1\""), std::string::npos) << xml;
+    EXPECT_NE(xml.find("<failure type=\"RUN_ASSERTION_FAILED\""), std::string::npos) << xml;
+    EXPECT_NE(xml.find("replay: exocheck replay j/recorded-1.trace"), std::string::npos) << xml;
+    return;
+  }
+  FAIL() << "no free run of caf-bank failed in 500";
+}
+
 // A timer of CAF's real clock that fired (caf-retry starts on a delayed_send of its own): its
 // message comes from the clock's thread, which a replay cannot name yet. No trace that would only
 // diverge: the construct is named, exit 2.

@@ -1,7 +1,9 @@
 #pragma once
 // What the tests of `exocheck record` share: free runs recorded until one fails.
 
+#include <fstream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,14 @@ namespace exocheck::explore_test {
 
 class Record : public ExploreTest {
  protected:
+  /// The text of `file` in the test's folder; empty when it is not there.
+  std::string text_of(const std::string& file) const {
+    std::ifstream in(dir().path() / file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
   /// Records free runs of `subject args` until one fails (at most `attempts`): its trace's path.
   std::optional<std::string> record_until_failure(const std::string& subject, const std::vector<std::string>& args,
                                                   int attempts) const {
