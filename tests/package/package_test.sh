@@ -4,7 +4,9 @@
 #     exocheck::caf, and the installed exocheck explores both programs;
 #  2. the same native program compiled with `pkg-config --cflags --libs exocheck`;
 #  3. a plain CAF program (no exocheck at all), which the installed exocheck attaches to itself;
-#  4. a configuration of the hook and the CLI alone needs no GoogleTest.
+#  4. a configuration of the hook and the CLI alone needs no GoogleTest;
+#  5. the outside project's ctest: an exploration registered with exocheck_add_exploration and
+#     ordinary tests recorded with exocheck_record_tests, whose failed run's trace replays.
 # Usage: package_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1
@@ -48,6 +50,19 @@ if [ -x "$work/outside/caf-tally" ]; then
 else
   echo "(exocheck was built without CAF: no exocheck::caf)"
 fi
+
+echo "== the outside project's ctest: exocheck_add_exploration, exocheck_record_tests"
+(cd "$work/outside" && ctest --output-on-failure >"$work/ctest.log" 2>&1) || { cat "$work/ctest.log"; fail "ctest"; }
+junit=$work/outside/exocheck/tally-explored-junit.xml
+grep -q 'failures="0"' "$junit" || { cat "$junit"; fail "tally-explored's JUnit report"; }
+[ -e "$work/outside/exocheck/tally-explored/summary.json" ] || fail "tally-explored's summary"
+# tally-wrong failed: its recording is a trace that replays to the failed check; tally-run passed.
+traces=("$work"/outside/exocheck-recordings/traces/*.trace)
+[ "${#traces[@]}" -eq 1 ] && [ -e "${traces[0]}" ] || { ls -R "$work/outside/exocheck-recordings"; fail "one trace"; }
+replayed=$("$exocheck" replay "${traces[0]}" || true)
+grep -q '^Replay: reproduced RUN_ASSERTION_FAILED' <<<"$replayed" || { echo "$replayed"; fail "the recorded failure"; }
+if ls "$work"/outside/exocheck-recordings/tally-run-*.log >/dev/null 2>&1; then fail "a passed run's log was kept"; fi
+echo "ctest: the exploration passed with its JUnit report; the failed test's recording replays"
 
 echo "== pkg-config --cflags --libs exocheck"
 export PKG_CONFIG_PATH=$(dirname "$(find "$prefix" -name exocheck.pc)")
