@@ -74,6 +74,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
   outcome.progress = session.progress();
   outcome.bugs = session.bugs();
   outcome.warnings = session.warnings();
+  outcome.nearest_passing = session.nearest_passing();
   outcome.wall_seconds = progress.elapsed_seconds();
   return outcome;
 }
@@ -201,6 +202,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
     if (!coordinator_.empty()) throw InputError("explore: --from explores here only, not through --coordinator yet");
     const auto from = explore_from(from_, keep_steps_, subject, session);
     settings.from = from.subtree;
+    settings.from_trace = from.trace;
     settings.from_text =
         fmt::format("From: {}: the classes that share its first {} deliveries (its failure is delivery {})\n",
                     from.trace, from.kept, from.failure);

@@ -49,6 +49,8 @@ ExploreFrom explore_from(const std::string& path, std::optional<std::size_t> kee
                      std::to_string(schedule.size()) + " deliveries of " + path);
   }
   from.subtree.prefix.assign(schedule.begin(), schedule.begin() + static_cast<std::ptrdiff_t>(from.kept));
+  // The passing run nearest the failure is the one that shares most of its deliveries.
+  if (!schedule.empty()) session.nearest_to = schedule;
   return from;
 }
 

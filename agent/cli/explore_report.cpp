@@ -315,8 +315,30 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
     }
   }
   summary["warnings"] = outcome.warnings;
+  if (settings.from) {
+    summary["nearest_passing"] = outcome.nearest_passing
+                                     ? nlohmann::ordered_json{{"trace", outcome.nearest_path},
+                                                              {"shared_deliveries", outcome.nearest_passing->second}}
+                                     : nlohmann::ordered_json(nullptr);
+  }
   summary["summary"] = summary_line(outcome);
   return summary;
+}
+
+// --from: the passing run nearest the trace's failure, and the command that shows where they part.
+std::string nearest_text(const ExploreSettings& settings, const ExploreOutcome& outcome) {
+  if (!settings.from) return "";
+  if (!outcome.nearest_passing) {
+    return "Nearest passing run: none (no path below the kept deliveries completed; fewer --keep-steps look wider)\n";
+  }
+  const auto shared = outcome.nearest_passing->second;
+  const auto& passing = outcome.nearest_passing->first;
+  const auto next = static_cast<int>(shared) < passing.prefix_size() ? passing.prefix(static_cast<int>(shared)) : "";
+  return fmt::format(
+      "Nearest passing run: {} shares the failure's first {} deliveries{}\n  exocheck trace diff {} {}\n",
+      outcome.nearest_path.empty() ? "(not saved)" : outcome.nearest_path, shared,
+      next.empty() ? std::string() : ", then delivers " + next, settings.from_trace,
+      outcome.nearest_path.empty() ? "NEAREST.trace" : outcome.nearest_path);
 }
 
 std::string summary_line(const ExploreOutcome& outcome) {
@@ -332,7 +354,7 @@ std::string summary_line(const ExploreOutcome& outcome) {
 
 std::string summary_text(const ExploreSettings& settings, const ExploreOutcome& outcome) {
   return options_text(settings) + settings.from_text + figures_text(outcome) + bugs_text(outcome) +
-         warnings_text(outcome) + summary_line(outcome) + "\n";
+         nearest_text(settings, outcome) + warnings_text(outcome) + summary_line(outcome) + "\n";
 }
 
 void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& settings, ExploreOutcome& outcome) {
@@ -354,6 +376,8 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
     outcome.shrunk_paths.push_back(shrunk ? write_trace(built, dir, name + ".shrunk", *outcome.shrunk[i])
                                           : std::string());
   }
+  outcome.nearest_path =
+      outcome.nearest_passing ? write_trace(built, dir, "nearest-passing", outcome.nearest_passing->first) : "";
   write_text_file(built / "summary.json", json_text(summary_json(settings, outcome)) + "\n");
   move_into_place(built, dir);
   if (!settings.junit_path.empty()) write_text_file(settings.junit_path, junit_xml(settings, outcome));

@@ -30,6 +30,7 @@ struct ExploreSettings {
   /// --from: the subtree below a trace's first deliveries, and what to say of it.
   std::optional<engine::Subtree> from;
   std::string from_text;
+  std::string from_trace;  ///< its path
 };
 
 /// How the exploration ended, collected from the session once it is finished.
@@ -56,6 +57,10 @@ struct ExploreOutcome {
   /// it was saved.
   std::vector<std::optional<proto::TraceFile>> shrunk;
   std::vector<std::string> shrunk_paths;
+  /// --from: the completed path that shares most of the trace's first deliveries, how many it
+  /// shares, and where it was saved.
+  std::optional<std::pair<proto::TraceFile, std::size_t>> nearest_passing;
+  std::string nearest_path;
 };
 
 /// Nothing left to explore: no bug, or bugs with --keep-going and nothing open.

@@ -54,6 +54,22 @@ TEST_F(Record, ExploreFromARecordedFailureExploresTheClassesThatShareItsStart) {
             std::string::npos)
       << around.out;
   EXPECT_NE(around.out.find("Summary: complete, 1 paths"), std::string::npos) << around.out;
+  EXPECT_NE(around.out.find("Nearest passing run: none"), std::string::npos) << around.out;
+  // Keeping none, 3 of the 4 classes pass: the one that shares most of the failure's deliveries is
+  // saved, and `trace diff` shows where it parts from the recording.
+  const auto near = exocheck(
+      {"explore", "--workers", "1", "--keep-going", "--out", "near", "--from", *trace, "--keep-steps", "0", "--json"});
+  EXPECT_EQ(near.exit_code, 1) << near.out << near.err;
+  const auto nearest = nlohmann::json::parse(near.out).at("nearest_passing");
+  ASSERT_TRUE(nearest.is_object()) << near.out;
+  EXPECT_EQ(nearest.at("trace").get<std::string>(), "near/nearest-passing.trace");
+  EXPECT_LT(nearest.at("shared_deliveries").get<int>(), 6);  // never the failure's own delivery
+  const auto diff = exocheck({"trace", "diff", *trace, "near/nearest-passing.trace"});
+  EXPECT_EQ(diff.exit_code, 1) << diff.out << diff.err;
+  EXPECT_NE(diff.out.find("B: completed after"), std::string::npos) << diff.out;
+  EXPECT_NE(diff.out.find("They part at step " + std::to_string(nearest.at("shared_deliveries").get<int>() + 1)),
+            std::string::npos)
+      << diff.out;
   const auto too_many = exocheck({"explore", "--out", "many", "--from", *trace, "--keep-steps", "99"});
   EXPECT_EQ(too_many.exit_code, 2) << too_many.out << too_many.err;
   EXPECT_NE(too_many.err.find("--keep-steps 99 is more than the 6 deliveries"), std::string::npos) << too_many.err;

@@ -152,7 +152,8 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
   to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
   *lease->request.mutable_faults() = options_.faults;
-  lease->request.set_whole_result(options_.explorer.checks.determinism);
+  // A completed run's trace is kept whole for a determinism check, and for the nearest passing run.
+  lease->request.set_whole_result(options_.explorer.checks.determinism || !options_.nearest_to.empty());
   lease->request.set_all_steps(item->whole);
   lease->request.set_steps_held(static_cast<std::uint32_t>(item->steps_held));
   return lease;
@@ -186,8 +187,9 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
   if (bug_trace) {
     for (const auto& actor : ranking) converted_result.bug_trace->add_ranking(actor);
     add_bug({0, result.status(), result.detail(), std::move(*converted_result.bug_trace), {}, key, runs_, *signature});
-  } else if (options_.explorer.checks.determinism && result.status() == proto::RUN_COMPLETED && !stopping()) {
-    check_final_state(events, result, ranking, execution);
+  } else if (result.status() == proto::RUN_COMPLETED) {
+    if (options_.explorer.checks.determinism && !stopping()) check_final_state(events, result, ranking, execution);
+    if (!options_.nearest_to.empty()) note_passing(events, result, ranking);
   }
   return true;
 }
@@ -221,6 +223,16 @@ void ExplorationSession::check_final_state(EventSpan events, const proto::RunRes
   add_bug({0, proto::RUN_NONDETERMINISTIC, detail, trace_of(events, result, ranking), reference_,
            engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)), runs_,
            BugSignature{proto::RUN_NONDETERMINISTIC, {}, {}, detail}, 0, 0});
+}
+
+void ExplorationSession::note_passing(EventSpan events, const proto::RunResult& result,
+                                      const std::vector<std::string>& ranking) {
+  const auto delivered = delivered_messages(events);
+  const auto& failure = options_.nearest_to;
+  const auto shared = static_cast<std::size_t>(
+      std::mismatch(delivered.begin(), delivered.end(), failure.begin(), failure.end()).first - delivered.begin());
+  if (nearest_passing_ && nearest_passing_->second >= shared) return;
+  nearest_passing_.emplace(trace_of(events, result, ranking), shared);
 }
 
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,
@@ -273,6 +285,11 @@ bool ExplorationSession::explored_completely() const {
 std::optional<proto::TraceFile> ExplorationSession::reference() const {
   std::lock_guard lock(mutex_);
   return reference_;
+}
+
+std::optional<std::pair<proto::TraceFile, std::size_t>> ExplorationSession::nearest_passing() const {
+  std::lock_guard lock(mutex_);
+  return nearest_passing_;
 }
 
 std::vector<Bug> ExplorationSession::bugs() const {

@@ -49,6 +49,9 @@ struct ExplorationOptions {
   /// Distinct bugs new or with a shorter run wait for take_new_bugs(): an agent's subtree sessions
   /// pass them on to the coordinator, and their counts at the subtree's end (bug_tallies()).
   bool hands_over_bugs = false;
+  /// A failure's deliveries (explore --from): the completed path that shares the longest prefix
+  /// of them is kept (nearest_passing()). Empty: none is.
+  std::vector<std::string> nearest_to;
   std::string subject;            ///< subject path as agents see it (recorded in bug traces)
   std::vector<std::string> args;  ///< its arguments
 };
@@ -135,6 +138,9 @@ class ExplorationSession final : public LeaseSource {
   const ExplorationOptions& options() const override { return options_; }
   /// --check determinism: the first completed path's trace, the others' final states' reference.
   std::optional<proto::TraceFile> reference() const;
+  /// With options().nearest_to: the completed path that shares most of its first deliveries, and
+  /// how many; nullopt when no path completed.
+  std::optional<std::pair<proto::TraceFile, std::size_t>> nearest_passing() const;
 
  private:
   /// A result as the session takes it in, with what was made of it before the lock.
@@ -164,6 +170,7 @@ class ExplorationSession final : public LeaseSource {
                             const std::vector<std::string>& ranking) const;
   void check_final_state(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking,
                          const engine::Execution& execution);
+  void note_passing(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking);
 
   const ExplorationOptions options_;
   mutable SpinningMutex mutex_;
@@ -176,6 +183,7 @@ class ExplorationSession final : public LeaseSource {
   std::set<std::size_t> new_bugs_;  ///< groups new or changed, not taken yet (hands_over_bugs)
   DeterminismCheck determinism_;
   std::optional<proto::TraceFile> reference_;  // the first completed path's, with a determinism check
+  std::optional<std::pair<proto::TraceFile, std::size_t>> nearest_passing_;  // see nearest_passing()
   std::set<std::string> dead_letters_seen_;
   std::vector<std::string> warnings_;
   bool stopped_ = false;
