@@ -86,17 +86,32 @@ TEST_F(Record, AJUnitReportNamesTheRunAndTheCommandThatReplaysIt) {
   FAIL() << "no free run of caf-bank failed in 500";
 }
 
-// A timer of CAF's real clock that fired (caf-retry starts on a delayed_send of its own): its
-// message comes from the clock's thread, which a replay cannot name yet. No trace that would only
-// diverge: the construct is named, exit 2.
-TEST_F(Record, WhatAReplayCannotFollowInACafProgramIsRefusedNamed) {
+// caf-retry --slow-ms=100: the account takes 100 ms over the first deposit, the request's 100 ms
+// timeout races its reply in a free run, and the retry deposits twice. The timer that fired is
+// named as under control (the client's delayed start "env#t1", the timeout "1#t1"), and the
+// replay takes the same timeout's path to the same failure.
+TEST_F(Record, ACafRequestTimeoutThatFiredIsRecordedAndReplays) {
   if (!built("caf-retry")) GTEST_SKIP() << "caf-retry not built (no libcaf-dev)";
-  const auto retry =
-      exocheck({"record", "--always", "--out", "retry", "--", cli_test::subject_path("caf-retry").string()});
-  EXPECT_EQ(retry.exit_code, 2) << retry.out << retry.err;
-  EXPECT_NE(retry.err.find("a message sent outside any actor's code (CAF's clock"), std::string::npos) << retry.err;
-  EXPECT_NE(retry.err.find("no trace was saved"), std::string::npos) << retry.err;
-  EXPECT_FALSE(std::filesystem::exists(dir().path() / "retry" / "recorded-1.trace"));
+  const auto trace = record_until_failure("caf-retry", {"--slow-ms=100"}, 100);
+  ASSERT_TRUE(trace) << "no free run of caf-retry --slow-ms=100 failed in 100";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  const auto shown = exocheck({"trace", "show", *trace});
+  EXPECT_NE(shown.out.find(" env#t1 "), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find(" 1#t1 "), std::string::npos) << shown.out;
+}
+
+// An actor on a thread of its own (blocking_api) runs outside what a replay follows yet: no trace
+// that would only diverge; the construct is named, exit 2.
+TEST_F(Record, WhatAReplayCannotFollowInACafProgramIsRefusedNamed) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto run = exocheck({"record", "--always", "--out", "threads", "--",
+                             cli_test::subject_path("caf_faults").string(), "--thread-timeout"});
+  EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
+  EXPECT_NE(run.err.find("an actor spawned with blocking_api"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("no trace was saved"), std::string::npos) << run.err;
+  EXPECT_FALSE(std::filesystem::exists(dir().path() / "threads" / "recorded-1.trace"));
 }
 
 }  // namespace

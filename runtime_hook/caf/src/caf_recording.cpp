@@ -40,6 +40,9 @@ StepInProgress& step_in_progress() {
 CafRecording* CafRecording::instance_ = nullptr;
 
 namespace {
+/// A message no actor's code sent, nor a timer named: a receive timeout of CAF's clock (after(...)).
+constexpr const char* kFromOutside =
+    "a message sent outside any actor's code (a receive timeout of CAF's clock: after(...))";
 /// Under control, caf_main's code after it awaited its actors is a step of an actor of its own,
 /// named after the others (CafBridge::await_actors()): its sends and spawns are named otherwise.
 constexpr const char* kAfterAwait =
@@ -97,6 +100,7 @@ void CafRecording::launching(const caf::abstract_actor& actor) {
       spawner != nullptr ? detail::actor_id(spawner->id, ++spawner->spawned) : detail::actor_id("", main_spawned_++);
   // An actor's first step comes after its spawner's step (its initial code runs in CAF as it may).
   made->time = spawner != nullptr ? spawner->time : 0;
+  made->spawner = spawner;
   actors_[actor.id()] = std::move(made);
 }
 
@@ -120,6 +124,10 @@ void CafRecording::sending(const caf::abstract_actor& receiver, const caf::mailb
     message.time = sender->time;
   } else if (std::this_thread::get_id() == main_thread_) {
     message.id = detail::message_id(detail::kEnvironment, ++main_sent_);
+  } else {
+    lock.unlock();
+    message = fired(receiver, element);
+    lock.lock();
   }
   if (main_awaited_ && std::this_thread::get_id() == main_thread_) {
     lock.unlock();
@@ -153,7 +161,7 @@ bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mai
     }
   }
   if (message.id.empty()) {
-    unrecordable("a message sent outside any actor's code (CAF's clock: a delayed_send, a timeout)");
+    unrecordable(kFromOutside);
     return false;
   }
   step.active = true;
@@ -202,6 +210,49 @@ void CafRecording::assertion_failed(const std::string& detail) {
   recorder_.flush_all();
 }
 
+CafRecording::Message CafRecording::timer_name() {
+  RecordedActor* arming = current();
+  const bool on_main = std::this_thread::get_id() == main_thread_;
+  Message name;
+  if (arming == nullptr && !on_main) return name;  // no actor's code: a hidden actor's, CAF's own
+  // Outside a step (an actor's initial code), under control the timer is its spawner's step's:
+  // the spawner's code runs the child's first, in its step (CafBridge::run_jobs).
+  const std::uint64_t time = arming != nullptr ? arming->time : 0;
+  if (arming != nullptr && !step_in_progress().active) arming = arming->spawner;
+  std::lock_guard lock(mutex_);
+  const std::uint64_t n = arming != nullptr ? ++arming->timers : ++main_timers_;
+  name.id = (arming != nullptr ? arming->id : std::string(detail::kEnvironment)) + "#t" + std::to_string(n);
+  name.time = time;
+  return name;
+}
+
+void CafRecording::timer_armed(const caf::mailbox_element& delayed) {
+  Message name = timer_name();
+  std::lock_guard lock(mutex_);
+  delayed_[&delayed] = std::move(name);
+}
+
+void CafRecording::timer_armed(const caf::abstract_actor& requester, caf::message_id response) {
+  if (actor_of(requester) == nullptr) return;
+  Message name = timer_name();
+  std::lock_guard lock(mutex_);
+  request_timeouts_[{requester.id(), response.integer_value()}] = std::move(name);
+}
+
+CafRecording::Message CafRecording::fired(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
+  std::lock_guard lock(mutex_);
+  Message message;
+  if (auto delayed = delayed_.find(&element); delayed != delayed_.end()) {
+    message = std::move(delayed->second);
+    delayed_.erase(delayed);
+  } else if (auto timeout = request_timeouts_.find({receiver.id(), element.mid.integer_value()});
+             element.mid.is_response() && timeout != request_timeouts_.end()) {
+    message = std::move(timeout->second);
+    request_timeouts_.erase(timeout);
+  }
+  return message;
+}
+
 void CafRecording::main_awaits() {
   if (std::this_thread::get_id() == main_thread_) main_awaited_ = true;
 }
@@ -230,7 +281,7 @@ bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const ca
     }
   }
   if (message.id.empty()) {
-    unrecordable("a message sent outside any actor's code (CAF's clock: a delayed_send, a timeout)");
+    unrecordable(kFromOutside);
     return false;
   }
   end_blocking_step();

@@ -9,11 +9,12 @@
 // sends there is its own. A step is a message its consume() took (not one it skipped while awaiting
 // a response, which stays in the mailbox), at the Lamport time of free_run_recording.hpp. What a
 // replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
-// save a trace that would not reproduce: a timer of CAF's clock that fired (its message comes from
-// the clock's thread: a delayed_send, after(...), a request's timeout), a blocking receive's timeout
-// that fired, a message a blocking receive skipped, an actor spawned with blocking_api, streams,
-// detached actors, caf_main's code after it awaited its actors. A timer that never fires costs
-// nothing: under control timers are named apart from messages (CafBridge::next_timer_id).
+// save a trace that would not reproduce: a receive timeout of CAF's clock that fired (after(...)),
+// a blocking receive's timeout that fired, a message a blocking receive skipped, an actor spawned
+// with blocking_api, streams, detached actors, caf_main's code after it awaited its actors. A
+// timer that never fires costs nothing: under control timers are named apart from messages
+// (CafBridge::next_timer_id). A delayed message or a request's timeout that fires is named as the
+// bridge names it, from the step that armed it, and its message is the step's that takes it.
 //
 // caf_main's scoped_actors are actors of the run as under control: a step of one begins as its
 // receive takes a message, and caf_main's code until the next message taken is that step's (under
@@ -21,6 +22,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -73,6 +75,13 @@ class CafRecording {
   void blocking_skipped();
   /// caf_main awaits its actors (await_all_actors_done() called by caf_main itself).
   void main_awaits();
+  /// CAF's real clock gets an entry that sends a message as it fires: a delayed message (`delayed`,
+  /// the element it will put into the mailbox), or a request's timeout for `requester` (its error
+  /// has the response's id `response`). Named as under control, where a timer counts apart from
+  /// messages (CafBridge::next_timer_id): "<arming>#t<n>", the arming actor's n-th, the arming
+  /// actor the one whose step this is (for an actor's initial code, its spawner; caf_main: env).
+  void timer_armed(const caf::mailbox_element& delayed);
+  void timer_armed(const caf::abstract_actor& requester, caf::message_id response);
 
  private:
   struct RecordedActor {
@@ -80,6 +89,8 @@ class CafRecording {
     std::uint64_t sent = 0;
     std::uint64_t spawned = 0;
     std::uint64_t time = 0;  ///< its latest step's Lamport time
+    std::uint64_t timers = 0;
+    RecordedActor* spawner = nullptr;  ///< null: caf_main
   };
   struct Message {
     std::string id;  ///< empty: sent outside any actor's code
@@ -92,6 +103,10 @@ class CafRecording {
   RecordedActor* actor_of(const caf::abstract_actor& actor);
   /// caf_main's code since its scoped_actor's receive took a message ends that actor's step.
   void end_blocking_step();
+  /// The name of a timer armed now on this thread (an empty id: no actor's code armed it).
+  Message timer_name();
+  /// A message from outside any actor's code (CAF's clock thread): a named timer's, or unknown.
+  Message fired(const caf::abstract_actor& receiver, const caf::mailbox_element& element);
   /// Writes the "U" line for `construct` once.
   void unrecordable(const std::string& construct);
 
@@ -106,6 +121,9 @@ class CafRecording {
   std::unordered_map<const caf::mailbox_element*, Message> in_flight_;
   std::uint64_t main_sent_ = 0;
   std::uint64_t main_spawned_ = 0;
+  std::uint64_t main_timers_ = 0;
+  std::unordered_map<const caf::mailbox_element*, Message> delayed_;             ///< by the element it sends
+  std::map<std::pair<caf::actor_id, std::uint64_t>, Message> request_timeouts_;  ///< by requester, response id
   std::atomic<bool> main_awaited_{false};
   std::unordered_map<std::string, bool> told_;  ///< constructs written as "U" lines
 };

@@ -14,6 +14,7 @@
 #include <caf/actor_system.hpp>
 #include <caf/actor_system_config.hpp>
 #include <caf/blocking_actor.hpp>
+#include <caf/detail/thread_safe_actor_clock.hpp>
 #include <caf/scheduled_actor.hpp>
 
 #include "caf_bridge.hpp"
@@ -272,4 +273,32 @@ void adapter::real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr
       "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
       "unitE");
   real(&actor, std::move(element), unit);
+}
+
+// CAF's real clock (free runs only: under control CAF's test clock is mirrored, caf_timers.cpp).
+// Recording a free run, a delayed message and a request's timeout are named as they are armed, so
+// that the message the clock's thread sends when one fires is named as under control.
+void caf::detail::thread_safe_actor_clock::set_request_timeout(time_point due, caf::abstract_actor* self,
+                                                               caf::message_id id) {
+  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && self != nullptr) {
+    recording->timer_armed(*self, id);
+  }
+  using Real = void (*)(thread_safe_actor_clock*, time_point, caf::abstract_actor*, caf::message_id);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf6detail23thread_safe_actor_clock19set_request_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
+      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10message_idE");
+  real(this, due, self, id);
+}
+
+void caf::detail::thread_safe_actor_clock::schedule_message(time_point due, caf::strong_actor_ptr receiver,
+                                                            caf::mailbox_element_ptr content) {
+  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && content != nullptr) {
+    recording->timer_armed(*content);
+  }
+  using Real = void (*)(thread_safe_actor_clock*, time_point, caf::strong_actor_ptr, caf::mailbox_element_ptr);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf6detail23thread_safe_actor_clock16schedule_messageENSt6chrono10time_pointINS2_3_V212steady_"
+      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEENS_13intrusive_ptrINS_19actor_control_blockEEESt10uniqu"
+      "e_ptrINS_15mailbox_elementENS0_8disposerEE");
+  real(this, due, std::move(receiver), std::move(content));
 }

@@ -5,12 +5,15 @@
 // only have been late: then the account applies the deposit twice. Once a deposit is answered the
 // client reads the balance, asserts that it is 10, and stops the account with
 // send_exit(user_shutdown) (an end CAF does not call an error). With --fixed the account applies
-// each deposit id once.
+// each deposit id once. --slow-ms N: the account takes N ms over its first deposit, as a server
+// under load would (free runs only; under control, time is the schedule's): with N near 100 the
+// timeout races the reply by hand too.
 
 #include <cassert>
 #include <chrono>
 #include <iostream>
 #include <set>
+#include <thread>
 
 #include "caf/all.hpp"
 
@@ -22,18 +25,28 @@ using balance_atom = caf::atom_constant<caf::atom("balance")>;
 
 struct config : caf::actor_system_config {
   bool fixed = false;
-  config() { opt_group{custom_options_, "global"}.add(fixed, "fixed", "the account applies each deposit id once"); }
+  int slow_ms = 0;
+  config() {
+    opt_group{custom_options_, "global"}
+        .add(fixed, "fixed", "the account applies each deposit id once")
+        .add(slow_ms, "slow-ms", "milliseconds the account takes over its first deposit (free runs)");
+  }
 };
 
 struct account_state {
   int balance = 0;
   std::set<int> applied;
+  bool slowed = false;
 };
 
 /// The account: applies deposits (each id once with `fixed`) and answers the balance.
-caf::behavior account(caf::stateful_actor<account_state>* self, bool fixed) {
+caf::behavior account(caf::stateful_actor<account_state>* self, bool fixed, int slow_ms) {
   return {
       [=](deposit_atom, int id, int amount) {
+        if (slow_ms > 0 && !self->state.slowed) {
+          self->state.slowed = true;
+          std::this_thread::sleep_for(std::chrono::milliseconds(slow_ms));
+        }
         if (!fixed || self->state.applied.insert(id).second) self->state.balance += amount;
         return self->state.balance;
       },
@@ -75,7 +88,7 @@ caf::behavior client(caf::event_based_actor* self, const caf::actor& acc) {
 }  // namespace
 
 void caf_main(caf::actor_system& sys, const config& cfg) {
-  auto acc = sys.spawn(account, cfg.fixed);
+  auto acc = sys.spawn(account, cfg.fixed, cfg.slow_ms);
   sys.spawn(client, acc);
 }
 
