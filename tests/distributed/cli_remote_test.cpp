@@ -200,6 +200,36 @@ TEST(RemoteExplore, FaultsAreInjectedByAgentsAsTheyAreEmbedded) {
 
 // A CAF program doing what exocheck does not explore (a blocking receive inside a handler) is
 // refused through a cluster as it is embedded: exit 2 with the construct named, never a bug.
+// explore --from through a coordinator: the job's whole tree is the subtree below the trace's kept
+// deliveries (its first lease's root), and its figures are the embedded explorer's.
+TEST(RemoteExplore, ExploreFromATraceExploresTheSameClassesAsEmbedded) {
+  const auto dir = std::filesystem::temp_directory_path() / ("exocheck-remote-from-" + std::to_string(::getpid()));
+  const auto exocheck = (bin_dir() / "exocheck").string();
+  const auto found = run_command(exocheck + " explore --workers 1 --out " + (dir / "found").string() + " -- " +
+                                 (bin_dir() / "clientserver").string() + " 2>/dev/null");
+  ASSERT_EQ(found.exit_code, 1) << found.out;
+  const auto trace = (dir / "found" / "bug-1.trace").string();
+  const auto from = " --keep-going --json --keep-steps 1 --from " + trace;
+  const auto embedded =
+      run_command(exocheck + " explore --workers 1 --out " + (dir / "here").string() + from + " 2>/dev/null");
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto remote = run_command(exocheck + " explore --coordinator " + cluster.address() + " --out " +
+                                  (dir / "there").string() + from + " 2>/dev/null");
+  ASSERT_EQ(remote.exit_code, 1) << remote.out << cluster.coordinator_log();
+  const auto here = nlohmann::json::parse(embedded.out);
+  const auto there = nlohmann::json::parse(remote.out);
+  EXPECT_EQ(here["stats"]["classes"], 3);  // of clientserver's 4: those that share its first delivery
+  EXPECT_EQ(there["stats"]["classes"], here["stats"]["classes"]);
+  EXPECT_EQ(there["bugs"].size(), here["bugs"].size());
+  EXPECT_EQ(there["complete"], true);
+  EXPECT_TRUE(here["nearest_passing"].is_object());
+  EXPECT_TRUE(there["nearest_passing"].is_null());  // agents keep no passing run
+  std::filesystem::remove_all(dir);
+}
+
 TEST(RemoteExplore, ACafProgramThatCannotBeExploredIsRefusedNotFiledAsABug) {
   if (!std::filesystem::exists(bin_dir() / "caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
   LoopbackCluster cluster;

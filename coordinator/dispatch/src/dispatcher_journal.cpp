@@ -76,7 +76,7 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
   switch (record.body_case()) {
     case proto::JournalRecord::kStartedUnixMs: {
       std::erase(queue_, id);
-      job.ledger = std::make_unique<SubtreeLedger>();
+      job.ledger = std::make_unique<SubtreeLedger>(job.settings.exploration.root_prefix);
       job.state = proto::JOB_RUNNING;
       const auto since =
           std::chrono::system_clock::now().time_since_epoch() - std::chrono::milliseconds(record.started_unix_ms());

@@ -78,7 +78,7 @@ void JobDispatcher::start_next_job(Clock::time_point now) {
   while (running_job_ == 0 && !queue_.empty()) {
     Job& job = *jobs_.at(queue_.front());
     queue_.pop_front();
-    job.ledger = std::make_unique<SubtreeLedger>();
+    job.ledger = std::make_unique<SubtreeLedger>(job.settings.exploration.root_prefix);
     job.state = proto::JOB_RUNNING;
     job.started = now;
     running_job_ = job.id;

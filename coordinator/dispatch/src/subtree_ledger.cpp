@@ -5,8 +5,10 @@
 
 namespace exocheck::coordinator {
 
-SubtreeLedger::SubtreeLedger() {
-  leases_.emplace(next_id_, Entry{});
+SubtreeLedger::SubtreeLedger(std::vector<std::string> root_prefix) {
+  Entry root;
+  root.subtree.prefix = std::move(root_prefix);
+  leases_.emplace(next_id_, std::move(root));
   index_root(next_id_, true);
   waiting_.push_back(next_id_++);
   unfinished_ = 1;

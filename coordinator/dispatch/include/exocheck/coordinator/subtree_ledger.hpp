@@ -42,8 +42,8 @@ class SubtreeLedger {
     std::uint64_t holding = 0;  ///< which taking of the giver's lease gave it (see release())
   };
 
-  /// The whole tree waits to be taken.
-  SubtreeLedger();
+  /// The whole tree (below `root_prefix`'s deliveries: explore --from) waits to be taken.
+  explicit SubtreeLedger(std::vector<std::string> root_prefix = {});
 
   /// The longest-waiting subtree, now `worker`'s; nothing when none waits.
   std::optional<Taken> take(std::uint64_t worker);

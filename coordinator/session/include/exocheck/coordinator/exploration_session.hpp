@@ -52,6 +52,9 @@ struct ExplorationOptions {
   /// A failure's deliveries (explore --from): the completed path that shares the longest prefix
   /// of them is kept (nearest_passing()). Empty: none is.
   std::vector<std::string> nearest_to;
+  /// Through a coordinator (explore --from): the deliveries above the whole tree, the root of the
+  /// job's first subtree. Empty: the program's start.
+  std::vector<std::string> root_prefix;
   std::string subject;            ///< subject path as agents see it (recorded in bug traces)
   std::vector<std::string> args;  ///< its arguments
 };
