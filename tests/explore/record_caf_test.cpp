@@ -86,6 +86,18 @@ TEST_F(Record, AJUnitReportNamesTheRunAndTheCommandThatReplaysIt) {
   FAIL() << "no free run of caf-bank failed in 500";
 }
 
+// caf_main's code after its await_all_actors_done() is a step of caf_main's own actor, as under
+// control: caf-phases awaits between its phases and checks in caf_main.
+TEST_F(Record, CafMainsCodeAfterItsAwaitIsRecordedAndReplays) {
+  if (!built("caf-phases")) GTEST_SKIP() << "caf-phases not built (no libcaf-dev)";
+  const auto trace = record_until_failure("caf-phases", {}, 200);
+  ASSERT_TRUE(trace) << "no free run of caf-phases failed in 200";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  EXPECT_NE(exocheck({"trace", "show", *trace}).out.find("await_all_actors_done"), std::string::npos);
+}
+
 // caf-retry --slow-ms=100: the account takes 100 ms over the first deposit, the request's 100 ms
 // timeout races its reply in a free run, and the retry deposits twice. The timer that fired is
 // named as under control (the client's delayed start "env#t1", the timeout "1#t1"), and the

@@ -31,8 +31,10 @@ struct StepInProgress {
 };
 
 StepInProgress& step_in_progress() {
-  thread_local StepInProgress step;
-  return step;
+  // Never destroyed: caf_main's last step ends in an atexit() handler, after the main thread's
+  // thread_local objects are gone.
+  thread_local auto* step = new StepInProgress;
+  return *step;
 }
 
 }  // namespace
@@ -43,10 +45,6 @@ namespace {
 /// A message no actor's code sent, nor a timer named: a receive timeout of CAF's clock (after(...)).
 constexpr const char* kFromOutside =
     "a message sent outside any actor's code (a receive timeout of CAF's clock: after(...))";
-/// Under control, caf_main's code after it awaited its actors is a step of an actor of its own,
-/// named after the others (CafBridge::await_actors()): its sends and spawns are named otherwise.
-constexpr const char* kAfterAwait =
-    "caf_main's code after its await_all_actors_done() (a step of its own under control)";
 }  // namespace
 
 void CafRecording::system_constructing(const caf::actor_system_config& config) {
@@ -93,7 +91,6 @@ void CafRecording::launching(const caf::abstract_actor& actor) {
   const bool on_main = spawner == nullptr && std::this_thread::get_id() == main_thread_;
   if (spawner == nullptr && !on_main)
     unrecordable("an actor spawned outside any actor's code (on a thread of its own)");
-  if (main_awaited_ && std::this_thread::get_id() == main_thread_) unrecordable(kAfterAwait);
   auto made = std::make_unique<RecordedActor>();
   std::lock_guard lock(mutex_);
   made->id =
@@ -127,11 +124,6 @@ void CafRecording::sending(const caf::abstract_actor& receiver, const caf::mailb
   } else {
     lock.unlock();
     message = fired(receiver, element);
-    lock.lock();
-  }
-  if (main_awaited_ && std::this_thread::get_id() == main_thread_) {
-    lock.unlock();
-    unrecordable(kAfterAwait);
     lock.lock();
   }
   in_flight_[&element] = std::move(message);
@@ -253,8 +245,39 @@ CafRecording::Message CafRecording::fired(const caf::abstract_actor& receiver, c
   return message;
 }
 
+// Under control (CafBridge::await_actors()), caf_main's await is a message to an actor of its own,
+// made the first time (the next top-level actor), sent in the step in progress, which ends there;
+// once every other actor has ended it is delivered, and caf_main's code after it is that step.
 void CafRecording::main_awaits() {
-  if (std::this_thread::get_id() == main_thread_) main_awaited_ = true;
+  if (std::this_thread::get_id() != main_thread_) return;
+  RecordedActor* sender = current();
+  {
+    std::lock_guard lock(mutex_);
+    if (main_actor_ == nullptr) {  // spawned by the code running, as the bridge makes it
+      auto made = std::make_unique<RecordedActor>();
+      made->id =
+          sender != nullptr ? detail::actor_id(sender->id, ++sender->spawned) : detail::actor_id("", main_spawned_++);
+      made->spawner = sender;
+      main_actor_ = made.get();
+      main_actors_.push_back(std::move(made));
+    }
+    awaited_.id = sender != nullptr ? detail::message_id(sender->id, ++sender->sent)
+                                    : detail::message_id(detail::kEnvironment, ++main_sent_);
+    awaited_.time = sender != nullptr ? sender->time : 0;
+  }
+  end_blocking_step();  // caf_main waits: the step its code belonged to ends
+}
+
+void CafRecording::main_awaited() {
+  if (std::this_thread::get_id() != main_thread_ || main_actor_ == nullptr) return;
+  Message awaited;
+  {
+    std::lock_guard lock(mutex_);
+    awaited = std::move(awaited_);
+    // Every actor's steps come before it (CafBridge::deliver(CafAllDone)).
+    for (const auto& [id, actor] : actors_) awaited.time = std::max(awaited.time, actor->time);
+  }
+  begin_main_step(*main_actor_, std::move(awaited), "await_all_actors_done");
 }
 
 void CafRecording::blocking_timed_out(const caf::abstract_actor& actor) {
@@ -285,15 +308,20 @@ bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const ca
     return false;
   }
   end_blocking_step();
-  StepInProgress& step = step_in_progress();
-  current() = actor;
-  step.active = true;
-  step.actor = actor->id;
-  step.message = std::move(message.id);
-  step.type = system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?";
-  step.time = actor->time = std::max(actor->time, message.time) + 1;
-  recorder_.begin_step(detail::RecordedStep{&step.actor, &step.message, &step.type}, step.time);
+  begin_main_step(*actor, std::move(message),
+                  system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : std::string("?"));
   return true;
+}
+
+void CafRecording::begin_main_step(RecordedActor& actor, Message message, std::string type) {
+  StepInProgress& step = step_in_progress();
+  current() = &actor;
+  step.active = true;
+  step.actor = actor.id;
+  step.message = std::move(message.id);
+  step.type = std::move(type);
+  step.time = actor.time = std::max(actor.time, message.time) + 1;
+  recorder_.begin_step(detail::RecordedStep{&step.actor, &step.message, &step.type}, step.time);
 }
 
 void CafRecording::blocking_skipped() {

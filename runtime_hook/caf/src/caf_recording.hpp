@@ -11,7 +11,7 @@
 // replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
 // save a trace that would not reproduce: a receive timeout of CAF's clock that fired (after(...)),
 // a blocking receive's timeout that fired, a message a blocking receive skipped, an actor spawned
-// with blocking_api, streams, detached actors, caf_main's code after it awaited its actors. A
+// with blocking_api, streams, detached actors. A
 // timer that never fires costs nothing: under control timers are named apart from messages
 // (CafBridge::next_timer_id). A delayed message or a request's timeout that fires is named as the
 // bridge names it, from the step that armed it, and its message is the step's that takes it.
@@ -73,8 +73,10 @@ class CafRecording {
   bool blocking_taking(const caf::abstract_actor& actor, const caf::mailbox_element& element, caf::message_id awaited);
   /// The receive skipped the message it took after all (no handler matched).
   void blocking_skipped();
-  /// caf_main awaits its actors (await_all_actors_done() called by caf_main itself).
+  /// caf_main awaits its actors (await_all_actors_done() called by caf_main itself), and the wait
+  /// returned: caf_main's code after it is a step of its own actor, as under control.
   void main_awaits();
+  void main_awaited();
   /// CAF's real clock gets an entry that sends a message as it fires: a delayed message (`delayed`,
   /// the element it will put into the mailbox), or a request's timeout for `requester` (its error
   /// has the response's id `response`). Named as under control, where a timer counts apart from
@@ -101,6 +103,8 @@ class CafRecording {
   /// The actor whose code runs on this thread; null for caf_main's (and other threads').
   static RecordedActor*& current();
   RecordedActor* actor_of(const caf::abstract_actor& actor);
+  /// A step on caf_main's thread: `actor` takes `message` (a scoped_actor's, caf_main's own).
+  void begin_main_step(RecordedActor& actor, Message message, std::string type);
   /// caf_main's code since its scoped_actor's receive took a message ends that actor's step.
   void end_blocking_step();
   /// The name of a timer armed now on this thread (an empty id: no actor's code armed it).
@@ -124,7 +128,9 @@ class CafRecording {
   std::uint64_t main_timers_ = 0;
   std::unordered_map<const caf::mailbox_element*, Message> delayed_;             ///< by the element it sends
   std::map<std::pair<caf::actor_id, std::uint64_t>, Message> request_timeouts_;  ///< by requester, response id
-  std::atomic<bool> main_awaited_{false};
+  RecordedActor* main_actor_ = nullptr;  ///< caf_main's own, made at its first await
+  std::vector<std::unique_ptr<RecordedActor>> main_actors_;
+  Message awaited_;                             ///< the await in progress
   std::unordered_map<std::string, bool> told_;  ///< constructs written as "U" lines
 };
 

@@ -70,13 +70,13 @@ void caf::actor_system::await_all_actors_done() const {
     bridge->run(called_by_system_destructor(__builtin_return_address(0)));
     return;
   }
-  if (auto* recording = adapter::CafRecording::instance();
-      recording != nullptr && !called_by_system_destructor(__builtin_return_address(0))) {
-    recording->main_awaits();
-  }
+  auto* recording = adapter::CafRecording::instance();
+  if (recording != nullptr && called_by_system_destructor(__builtin_return_address(0))) recording = nullptr;
+  if (recording != nullptr) recording->main_awaits();
   using Real = void (*)(const caf::actor_system*);
   static const auto real = adapter::real_function<Real>("_ZNK3caf12actor_system21await_all_actors_doneEv");
   real(this);
+  if (recording != nullptr) recording->main_awaited();
 }
 
 void caf::scheduled_actor::launch(caf::execution_unit* unit, bool lazy, bool hide) {
