@@ -8,10 +8,13 @@
 
 #include "command_checks.hpp"
 #include "exit_status.hpp"
+#include "exocheck/agent/replay_check.hpp"
 #include "exocheck/agent/trace_diff.hpp"
 #include "exocheck/agent/trace_pictures.hpp"
+#include "exocheck/options/bounds.hpp"
 #include "exocheck/options/option_flags.hpp"
 #include "json_text.hpp"
+#include "recorded_run.hpp"
 #include "trace_file_input.hpp"
 #include "trace_output.hpp"
 
@@ -52,7 +55,8 @@ TraceCommand::TraceCommand(CLI::App& parent)
   view_->add_option("-o,--output", output_path_, "The HTML file to write (default: the trace's name with .html)");
   view_->footer(std::string("One lane per actor, a box per delivery (hover: its vector clock), an arrow from each send "
                             "to its delivery, the failing step marked; zoom with + and -, fold a lane by clicking "
-                            "its name. No network needed.\n") +
+                            "its name. No network needed. A recording of a free run (exocheck record) is replayed "
+                            "under control, and its replay drawn.\n") +
                 kTraceFooter);
 
   export_->add_option("TRACE", trace_path_, "The trace file to export")->required();
@@ -73,15 +77,26 @@ TraceCommand::TraceCommand(CLI::App& parent)
 
 namespace {
 
-/// A trace the pictures can draw: a recording of a free run has no clocks or sends to draw them from.
+/// A trace the pictures can draw. A recording of a free run has no clocks or sends to draw them
+/// from: it is replayed under control (its subject must be there to run), and its replay drawn.
 proto::TraceFile drawable_trace(const std::string& path, const std::string& command) {
   auto trace = load_trace_file(path);
-  if (trace.recorded()) {
-    throw InputError(command + ": " + path +
-                     " was recorded from a free run: its steps have no clocks or sends to draw; `exocheck replay " +
-                     path + " -o FULL.trace` writes the whole trace of its replay");
+  if (!trace.recorded()) return trace;
+  const auto cannot = [&](const std::string& why) {
+    return InputError(command + ": " + path + " was recorded from a free run, whose steps have no clocks or sends " +
+                      "to draw; its replay, drawn instead, " + why);
+  };
+  proto::TraceFile replay;
+  try {
+    replay = record_run(settings_to_replay(trace, SubjectCommand{}, options::kDefaultRunTimeout, command));
+  } catch (const InputError& error) {
+    throw cannot(std::string("could not run: ") + error.what());
   }
-  return trace;
+  if (const auto difference = agent::first_difference(trace, replay)) {
+    throw cannot("diverged from the recording: " + *difference);
+  }
+  spdlog::info("{}: {} is a recording of a free run: drawn from its replay under control", command, path);
+  return replay;
 }
 
 }  // namespace

@@ -23,15 +23,18 @@ TEST_F(Record, AFreeRunsAtomicityViolationIsRecordedAndReplays) {
   EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
   EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
   EXPECT_NE(replayed.out.find("atomicity violation: v1=0 but v2=1"), std::string::npos) << replayed.out;
-  // The pictures need clocks a recording lacks: refused, pointing at the replay's whole trace.
+  // The pictures need clocks a recording lacks: the recording is replayed under control, and its
+  // replay drawn, as `replay -o` saves it.
   const auto drawn = exocheck({"trace", "export", "--format", "shiviz", *trace});
-  EXPECT_EQ(drawn.exit_code, 2) << drawn.out << drawn.err;
-  EXPECT_NE(drawn.err.find("was recorded from a free run"), std::string::npos) << drawn.err;
+  EXPECT_EQ(drawn.exit_code, 0) << drawn.out << drawn.err;
+  EXPECT_NE(drawn.err.find("drawn from its replay under control"), std::string::npos) << drawn.err;
+  EXPECT_NE(drawn.out.find("receives 0#2"), std::string::npos) << drawn.out;
+  EXPECT_EQ(drawn.out.find(" {} "), std::string::npos) << drawn.out;  // every step has its clock
   EXPECT_EQ(exocheck({"replay", *trace, "-o", "full.trace"}).exit_code, 1);
   const auto full = exocheck({"trace", "export", "--format", "shiviz", "full.trace"});
   EXPECT_EQ(full.exit_code, 0) << full.err;
-  EXPECT_NE(full.out.find("receives 0#2"), std::string::npos) << full.out;
-  EXPECT_EQ(full.out.find(" {} "), std::string::npos) << full.out;  // every step has its clock
+  EXPECT_EQ(full.out, drawn.out);
+  EXPECT_EQ(exocheck({"trace", "view", *trace, "-o", "recorded.html"}).exit_code, 0);
 }
 
 // explore --from: the classes below a recorded failure's first deliveries. Keeping none is the
@@ -166,6 +169,11 @@ TEST_F(Record, ARecordingTheProgramDoesNotFollowIsReportedAsDiverged) {
             std::string::npos)
       << replayed.out;
   EXPECT_EQ(replayed.out.find("Replay: reproduced"), std::string::npos) << replayed.out;
+  // Nor is a picture of it drawn from a replay that parted from it.
+  const auto drawn = exocheck({"trace", "view", trace, "-o", "clock.html"});
+  EXPECT_EQ(drawn.exit_code, 2) << drawn.out << drawn.err;
+  EXPECT_NE(drawn.err.find("its replay, drawn instead, diverged from the recording: step 2"), std::string::npos)
+      << drawn.err;
 }
 
 }  // namespace
