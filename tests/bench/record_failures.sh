@@ -5,7 +5,8 @@
 # clientserver's Set goes through a relay that waits up to 100 us (--relay 100): the race window
 # a test harness under load would widen; caf-bank (a CAF program on CAF's own scheduler, the
 # adapter preloaded by `record`) and session-cache's Query race as they are; caf-retry's account
-# takes 100 ms over the first deposit (--slow-ms=100), and the request's 100 ms timeout races it.
+# takes 100 ms over the first deposit (--slow-ms=100), and the request's 100 ms timeout races it;
+# caf-batcher's items come 50 ms apart (--gap-ms=50), and its 50 ms after(...) races them.
 set -euo pipefail
 build=${1:-build}
 want=${2:-20}
@@ -16,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 echo "| subject | runs | failures | traces written | traces that replay to the same failure | failures by kind |"
 echo "|---|---|---|---|---|---|"
-for case in "clientserver --relay 100" "caf-bank" "caf-retry --slow-ms=100" "session-cache"; do
+for case in "clientserver --relay 100" "caf-bank" "caf-retry --slow-ms=100" "caf-batcher --gap-ms=50" "session-cache"; do
   read -r subject args <<<"$case"
   out="$work/$subject"
   runs=0 failures=0

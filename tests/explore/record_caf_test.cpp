@@ -114,6 +114,19 @@ TEST_F(Record, ACafRequestTimeoutThatFiredIsRecordedAndReplays) {
   EXPECT_NE(shown.out.find(" 1#t1 "), std::string::npos) << shown.out;
 }
 
+// caf-batcher --gap-ms=60: items 60 ms apart, the batcher's 50 ms after(...) fires between them
+// and its flush sends an item twice. The receive timeout is named after the step that armed it (CAF
+// arms it once per resume, under control once per step), and the replay fires the same one.
+TEST_F(Record, ACafReceiveTimeoutThatFiredIsRecordedAndReplays) {
+  if (!built("caf-batcher")) GTEST_SKIP() << "caf-batcher not built (no libcaf-dev)";
+  const auto trace = record_until_failure("caf-batcher", {"--gap-ms=60"}, 20);
+  ASSERT_TRUE(trace) << "no free run of caf-batcher --gap-ms=60 failed in 20";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  EXPECT_NE(exocheck({"trace", "show", *trace}).out.find(" 1#t1 "), std::string::npos);
+}
+
 // An actor on a thread of its own (blocking_api) runs outside what a replay follows yet: no trace
 // that would only diverge; the construct is named, exit 2.
 TEST_F(Record, WhatAReplayCannotFollowInACafProgramIsRefusedNamed) {

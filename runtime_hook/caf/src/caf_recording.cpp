@@ -42,9 +42,9 @@ StepInProgress& step_in_progress() {
 CafRecording* CafRecording::instance_ = nullptr;
 
 namespace {
-/// A message no actor's code sent, nor a timer named: a receive timeout of CAF's clock (after(...)).
+/// A message no actor's code sent, nor a timer it armed: a thread of the program's own sent it.
 constexpr const char* kFromOutside =
-    "a message sent outside any actor's code (a receive timeout of CAF's clock: after(...))";
+    "a message sent outside any actor's code (from a thread of the program's own, or a timer no actor armed)";
 }  // namespace
 
 void CafRecording::system_constructing(const caf::actor_system_config& config) {
@@ -168,11 +168,16 @@ bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mai
   return true;
 }
 
-void CafRecording::consumed(bool skipped) {
+void CafRecording::consumed(bool skipped, bool receive_timeout) {
   StepInProgress& step = step_in_progress();
   if (!step.active) return;
   step.active = false;
   if (!skipped) {
+    if (RecordedActor* actor = current(); actor != nullptr && receive_timeout) {
+      std::lock_guard lock(mutex_);
+      actor->receive_timeout = actor->id + "#t" + std::to_string(++actor->timers);
+      actor->receive_timeout_time = step.time;
+    }
     recorder_.end_step(detail::proto::STEP_OK, "");
     return;
   }
@@ -231,9 +236,38 @@ void CafRecording::timer_armed(const caf::abstract_actor& requester, caf::messag
   request_timeouts_[{requester.id(), response.integer_value()}] = std::move(name);
 }
 
+void CafRecording::receive_timeout_armed(const caf::abstract_actor& armed, std::uint64_t id) {
+  RecordedActor* actor = actor_of(armed);
+  if (actor == nullptr) return;
+  Message name;
+  const StepInProgress& step = step_in_progress();
+  {
+    std::lock_guard lock(mutex_);
+    if (step.active && current() == actor) {
+      // A become() in the step: the name consumed() gives the step's receive timeout (CAF arms it
+      // again as the step ends, under that name).
+      name = Message{actor->id + "#t" + std::to_string(actor->timers + 1), step.time};
+    } else {
+      name = Message{actor->receive_timeout, actor->receive_timeout_time};
+    }
+  }
+  if (name.id.empty()) name = timer_name();  // its first behavior's, made in its initial code
+  std::lock_guard lock(mutex_);
+  receive_timeouts_[{armed.id(), id}] = std::move(name);
+}
+
 CafRecording::Message CafRecording::fired(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
   std::lock_guard lock(mutex_);
   Message message;
+  const caf::type_erased_tuple& content = element.content();
+  if (content.size() == 1 && content.match_element<caf::timeout_msg>(0)) {
+    auto timeout = receive_timeouts_.find({receiver.id(), content.get_as<caf::timeout_msg>(0).timeout_id});
+    if (timeout != receive_timeouts_.end()) {
+      message = std::move(timeout->second);
+      receive_timeouts_.erase(timeout);
+    }
+    return message;
+  }
   if (auto delayed = delayed_.find(&element); delayed != delayed_.end()) {
     message = std::move(delayed->second);
     delayed_.erase(delayed);

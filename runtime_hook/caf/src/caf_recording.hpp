@@ -9,12 +9,11 @@
 // sends there is its own. A step is a message its consume() took (not one it skipped while awaiting
 // a response, which stays in the mailbox), at the Lamport time of free_run_recording.hpp. What a
 // replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
-// save a trace that would not reproduce: a receive timeout of CAF's clock that fired (after(...)),
-// a blocking receive's timeout that fired, a message a blocking receive skipped, an actor spawned
-// with blocking_api, streams, detached actors. A
-// timer that never fires costs nothing: under control timers are named apart from messages
-// (CafBridge::next_timer_id). A delayed message or a request's timeout that fires is named as the
-// bridge names it, from the step that armed it, and its message is the step's that takes it.
+// save a trace that would not reproduce: a blocking receive's timeout that fired, a message a blocking receive skipped,
+// an actor spawned with blocking_api, streams, detached actors. A timer that never fires costs nothing: under control
+// timers are named apart from messages (CafBridge::next_timer_id). A delayed message, a request's timeout or a receive
+// timeout (after(...)) that fires is named as the bridge names it, from the step that armed it, and its message is the
+// step's that takes it.
 //
 // caf_main's scoped_actors are actors of the run as under control: a step of one begins as its
 // receive takes a message, and caf_main's code until the next message taken is that step's (under
@@ -59,8 +58,11 @@ class CafRecording {
   void resumed(const void* previous);
   /// consume() is about to take `element`: a step begins (true), unless it is not one of the run's.
   bool consuming(const caf::abstract_actor& actor, const caf::mailbox_element& element);
-  /// consume() returned: `skipped` (the message stays in the mailbox) takes the step back.
-  void consumed(bool skipped);
+  /// consume() returned: `skipped` (the message stays in the mailbox) takes the step back. With
+  /// `receive_timeout` (its behavior now has an after(...)), the step armed a receive timeout as
+  /// it does under control, where every step of such an actor re-arms it (a free run re-arms it
+  /// once per resume, however many messages that took).
+  void consumed(bool skipped, bool receive_timeout);
   /// A handler threw `what` out of consume(): the step ends with an exception.
   void threw(const std::string& what);
   /// assert() failed: the step in progress fails (the process aborts next).
@@ -84,6 +86,9 @@ class CafRecording {
   /// actor the one whose step this is (for an actor's initial code, its spawner; caf_main: env).
   void timer_armed(const caf::mailbox_element& delayed);
   void timer_armed(const caf::abstract_actor& requester, caf::message_id response);
+  /// CAF's real clock gets `actor`'s receive timeout numbered `id`: named after the latest step
+  /// that armed one (consumed()), or, before any, as timer_armed() names a timer.
+  void receive_timeout_armed(const caf::abstract_actor& actor, std::uint64_t id);
 
  private:
   struct RecordedActor {
@@ -93,6 +98,8 @@ class CafRecording {
     std::uint64_t time = 0;  ///< its latest step's Lamport time
     std::uint64_t timers = 0;
     RecordedActor* spawner = nullptr;  ///< null: caf_main
+    std::string receive_timeout;       ///< the name of the receive timeout its latest step armed
+    std::uint64_t receive_timeout_time = 0;
   };
   struct Message {
     std::string id;  ///< empty: sent outside any actor's code
@@ -128,6 +135,7 @@ class CafRecording {
   std::uint64_t main_timers_ = 0;
   std::unordered_map<const caf::mailbox_element*, Message> delayed_;             ///< by the element it sends
   std::map<std::pair<caf::actor_id, std::uint64_t>, Message> request_timeouts_;  ///< by requester, response id
+  std::map<std::pair<caf::actor_id, std::uint64_t>, Message> receive_timeouts_;  ///< by actor, timeout id
   RecordedActor* main_actor_ = nullptr;  ///< caf_main's own, made at its first await
   std::vector<std::unique_ptr<RecordedActor>> main_actors_;
   Message awaited_;                             ///< the await in progress

@@ -126,7 +126,10 @@ caf::invoke_message_result caf::scheduled_actor::consume(caf::mailbox_element& e
   if (recording == nullptr || !recording->consuming(*this, element)) return real(this, element);
   try {
     const auto result = real(this, element);
-    recording->consumed(result == caf::invoke_message_result::skipped);
+    // Its behavior now has an after(...): CAF arms its receive timeout anew (scheduled_actor.cpp).
+    const bool timed =
+        has_behavior() && bhvr_stack().back().timeout().valid() && !bhvr_stack().back().timeout().is_zero();
+    recording->consumed(result == caf::invoke_message_result::skipped, timed);
     return result;
   } catch (const std::exception& error) {
     recording->threw(error.what());
@@ -288,6 +291,19 @@ void caf::detail::thread_safe_actor_clock::set_request_timeout(time_point due, c
       "_ZN3caf6detail23thread_safe_actor_clock19set_request_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
       "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10message_idE");
   real(this, due, self, id);
+}
+
+void caf::detail::thread_safe_actor_clock::set_ordinary_timeout(time_point due, caf::abstract_actor* self,
+                                                                caf::atom_value type, std::uint64_t id) {
+  if (auto* recording = adapter::CafRecording::instance();
+      recording != nullptr && self != nullptr && type == caf::atom("receive")) {
+    recording->receive_timeout_armed(*self, id);
+  }
+  using Real = void (*)(thread_safe_actor_clock*, time_point, caf::abstract_actor*, caf::atom_value, std::uint64_t);
+  static const auto real = adapter::real_function<Real>(
+      "_ZN3caf6detail23thread_safe_actor_clock20set_ordinary_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
+      "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10atom_valueEm");
+  real(this, due, self, type, id);
 }
 
 void caf::detail::thread_safe_actor_clock::schedule_message(time_point due, caf::strong_actor_ptr receiver,

@@ -3,10 +3,12 @@
 // forgets to empty the buffer, so an item flushed by the timeout is sent again with the next
 // batch: the sink, which asserts at the end that it got each item once, fails in the runs where
 // the timeout fires between two items. With --fixed the timed flush empties the buffer.
+// --gap-ms N: caf_main waits N ms between items, so that the timeout races them in a free run.
 
 #include <cassert>
 #include <chrono>
 #include <iostream>
+#include <thread>
 #include <vector>
 
 #include "caf/all.hpp"
@@ -17,7 +19,12 @@ using done_atom = caf::atom_constant<caf::atom("done")>;
 
 struct config : caf::actor_system_config {
   bool fixed = false;
-  config() { opt_group{custom_options_, "global"}.add(fixed, "fixed", "the timed flush empties the buffer"); }
+  int gap_ms = 0;
+  config() {
+    opt_group{custom_options_, "global"}
+        .add(fixed, "fixed", "the timed flush empties the buffer")
+        .add(gap_ms, "gap-ms", "milliseconds caf_main waits between items (free runs)");
+  }
 };
 
 constexpr std::size_t kBatch = 2;
@@ -96,7 +103,11 @@ caf::behavior empty(batcher_actor* self, const caf::actor& out, bool fixed) {
 void caf_main(caf::actor_system& system, const config& cfg) {
   auto out = system.spawn(sink);
   auto batcher = system.spawn([out, fixed = cfg.fixed](batcher_actor* self) { return empty(self, out, fixed); });
-  for (int item = 1; item <= kItems; ++item) caf::anon_send(batcher, item);
+  for (int item = 1; item <= kItems; ++item) {
+    // --gap-ms: items that come slowly, as from a loaded producer (under control, time is the schedule's).
+    if (item > 1 && cfg.gap_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(cfg.gap_ms));
+    caf::anon_send(batcher, item);
+  }
   caf::anon_send(batcher, done_atom::value);
 }
 
