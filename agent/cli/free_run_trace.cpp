@@ -196,8 +196,10 @@ proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, 
     program = parsed.command_line.front();
     words.assign(parsed.command_line.begin() + 1, parsed.command_line.end());
   }
-  auto trace = wire::new_trace_file(program, words, "fifo", options::kDefaultStepLimit, {}, proto::DELIVERY_UNORDERED,
-                                    proto::TIMERS_ANYTIME);
+  // A replay follows every recorded step, and may take as many again after them.
+  const std::uint64_t step_limit = std::max<std::uint64_t>(options::kDefaultStepLimit, 2 * parsed.steps.size());
+  auto trace =
+      wire::new_trace_file(program, words, "fifo", step_limit, {}, proto::DELIVERY_UNORDERED, proto::TIMERS_ANYTIME);
   trace.set_recorded(true);
   auto* initial = trace.add_events();
   initial->set_actor("env");

@@ -77,6 +77,16 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
   settings.timers = timers->engine;
   settings.faults = recorded.faults();
   settings.prefix = schedule_of(recorded);
+  // The prefix goes to the subject in one run request: a run too long for one frame cannot be
+  // followed (a free run of seconds can hold millions of deliveries).
+  std::size_t bytes = 0;
+  for (const auto& id : settings.prefix) bytes += id.size() + 2;
+  if (bytes + (1u << 20) > wire::kMaxFrameBytes) {
+    throw InputError(command + ": the trace's " + std::to_string(settings.prefix.size()) +
+                     " deliveries are more than one run request carries (" +
+                     std::to_string(wire::kMaxFrameBytes >> 20) +
+                     " MiB): a shorter run is needed (exocheck record --timeout, or a smaller input)");
+  }
   settings.step_limit = recorded.step_limit();
   settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());
   settings.timeout = timeout;

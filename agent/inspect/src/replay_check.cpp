@@ -106,7 +106,8 @@ Difference first_difference_from_recording(const proto::TraceFile& recorded, con
       const auto& result = replayed.result();
       // Steps the free run took beside its failure (later in Lamport order, concurrent with it) are
       // not the replay's to take: it ended at the same failure, as a failure in caf_main ends it.
-      const bool same_failure = result.status() == recorded.result().status() && result.status() != proto::RUN_COMPLETED;
+      const bool same_failure =
+          result.status() == recorded.result().status() && result.status() != proto::RUN_COMPLETED;
       if (same_failure) break;
       return "step " + std::to_string(step.step()) + ": " + expected + "; the replay " +
              (result.status() == proto::RUN_DIVERGENCE ? "could not: " + result.detail()
@@ -124,10 +125,11 @@ Difference first_difference_from_recording(const proto::TraceFile& recorded, con
       return difference;
     }
   }
-  // A free run stopped while it waited (RUN_HANG) is what a controlled run sees as a deadlock.
-  const bool waited =
-      recorded.result().status() == proto::RUN_HANG &&
-      (replayed.result().status() == proto::RUN_DEADLOCK || replayed.result().status() == proto::RUN_HANG);
+  // A free run stopped from outside while no step ran (RUN_HANG) had waited, for good (a controlled
+  // run sees a deadlock) or for its timers (a controlled run goes on to its step limit).
+  const auto then = replayed.result().status();
+  const bool waited = recorded.result().status() == proto::RUN_HANG &&
+                      (then == proto::RUN_DEADLOCK || then == proto::RUN_HANG || then == proto::RUN_STEP_LIMIT);
   if (recorded.result().status() != replayed.result().status() && !waited) {
     return "result: recorded " + proto::RunStatus_Name(recorded.result().status()) + ", replay " +
            proto::RunStatus_Name(replayed.result().status()) +
