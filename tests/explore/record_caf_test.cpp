@@ -127,16 +127,28 @@ TEST_F(Record, ACafReceiveTimeoutThatFiredIsRecordedAndReplays) {
   EXPECT_NE(exocheck({"trace", "show", *trace}).out.find(" 1#t1 "), std::string::npos);
 }
 
-// An actor on a thread of its own (blocking_api) runs outside what a replay follows yet: no trace
-// that would only diverge; the construct is named, exit 2.
+// caf-blocking: an actor spawned with blocking_api runs on a thread of its own; its start is a step
+// of its own and each message its receive takes another, as under control.
+TEST_F(Record, ACafActorOnAThreadOfItsOwnIsRecordedAndReplays) {
+  if (!built("caf-blocking")) GTEST_SKIP() << "caf-blocking not built (no libcaf-dev)";
+  const auto trace = record_until_failure("caf-blocking", {}, 100);
+  ASSERT_TRUE(trace) << "no free run of caf-blocking failed in 100";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  EXPECT_NE(exocheck({"trace", "show", *trace}).out.find(" start "), std::string::npos);
+}
+
+// A CAF stream (caf-stream) runs outside what a replay follows yet: no trace that would only
+// diverge; the construct is named, exit 2.
 TEST_F(Record, WhatAReplayCannotFollowInACafProgramIsRefusedNamed) {
-  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  const auto run = exocheck({"record", "--always", "--out", "threads", "--",
-                             cli_test::subject_path("caf_faults").string(), "--thread-timeout"});
+  if (!built("caf-stream")) GTEST_SKIP() << "caf-stream not built (no libcaf-dev)";
+  const auto run =
+      exocheck({"record", "--always", "--out", "stream", "--", cli_test::subject_path("caf-stream").string()});
   EXPECT_EQ(run.exit_code, 2) << run.out << run.err;
-  EXPECT_NE(run.err.find("an actor spawned with blocking_api"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("a CAF stream"), std::string::npos) << run.err;
   EXPECT_NE(run.err.find("no trace was saved"), std::string::npos) << run.err;
-  EXPECT_FALSE(std::filesystem::exists(dir().path() / "threads" / "recorded-1.trace"));
+  EXPECT_FALSE(std::filesystem::exists(dir().path() / "stream" / "recorded-1.trace"));
 }
 
 }  // namespace

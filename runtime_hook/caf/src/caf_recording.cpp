@@ -101,6 +101,39 @@ void CafRecording::launching(const caf::abstract_actor& actor) {
   actors_[actor.id()] = std::move(made);
 }
 
+// Under control (CafBridge::blocking_launch) its start is a message of its spawner's, delivered as
+// a step of its own: its thread runs until it takes its first message or ends.
+void CafRecording::blocking_launching(const caf::abstract_actor& actor) {
+  RecordedActor* spawner = current();
+  const bool on_main = std::this_thread::get_id() == main_thread_;
+  RecordedActor* launched = actor_of(actor);
+  if (launched == nullptr) return;
+  if (spawner == nullptr && !on_main) {
+    unrecordable("an actor spawned with blocking_api outside any actor's code");
+    return;
+  }
+  std::lock_guard lock(mutex_);
+  launched->start.id = spawner != nullptr ? detail::message_id(spawner->id, ++spawner->sent)
+                                          : detail::message_id(detail::kEnvironment, ++main_sent_);
+  launched->start.time = spawner != nullptr ? spawner->time : 0;
+}
+
+void CafRecording::blocking_started(const caf::abstract_actor& actor) {
+  RecordedActor* started = actor_of(actor);
+  if (started == nullptr) return;
+  Message start;
+  {
+    std::lock_guard lock(mutex_);
+    start = std::move(started->start);
+  }
+  if (start.id.empty()) return;  // not launched as the program's (a scoped_actor: no thread)
+  begin_blocking_step(*started, std::move(start), "start");
+}
+
+void CafRecording::blocking_thread_ending() {
+  end_blocking_step();  // what its code did since its last message taken, its cleanup's sends too
+}
+
 void CafRecording::own_thread(const char* how) {
   unrecordable(std::string("an actor spawned with ") + how + " (it runs on a thread of its own)");
 }
@@ -311,7 +344,7 @@ void CafRecording::main_awaited() {
     // Every actor's steps come before it (CafBridge::deliver(CafAllDone)).
     for (const auto& [id, actor] : actors_) awaited.time = std::max(awaited.time, actor->time);
   }
-  begin_main_step(*main_actor_, std::move(awaited), "await_all_actors_done");
+  begin_blocking_step(*main_actor_, std::move(awaited), "await_all_actors_done");
 }
 
 void CafRecording::blocking_timed_out(const caf::abstract_actor& actor) {
@@ -324,10 +357,6 @@ bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const ca
   if (awaited.is_response() ? element.mid != awaited : element.mid.is_response()) return false;
   RecordedActor* actor = actor_of(receiver);
   if (actor == nullptr) return false;
-  if (std::this_thread::get_id() != main_thread_) {
-    unrecordable("a blocking receive outside caf_main's thread");
-    return false;
-  }
   Message message;
   {
     std::lock_guard lock(mutex_);
@@ -342,12 +371,12 @@ bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const ca
     return false;
   }
   end_blocking_step();
-  begin_main_step(*actor, std::move(message),
-                  system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : std::string("?"));
+  begin_blocking_step(*actor, std::move(message),
+                      system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : std::string("?"));
   return true;
 }
 
-void CafRecording::begin_main_step(RecordedActor& actor, Message message, std::string type) {
+void CafRecording::begin_blocking_step(RecordedActor& actor, Message message, std::string type) {
   StepInProgress& step = step_in_progress();
   current() = &actor;
   step.active = true;
@@ -364,7 +393,7 @@ void CafRecording::blocking_skipped() {
 
 void CafRecording::end_blocking_step() {
   StepInProgress& step = step_in_progress();
-  if (std::this_thread::get_id() != main_thread_ || !step.active) return;
+  if (!step.active) return;
   step.active = false;
   recorder_.end_step(detail::proto::STEP_OK, "");
 }

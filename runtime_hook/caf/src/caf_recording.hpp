@@ -9,15 +9,18 @@
 // sends there is its own. A step is a message its consume() took (not one it skipped while awaiting
 // a response, which stays in the mailbox), at the Lamport time of free_run_recording.hpp. What a
 // replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
-// save a trace that would not reproduce: a blocking receive's timeout that fired, a message a blocking receive skipped,
-// an actor spawned with blocking_api, streams, detached actors. A timer that never fires costs nothing: under control
-// timers are named apart from messages (CafBridge::next_timer_id). A delayed message, a request's timeout or a receive
-// timeout (after(...)) that fires is named as the bridge names it, from the step that armed it, and its message is the
-// step's that takes it.
+// save a trace that would not reproduce: a blocking receive's timeout that fired, a message a
+// blocking receive skipped, a message from a thread of the program's own, streams, detached actors.
+// A timer that never fires costs nothing: under control timers are named apart from messages
+// (CafBridge::next_timer_id). A delayed message, a request's timeout or a receive timeout
+// (after(...)) that fires is named as the bridge names it, from the step that armed it, and its
+// message is the step's that takes it.
 //
-// caf_main's scoped_actors are actors of the run as under control: a step of one begins as its
-// receive takes a message, and caf_main's code until the next message taken is that step's (under
-// control, a delivery to the actor caf_main waits in returns into caf_main until its next wait).
+// Blocking actors are actors of the run as under control: a step of one begins as its receive takes
+// a message, and its code until the next message taken is that step's (under control, a delivery
+// to a blocking actor that waits returns into its code until its next wait): caf_main's
+// scoped_actors on caf_main's thread, an actor spawned with blocking_api on its own, whose start is
+// a step of its own.
 
 #include <atomic>
 #include <cstdint>
@@ -49,8 +52,13 @@ class CafRecording {
   /// An actor of the program is made (an event-based actor's launch, a blocking actor's
   /// construction), on its spawner's thread: its name.
   void launching(const caf::abstract_actor& actor);
-  /// An event-based actor spawned with `detached`, or one spawned with blocking_api, starts.
+  /// An event-based actor spawned with `detached` starts on a thread of its own.
   void own_thread(const char* how);
+  /// An actor spawned with blocking_api is launched (its start: a message of its spawner's), its
+  /// thread starts (a step of its own begins), and the thread ends (the step it was in ends).
+  void blocking_launching(const caf::abstract_actor& actor);
+  void blocking_started(const caf::abstract_actor& actor);
+  void blocking_thread_ending();
   /// A message for `receiver` goes into its mailbox: its name and its sender's time.
   void sending(const caf::abstract_actor& receiver, const caf::mailbox_element& element);
   /// `actor`'s code runs on this thread until resumed(): what it sends and spawns is its own.
@@ -91,6 +99,10 @@ class CafRecording {
   void receive_timeout_armed(const caf::abstract_actor& actor, std::uint64_t id);
 
  private:
+  struct Message {
+    std::string id;  ///< empty: sent outside any actor's code
+    std::uint64_t time = 0;
+  };
   struct RecordedActor {
     std::string id;
     std::uint64_t sent = 0;
@@ -100,19 +112,17 @@ class CafRecording {
     RecordedActor* spawner = nullptr;  ///< null: caf_main
     std::string receive_timeout;       ///< the name of the receive timeout its latest step armed
     std::uint64_t receive_timeout_time = 0;
-  };
-  struct Message {
-    std::string id;  ///< empty: sent outside any actor's code
-    std::uint64_t time = 0;
+    Message start;  ///< blocking_api: its start's name, until its thread starts
   };
 
   explicit CafRecording(detail::FreeRunRecorder& recorder);
   /// The actor whose code runs on this thread; null for caf_main's (and other threads').
   static RecordedActor*& current();
   RecordedActor* actor_of(const caf::abstract_actor& actor);
-  /// A step on caf_main's thread: `actor` takes `message` (a scoped_actor's, caf_main's own).
-  void begin_main_step(RecordedActor& actor, Message message, std::string type);
-  /// caf_main's code since its scoped_actor's receive took a message ends that actor's step.
+  /// A step of a blocking actor (a scoped_actor, caf_main's own, one on a thread of its own)
+  /// begins on this thread: `actor` takes `message`; its code until the next message taken is it.
+  void begin_blocking_step(RecordedActor& actor, Message message, std::string type);
+  /// The blocking actor's step in progress on this thread ends.
   void end_blocking_step();
   /// The name of a timer armed now on this thread (an empty id: no actor's code armed it).
   Message timer_name();

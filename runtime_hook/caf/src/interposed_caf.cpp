@@ -205,9 +205,20 @@ void caf::blocking_actor::launch(caf::execution_unit* unit, bool lazy, bool hide
     return;
   }
   if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && !hide) {
-    recording->own_thread("blocking_api");
+    recording->blocking_launching(*this);
   }
   adapter::real_launch(*this, unit, lazy, hide);
+}
+
+// The first thing an actor spawned with blocking_api does on its thread (blocking_actor::launch):
+// recording a free run, its start step begins.
+void caf::local_actor::initialize() {
+  if (auto* recording = adapter::CafRecording::instance()) {
+    if (auto* blocking = dynamic_cast<caf::blocking_actor*>(this)) recording->blocking_started(*blocking);
+  }
+  using Real = void (*)(caf::local_actor*);
+  static const auto real = adapter::real_function<Real>("_ZN3caf11local_actor10initializeEv");
+  real(this);
 }
 
 void adapter::real_launch(caf::blocking_actor& actor, caf::execution_unit* unit, bool lazy, bool hide) {
@@ -222,6 +233,7 @@ void caf::actor_system::dec_detached_threads() {
   static const auto real = adapter::real_function<Real>("_ZN3caf12actor_system20dec_detached_threadsEv");
   real(this);
   if (auto* bridge = adapter::CafBridge::instance()) bridge->thread_ending();
+  if (auto* recording = adapter::CafRecording::instance()) recording->blocking_thread_ending();
 }
 
 // A blocking actor (a scoped_actor in main, say) about to wait for a message: the run goes on
