@@ -36,7 +36,7 @@ for program in "${programs[@]}"; do
 try: print(json.load(open(sys.argv[1]))["trace"] or "")
 except Exception: print("")' "$out/$name.json")
   if [ -n "$trace" ]; then
-    replay=$("$build/bin/exocheck" replay "$trace" 2>&1 </dev/null | grep '^Replay:' || true)
+    replay=$("$build/bin/exocheck" replay "$trace" 2>&1 </dev/null | grep -E '^Replay:|error:' | head -1 || true)
   fi
   python3 - "$program" "$status" "$out/$name.json" "$out/$name.err" "$replay" <<'PY'
 import json, sys
