@@ -37,15 +37,13 @@ StepInProgress& step_in_progress() {
   return *step;
 }
 
-}  // namespace
-
-CafRecording* CafRecording::instance_ = nullptr;
-
-namespace {
 /// A message no actor's code sent, nor a timer it armed: a thread of the program's own sent it.
 constexpr const char* kFromOutside =
     "a message sent outside any actor's code (from a thread of the program's own, or a timer no actor armed)";
+
 }  // namespace
+
+CafRecording* CafRecording::instance_ = nullptr;
 
 void CafRecording::system_constructing(const caf::actor_system_config& config) {
   if (instance_ != nullptr) {
@@ -127,7 +125,7 @@ void CafRecording::blocking_started(const caf::abstract_actor& actor) {
     start = std::move(started->start);
   }
   if (start.id.empty()) return;  // not launched as the program's (a scoped_actor: no thread)
-  begin_blocking_step(*started, std::move(start), "start");
+  begin_step(*started, std::move(start), "start");
 }
 
 void CafRecording::blocking_thread_ending() {
@@ -189,15 +187,10 @@ bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mai
     unrecordable(kFromOutside);
     return false;
   }
-  step.active = true;
-  step.actor = actor->id;
-  step.message = std::move(message.id);
-  step.type = system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?";
   step.element = &element;
   step.sent_at = message.time;
   step.previous_time = actor->time;
-  step.time = actor->time = std::max(actor->time, message.time) + 1;
-  recorder_.begin_step(detail::RecordedStep{&step.actor, &step.message, &step.type}, step.time);
+  begin_step(*actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
   return true;
 }
 
@@ -344,7 +337,7 @@ void CafRecording::main_awaited() {
     // Every actor's steps come before it (CafBridge::deliver(CafAllDone)).
     for (const auto& [id, actor] : actors_) awaited.time = std::max(awaited.time, actor->time);
   }
-  begin_blocking_step(*main_actor_, std::move(awaited), "await_all_actors_done");
+  begin_step(*main_actor_, std::move(awaited), "await_all_actors_done");
 }
 
 void CafRecording::blocking_timed_out(const caf::abstract_actor& actor) {
@@ -371,12 +364,11 @@ bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const ca
     return false;
   }
   end_blocking_step();
-  begin_blocking_step(*actor, std::move(message),
-                      system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : std::string("?"));
+  begin_step(*actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
   return true;
 }
 
-void CafRecording::begin_blocking_step(RecordedActor& actor, Message message, std::string type) {
+void CafRecording::begin_step(RecordedActor& actor, Message message, std::string type) {
   StepInProgress& step = step_in_progress();
   current() = &actor;
   step.active = true;

@@ -119,9 +119,9 @@ class CafRecording {
   /// The actor whose code runs on this thread; null for caf_main's (and other threads').
   static RecordedActor*& current();
   RecordedActor* actor_of(const caf::abstract_actor& actor);
-  /// A step of a blocking actor (a scoped_actor, caf_main's own, one on a thread of its own)
-  /// begins on this thread: `actor` takes `message`; its code until the next message taken is it.
-  void begin_blocking_step(RecordedActor& actor, Message message, std::string type);
+  /// A step begins on this thread: `actor` takes `message`, at the Lamport time after both; the
+  /// actor's code runs on this thread (for a blocking actor, until it takes its next message).
+  void begin_step(RecordedActor& actor, Message message, std::string type);
   /// The blocking actor's step in progress on this thread ends.
   void end_blocking_step();
   /// The name of a timer armed now on this thread (an empty id: no actor's code armed it).
