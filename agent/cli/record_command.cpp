@@ -169,11 +169,12 @@ RecordCommand::RecordCommand(CLI::App& parent)
       "(or, for a CAF program, exocheck's CAF adapter, preloaded; CAF's own scheduler runs it) records the\n"
       "order of each actor's deliveries and its choices. A failed check, an uncaught exception, a crash\n"
       "(SIGSEGV, SIGABRT, ...), a deadlock, a run stopped while it waited (--timeout, Ctrl-C, a harness's\n"
-      "SIGTERM: RUN_HANG, which a replay reproduces as the deadlock it was) or a non-zero exit saves a trace;\n"
-      "`exocheck replay TRACE` follows it under control. A program a test harness starts records when\n"
-      "EXOCHECK_RECORD names a log file ('%p' in it: the process id); `record --from LOG` makes its trace.\n"
-      "A run that did what a replay cannot follow yet (in a CAF program: a timer of CAF's clock, a blocking\n"
-      "receive, a stream) saves no trace: exit 2, naming it.\n"
+      "SIGTERM: RUN_HANG, which a replay reproduces by following every step to a deadlock or on) or a\n"
+      "non-zero exit saves a trace; `exocheck replay TRACE` follows it under control. A program a test\n"
+      "harness starts records when EXOCHECK_RECORD names a log file ('%p' in it: the process id);\n"
+      "`record --from LOG` makes its trace.\n"
+      "A run that did what a replay cannot follow yet (in a CAF program: a stream, a blocking receive's\n"
+      "timeout that fired, CAF's testing DSL) saves no trace: exit 2, naming it.\n"
       "Exit status: 0 the run completed, 1 it failed, 2 bad arguments, a program that cannot be run, or a\n"
       "run a replay cannot follow.");
 }
