@@ -215,10 +215,6 @@ void FreeRunRecorder::begin_step(RecordedStep step, std::uint64_t time) {
   mine.in_step.store(true, std::memory_order_release);
 }
 
-bool FreeRunRecorder::in_step() {
-  return lines().in_step.load(std::memory_order_relaxed);
-}
-
 void FreeRunRecorder::cancel_step() {
   ThreadLines& mine = lines();
   mine.in_step.store(false, std::memory_order_release);

@@ -65,8 +65,6 @@ class FreeRunRecorder {
   }
   /// The same for a step the runtime does not deliver itself (a CAF actor's, caf_recording.cpp).
   void begin_step(RecordedStep step, std::uint64_t time);
-  /// Whether a step is in progress on this thread.
-  bool in_step();
   /// The step in progress on this thread did not happen after all (CAF skipped its message, which
   /// stays in the mailbox): no line.
   void cancel_step();

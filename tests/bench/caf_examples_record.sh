@@ -12,16 +12,12 @@ timeout=${3:-10}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-programs=(aout hello_world composition/calculator_behavior composition/dictionary_behavior
-  custom_type/custom_types_1 custom_type/custom_types_2 custom_type/custom_types_3
-  dynamic_behavior/dining_philosophers dynamic_behavior/skip_messages message_passing/calculator
-  message_passing/cell message_passing/dancing_kirby message_passing/delegating message_passing/divider
-  message_passing/fixed_stack message_passing/promises message_passing/request
-  message_passing/typed_calculator streaming/integer_stream testing/ping_pong)
+# shellcheck source=caf_example_programs.sh
+source "$(dirname "$0")/caf_example_programs.sh"
 
 echo "| example | record exit | free run | steps | replay |"
 echo "|---|---|---|---|---|"
-for program in "${programs[@]}"; do
+for program in "${caf_example_programs[@]}"; do
   name=${program//\//_}
   if ! c++ -std=c++17 -O1 -w -o "$out/$name" "$examples/$program.cpp" -lcaf_io -lcaf_core -lpthread \
     2>"$out/$name.build"; then

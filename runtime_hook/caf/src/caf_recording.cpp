@@ -170,10 +170,7 @@ void CafRecording::resumed(const void* previous) {
   current() = static_cast<RecordedActor*>(const_cast<void*>(previous));
 }
 
-bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
-  StepInProgress& step = step_in_progress();
-  RecordedActor* actor = actor_of(receiver);
-  if (actor == nullptr || step.active) return false;
+CafRecording::Message CafRecording::taken(const caf::mailbox_element& element) {
   Message message;
   {
     std::lock_guard lock(mutex_);
@@ -183,10 +180,16 @@ bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mai
       in_flight_.erase(found);
     }
   }
-  if (message.id.empty()) {
-    unrecordable(kFromOutside);
-    return false;
-  }
+  if (message.id.empty()) unrecordable(kFromOutside);
+  return message;
+}
+
+bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
+  StepInProgress& step = step_in_progress();
+  RecordedActor* actor = actor_of(receiver);
+  if (actor == nullptr || step.active) return false;
+  Message message = taken(element);
+  if (message.id.empty()) return false;
   step.element = &element;
   step.sent_at = message.time;
   step.previous_time = actor->time;
@@ -350,19 +353,8 @@ bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const ca
   if (awaited.is_response() ? element.mid != awaited : element.mid.is_response()) return false;
   RecordedActor* actor = actor_of(receiver);
   if (actor == nullptr) return false;
-  Message message;
-  {
-    std::lock_guard lock(mutex_);
-    auto found = in_flight_.find(&element);
-    if (found != in_flight_.end()) {
-      message = std::move(found->second);
-      in_flight_.erase(found);
-    }
-  }
-  if (message.id.empty()) {
-    unrecordable(kFromOutside);
-    return false;
-  }
+  Message message = taken(element);
+  if (message.id.empty()) return false;
   end_blocking_step();
   begin_step(*actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
   return true;

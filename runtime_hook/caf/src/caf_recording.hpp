@@ -124,6 +124,9 @@ class CafRecording {
   void begin_step(RecordedActor& actor, Message message, std::string type);
   /// The blocking actor's step in progress on this thread ends.
   void end_blocking_step();
+  /// The name `element` was sent under, taken out of what is in flight; an empty id (and a "U"
+  /// line) when no actor's code sent it.
+  Message taken(const caf::mailbox_element& element);
   /// The name of a timer armed now on this thread (an empty id: no actor's code armed it).
   Message timer_name();
   /// A message from outside any actor's code (CAF's clock thread): a named timer's, or unknown.
