@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "exocheck/detail/free_run_log.hpp"
 #include "exocheck/options/bounds.hpp"
 #include "exocheck/wire/trace_file.hpp"
 
@@ -65,6 +66,38 @@ void add_choices(const std::string& text, proto::Event& event) {
   }
 }
 
+/// A compact step's numbers (exocheck/detail/free_run_log.hpp).
+struct CompactStep {
+  std::uint64_t time = 0;
+  std::uint64_t actor = 0;
+  std::uint64_t sender = 0;  ///< its index plus one; 0: main
+  std::uint64_t ordinal = 0;
+  std::uint64_t type = 0;
+};
+
+/// Calls `on_line` with the fields of each text line of `log` and `on_compact` with each compact
+/// step, in their order; stops at one the log's end tore (a crash's, a kill's).
+template <typename OnLine, typename OnCompact>
+void for_each_record(std::string_view log, OnLine on_line, OnCompact on_compact) {
+  namespace format = detail::free_run_log;
+  for (std::size_t start = 0; start < log.size();) {
+    if (log[start] == format::kCompactStep) {
+      std::size_t at = start + 1;
+      CompactStep step;
+      for (std::uint64_t* number : {&step.time, &step.actor, &step.sender, &step.ordinal, &step.type}) {
+        if (!format::get_number(log, at, *number)) return;
+      }
+      start = at;
+      on_compact(step);
+      continue;
+    }
+    const std::size_t end = log.find('\n', start);
+    if (end == std::string_view::npos) return;
+    on_line(fields_of(log.substr(start, end - start)));
+    start = end + 1;
+  }
+}
+
 struct Parsed {
   /// By Lamport time, then the order the lines came in (steps of one time are concurrent).
   std::map<std::pair<std::uint64_t, std::size_t>, proto::Event> steps;
@@ -81,32 +114,59 @@ std::string sender_of(const std::string& id) {
   return hash == std::string::npos ? std::string() : id.substr(0, hash);
 }
 
-/// Adds the step a line "<kind> <time> <actor> <message> <type> ..." names; null when it is not
-/// one, or names a step already read (a line written twice by a crash's flush counts once).
-proto::Event* add_step(Parsed& parsed, const std::vector<std::string>& fields, std::size_t order) {
-  const auto time = number_of(fields[1]);
-  if (!time || parsed.by_message.count(fields[3]) != 0) return nullptr;
-  proto::Event& event = parsed.steps[{*time, order}];
-  event.set_actor(fields[2]);
-  event.set_message(fields[3]);
-  event.set_sender(sender_of(fields[3]));
-  event.set_type(fields[4]);
-  event.set_summary(fields[4]);  // a free run records the type, not the fields
-  parsed.by_message[fields[3]] = &event;
+/// Adds the step at `time` of `actor` taking `message`; null when it names a step already read (a
+/// step written twice by a crash's flush counts once).
+proto::Event* add_step(Parsed& parsed, std::uint64_t time, const std::string& actor, const std::string& message,
+                       const std::string& type, std::size_t order) {
+  if (parsed.by_message.count(message) != 0) return nullptr;
+  proto::Event& event = parsed.steps[{time, order}];
+  event.set_actor(actor);
+  event.set_message(message);
+  event.set_sender(sender_of(message));
+  event.set_type(type);
+  event.set_summary(type);  // a free run records the type, not the fields
+  parsed.by_message[message] = &event;
   return &event;
 }
 
+/// Adds the step a line "<kind> <time> <actor> <message> <type> ..." names; null when it is not one.
+proto::Event* add_step(Parsed& parsed, const std::vector<std::string>& fields, std::size_t order) {
+  const auto time = number_of(fields[1]);
+  return time ? add_step(parsed, *time, fields[2], fields[3], fields[4], order) : nullptr;
+}
+
+/// What a compact step's indexes name, from the "A" and "T" lines before it.
+struct Names {
+  std::map<std::uint64_t, std::string> actors;
+  std::map<std::uint64_t, std::string> types;
+
+  /// False for a line that names nothing.
+  bool read(const std::vector<std::string>& fields) {
+    if (fields.size() != 3 || (fields[0] != "A" && fields[0] != "T")) return false;
+    if (const auto index = number_of(fields[1])) (fields[0] == "A" ? actors : types)[*index] = fields[2];
+    return true;
+  }
+};
+
 Parsed parse(std::string_view log) {
   Parsed parsed;
-  std::size_t start = 0;
+  Names names;
   std::size_t order = 0;
-  while (start < log.size()) {
-    const std::size_t end = std::min(log.find('\n', start), log.size());
-    const bool whole = end < log.size();  // a line the log's end tore is skipped
-    const auto fields = fields_of(log.substr(start, end - start));
-    start = end + 1;
-    if (!whole) break;
+  const auto on_compact = [&](const CompactStep& step) {
+    const auto actor = names.actors.find(step.actor);
+    const auto sender = step.sender == 0 ? names.actors.end() : names.actors.find(step.sender - 1);
+    const auto type = names.types.find(step.type);
+    // Names come before what uses them, in the same thread's buffer: one missing is garbage.
+    if (actor == names.actors.end() || (step.sender != 0 && sender == names.actors.end()) ||
+        type == names.types.end()) {
+      return;
+    }
+    const std::string& sender_id = step.sender == 0 ? std::string(detail::free_run_log::kMainSender) : sender->second;
+    add_step(parsed, step.time, actor->second, sender_id + "#" + std::to_string(step.ordinal), type->second, order++);
+  };
+  const auto on_line = [&](const std::vector<std::string>& fields) {
     const std::string& kind = fields[0];
+    if (names.read(fields)) return;
     if (kind == "S" && fields.size() == 8) {
       if (proto::Event* step = add_step(parsed, fields, order++)) {
         step->set_outcome(outcome_of(fields[5]));
@@ -122,7 +182,8 @@ Parsed parse(std::string_view log) {
     } else if (kind == "P" && fields.size() > 1 && parsed.command_line.empty()) {
       parsed.command_line.assign(fields.begin() + 1, fields.end());
     }
-  }
+  };
+  for_each_record(log, on_line, on_compact);
   return parsed;
 }
 
@@ -217,15 +278,13 @@ proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, 
 
 std::vector<std::string> unreplayable_constructs(std::string_view log) {
   std::vector<std::string> constructs;
-  for (std::size_t start = 0; start < log.size();) {
-    const std::size_t end = std::min(log.find('\n', start), log.size());
-    const auto fields = fields_of(log.substr(start, end - start));
-    start = end + 1;
+  const auto on_line = [&](const std::vector<std::string>& fields) {
     if (fields.size() == 2 && fields[0] == "U" &&
         std::find(constructs.begin(), constructs.end(), fields[1]) == constructs.end()) {
       constructs.push_back(fields[1]);
     }
-  }
+  };
+  for_each_record(log, on_line, [](const CompactStep&) {});
   return constructs;
 }
 

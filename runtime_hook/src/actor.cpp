@@ -37,7 +37,7 @@ std::string Actor::post(const ActorRef& to, const detail::MessageType& type, det
     throw std::logic_error("actor " + cell_->id + " sent " + *type.name + " to a null ActorRef");
   }
   auto envelope = std::make_unique<detail::Envelope>();
-  envelope->id = detail::message_id(cell_->id, ++cell_->sent);
+  detail::name_next_message(*envelope, *cell_);
   envelope->sender = cell_;
   envelope->receiver = to.cell();
   envelope->type = &type;
@@ -54,7 +54,7 @@ void Actor::post_reply(const detail::MessageType& type, detail::Payload payload)
     throw std::logic_error("actor " + cell_->id + " called reply() outside the handler of a synchronous call");
   }
   auto envelope = std::make_unique<detail::Envelope>();
-  envelope->id = detail::message_id(cell_->id, ++cell_->sent);
+  detail::name_next_message(*envelope, *cell_);
   envelope->sender = cell_;
   envelope->receiver = current->sender;
   envelope->type = &type;
@@ -66,7 +66,7 @@ void Actor::post_reply(const detail::MessageType& type, detail::Payload payload)
 Timer Actor::arm(std::chrono::nanoseconds delay, detail::TimerKind kind, const detail::MessageType& type,
                  detail::Payload payload, std::function<detail::Payload()> again, std::string answers) {
   auto firing = std::make_unique<detail::Envelope>();
-  firing->id = detail::message_id(cell_->id, ++cell_->sent);
+  detail::name_next_message(*firing, *cell_);
   firing->sender = cell_;
   firing->receiver = cell_;
   firing->type = &type;
@@ -106,7 +106,7 @@ void Actor::destroy() {
 void Actor::monitor(const ActorRef& target) {
   if (!target.valid()) throw std::logic_error("actor " + cell_->id + " monitored a null ActorRef");
   auto envelope = std::make_unique<detail::Envelope>();
-  envelope->id = detail::message_id(cell_->id, ++cell_->sent);
+  detail::name_next_message(*envelope, *cell_);
   envelope->sender = cell_;
   envelope->receiver = target.cell();
   envelope->type = &detail::message_type_of<MonitorRequest>();
@@ -156,7 +156,7 @@ ActorRef construct_actor(Runtime& runtime, ActorCell* parent,
 
 std::unique_ptr<Envelope> down_message(ActorCell& ended, const Watcher& watcher, const char* reason) {
   auto envelope = std::make_unique<Envelope>();
-  envelope->id = message_id(ended.id, ++ended.sent);
+  name_next_message(*envelope, ended);
   envelope->sender = &ended;
   envelope->receiver = watcher.cell;
   envelope->incarnation = watcher.incarnation;
@@ -196,9 +196,14 @@ bool rejected_by(const GuardViews& views, const Envelope& envelope) {
   return false;
 }
 
-std::unique_ptr<Envelope> next_firing(const Envelope& fired, std::string id) {
+void name_next_message(Envelope& envelope, ActorCell& sender) {
+  envelope.ordinal = ++sender.sent;
+  envelope.id = message_id(sender.id, envelope.ordinal);
+}
+
+std::unique_ptr<Envelope> next_firing(const Envelope& fired, ActorCell& cell) {
   auto next = std::make_unique<Envelope>();
-  next->id = std::move(id);
+  name_next_message(*next, cell);
   next->sender = fired.sender;
   next->receiver = fired.receiver;
   next->type = fired.type;
@@ -235,7 +240,7 @@ void dispatch(const Envelope& envelope) {
   // A Down that an earlier incarnation asked for (the actor crashed since) is not this one's.
   if (envelope.type == &message_type_of<Down>() && envelope.incarnation != cell.incarnation) return;
   // Armed again before the handler runs, so that the handler may cancel it.
-  if (envelope.timer == TimerKind::kPeriodic) runtime.arm(next_firing(envelope, message_id(cell.id, ++cell.sent)));
+  if (envelope.timer == TimerKind::kPeriodic) runtime.arm(next_firing(envelope, cell));
   for (const auto& handler : cell.actor->handlers_) {
     if (same_type(handler.type, envelope.type->type)) {
       handler.run(envelope.payload.get());

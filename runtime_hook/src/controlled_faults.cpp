@@ -119,7 +119,7 @@ bool ControlledRuntime::partitioned(const Envelope& envelope, std::uint32_t link
 std::unique_ptr<Envelope> ControlledRuntime::copy_of(const Envelope& original) {
   ActorCell& from = *original.sender;
   auto copy = std::make_unique<Envelope>();
-  copy->id = message_id(from.id, ++from.sent);
+  name_next_message(*copy, from);
   copy->sender = original.sender;
   copy->receiver = original.receiver;
   copy->type = original.type;

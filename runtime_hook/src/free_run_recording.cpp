@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "exocheck/actor.hpp"
+#include "exocheck/detail/free_run_log.hpp"
 
 namespace exocheck::detail {
 
@@ -24,6 +25,9 @@ struct FreeRunRecorder::ThreadLines {
   std::atomic<std::size_t> committed{0};
   std::vector<std::pair<std::uint32_t, std::uint32_t>> choices;  ///< the step in progress's
   std::vector<char> oversized;                                   ///< a line longer than `data`
+  /// The actors and types whose "A" and "T" lines this thread wrote, by index.
+  std::vector<bool> named_actors;
+  std::vector<bool> named_types;
   /// The step in progress, for its line at its end, or died()'s: `in_step` (release) says `step`
   /// and `time` are whole.
   std::atomic<bool> in_step{false};
@@ -208,7 +212,20 @@ std::uint64_t FreeRunRecorder::step_time(ActorCell& cell, const Envelope& envelo
 
 // Nothing is written yet: the step's line goes out at its end, after its sends woke their
 // receivers, off the path from one step to the next; died() writes it if the step never ends.
-void FreeRunRecorder::begin_step(RecordedStep step, std::uint64_t time) {
+void FreeRunRecorder::begin_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
+  ThreadLines& mine = lines();
+  // Field by field: a RecordedStep made on the caller's stack and copied stalled every step (its
+  // 16-byte copies read what two 8-byte stores had just written).
+  mine.step.actor = &cell.id;
+  mine.step.message = &envelope.id;
+  mine.step.type = envelope.type->name;
+  mine.step.cell = &cell;
+  mine.step.envelope = &envelope;
+  mine.time = time;
+  mine.in_step.store(true, std::memory_order_release);
+}
+
+void FreeRunRecorder::begin_step(const RecordedStep& step, std::uint64_t time) {
   ThreadLines& mine = lines();
   mine.step = step;
   mine.time = time;
@@ -225,8 +242,15 @@ void FreeRunRecorder::note_choice(std::uint32_t range, std::uint32_t value) {
   lines().choices.emplace_back(range, value);
 }
 
+// A signal between the commit and the end of `in_step` writes the step twice: its reader counts
+// it once. The other order would lose it.
 void FreeRunRecorder::end_step(proto::StepOutcome outcome, std::string_view detail) {
   ThreadLines& mine = lines();
+  if (outcome == proto::STEP_OK && mine.choices.empty() && detail.empty() &&
+      commit_compact(mine, mine.step, mine.time)) {
+    mine.in_step.store(false, std::memory_order_release);
+    return;
+  }
   char* line =
       room_for(mine, LineWriter::step_room(mine.step) + 24 * mine.choices.size() + LineWriter::room(detail) + 16);
   LineWriter writer(line);
@@ -236,14 +260,55 @@ void FreeRunRecorder::end_step(proto::StepOutcome outcome, std::string_view deta
     writer.number(mine.choices[i].first).raw("/").number(mine.choices[i].second);
   }
   writer.field(detail);
-  mine.in_step.store(false, std::memory_order_release);
   commit(mine, line, writer.end());
+  mine.in_step.store(false, std::memory_order_release);
   mine.choices.clear();
+}
+
+inline void FreeRunRecorder::name_actor(ThreadLines& mine, const ActorCell& cell) {
+  if (cell.index >= mine.named_actors.size() || !mine.named_actors[cell.index]) {
+    name(mine, mine.named_actors, cell.index, 'A', cell.id);
+  }
+}
+
+inline void FreeRunRecorder::name_type(ThreadLines& mine, const MessageType& type) {
+  if (type.index >= mine.named_types.size() || !mine.named_types[type.index]) {
+    name(mine, mine.named_types, type.index, 'T', *type.name);
+  }
+}
+
+void FreeRunRecorder::name(ThreadLines& mine, std::vector<bool>& named, std::size_t index, char kind,
+                           const std::string& text) {
+  if (index >= named.size()) named.resize(std::max<std::size_t>(index + 1, 2 * named.size()));
+  named[index] = true;
+  char* line = room_for(mine, 32 + LineWriter::room(text));
+  LineWriter writer(line);
+  writer.raw(std::string_view(&kind, 1)).raw("\t").number(index).field(text);
+  commit(mine, line, writer.end());
+}
+
+bool FreeRunRecorder::commit_compact(ThreadLines& mine, const RecordedStep& step, std::uint64_t time) {
+  const Envelope* envelope = step.envelope;
+  if (envelope == nullptr || envelope->ordinal == 0) return false;
+  name_actor(mine, *step.cell);
+  if (envelope->sender != nullptr) name_actor(mine, *envelope->sender);
+  name_type(mine, *envelope->type);
+  char* const record = room_for(mine, free_run_log::kMostCompactStepBytes);
+  char* at = record;
+  *at++ = free_run_log::kCompactStep;
+  at = free_run_log::put_number(at, time);
+  at = free_run_log::put_number(at, step.cell->index);
+  at = free_run_log::put_number(at, envelope->sender != nullptr ? envelope->sender->index + std::uint64_t{1} : 0);
+  at = free_run_log::put_number(at, envelope->ordinal);
+  at = free_run_log::put_number(at, envelope->type->index);
+  commit(mine, record, at);
+  return true;
 }
 
 void FreeRunRecorder::runtime_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
   ThreadLines& mine = lines();
-  const RecordedStep step{&cell.id, &envelope.id, envelope.type->name};
+  const RecordedStep step{&cell.id, &envelope.id, envelope.type->name, &cell, &envelope};
+  if (commit_compact(mine, step, time)) return;
   char* line = room_for(mine, LineWriter::step_room(step) + 8);
   LineWriter writer(line);
   writer.step("S", time, step).raw("\tok\t\t");

@@ -7,13 +7,16 @@
 // A step's place is its Lamport time: one more than the latest of its actor's previous step's and
 // its message's sending step's. Sorted by it, the steps are a schedule a controlled run can follow
 // (a message's delivery after its send, an actor's steps in their order) with no counter the
-// threads share. Each thread appends a line per step, as the step ends (after its sends woke
+// threads share. Each thread appends a record per step, as the step ends (after its sends woke
 // their receivers: off the path from one step to the next), to a buffer of its own, written to
 // LOG with one write(2) when it fills, when the run ends, and from a fatal signal's handler,
-// which writes every thread's committed lines and the step the crashing thread was in: nothing
-// recorded before a crash is lost. The lines, fields separated by tabs (tabs, newlines and
-// backslashes escaped):
+// which writes every thread's committed records and the step the crashing thread was in: nothing
+// recorded before a crash is lost. A step of the thread-pool runtime's that ended well is a
+// compact binary record (exocheck/detail/free_run_log.hpp) naming its actor, sender and type by
+// index; the others are lines, fields separated by tabs (tabs, newlines and backslashes escaped):
 //   P <program> <arg>...                          first: the process's command line
+//   A <index> <actor id>                          what compact records after it call actor <index>
+//   T <index> <type name>                         likewise a message type
 //   S <time> <actor> <message> <type> <outcome> <range>/<value>,... <detail>
 //                                                 a step (outcome: ok, assertion, exception; the
 //                                                 values choose() drew)
@@ -27,6 +30,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "exocheck/detail/actor_cell.hpp"
 #include "exocheck/detail/envelope.hpp"
@@ -34,12 +38,15 @@
 
 namespace exocheck::detail {
 
-/// What a step's line names: its actor, its message and the message's type. The strings live until
-/// the step's end (a signal handler may read them while it runs).
+/// What a step's record names: its actor, its message and the message's type. The strings live until
+/// the step's end (a signal handler may read them while it runs), as do `cell` and `envelope`: the
+/// thread-pool runtime's step, whose compact record gives them as numbers (null: a CAF step's).
 struct RecordedStep {
   const std::string* actor;
   const std::string* message;
   const std::string* type;
+  const ActorCell* cell = nullptr;
+  const Envelope* envelope = nullptr;
 };
 
 class FreeRunRecorder {
@@ -60,11 +67,9 @@ class FreeRunRecorder {
   }
 
   /// A step begins on this thread at `time` (`cell` and `envelope` live until it ends).
-  void begin_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time) {
-    begin_step(RecordedStep{&cell.id, &envelope.id, envelope.type->name}, time);
-  }
+  void begin_step(const ActorCell& cell, const Envelope& envelope, std::uint64_t time);
   /// The same for a step the runtime does not deliver itself (a CAF actor's, caf_recording.cpp).
-  void begin_step(RecordedStep step, std::uint64_t time);
+  void begin_step(const RecordedStep& step, std::uint64_t time);
   /// The step in progress on this thread did not happen after all (CAF skipped its message, which
   /// stays in the mailbox): no line.
   void cancel_step();
@@ -100,6 +105,14 @@ class FreeRunRecorder {
   char* room_for(ThreadLines& mine, std::size_t bytes);
   /// The line from `line` to `end` is whole: a signal handler may write it.
   void commit(ThreadLines& mine, const char* line, const char* end);
+  /// The step's compact record, after the lines naming what it numbers if this thread has not
+  /// written them yet; false when it has none (a CAF step, a message named otherwise).
+  bool commit_compact(ThreadLines& mine, const RecordedStep& step, std::uint64_t time);
+  /// Writes a line "A <index> <id>" ("T <index> <name>") unless this thread wrote it already.
+  void name_actor(ThreadLines& mine, const ActorCell& cell);
+  void name_type(ThreadLines& mine, const MessageType& type);
+  /// The slow half of both: `named` grown to hold `index`.
+  void name(ThreadLines& mine, std::vector<bool>& named, std::size_t index, char kind, const std::string& text);
 
   int fd_;
 };

@@ -19,4 +19,10 @@ inline std::string message_id(const std::string& sender_id, std::uint64_t ordina
 
 inline const char* const kEnvironment = "env";
 
+class ActorCell;
+struct Envelope;
+/// Names `envelope` as `sender`'s next message (its ordinal kept too: a recording writes the
+/// number, not the name). In actor.cpp.
+void name_next_message(Envelope& envelope, ActorCell& sender);
+
 }  // namespace exocheck::detail

@@ -2,10 +2,16 @@
 
 #include <cxxabi.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 
 namespace exocheck::detail {
+
+std::uint32_t next_message_type_index() {
+  static std::atomic<std::uint32_t> next{0};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
 
 std::string demangle(const char* mangled) {
   int status = 0;

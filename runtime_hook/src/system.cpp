@@ -21,7 +21,10 @@ class System::Mode {
   }
   bool controlled() const { return controlled_ != nullptr; }
   int run() { return controlled_ ? controlled_->run() : pool_->run(); }
-  std::string next_message_id() { return detail::message_id(detail::kEnvironment, ++sent_); }
+  void name_next_message(detail::Envelope& envelope) {
+    envelope.ordinal = ++sent_;
+    envelope.id = detail::message_id(detail::kEnvironment, sent_);
+  }
 
  private:
   std::unique_ptr<detail::ControlledMode> controlled_;
@@ -48,7 +51,7 @@ bool System::controlled() const {
 void System::post(const ActorRef& to, const detail::MessageType& type, detail::Payload payload) {
   if (!to.valid()) throw std::logic_error("main sent " + *type.name + " to a null ActorRef");
   auto envelope = std::make_unique<detail::Envelope>();
-  envelope->id = mode_->next_message_id();
+  mode_->name_next_message(*envelope);
   envelope->receiver = to.cell();
   envelope->type = &type;
   envelope->payload = std::move(payload);

@@ -26,8 +26,10 @@ registry_runs() {
 }
 median() { python3 -c 'import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))' "$@"; }
 
-EXOCHECK_RECORD="$log" "$bin/registry" --workers 7 >/dev/null
-per_run=$(grep -c '^S' "$log")
+out=$(mktemp -d)
+trap 'rm -rf "$log" "$out"' EXIT
+per_run=$("$bin/exocheck" record --always --json --out "$out" -- "$bin/registry" --workers 7 2>/dev/null |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["steps"])')
 declare -a ping_off ping_on reg_off reg_on
 for _ in $(seq "$rounds"); do
   ping_off+=("$(seconds "$bin/pingpong" --steps "$steps")")

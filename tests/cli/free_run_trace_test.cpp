@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/detail/free_run_log.hpp"
 #include "free_run_trace.hpp"
 
 namespace exocheck::cli {
@@ -14,6 +15,17 @@ namespace {
 
 proto::TraceFile traced(const std::string& log, ProcessEnd end = {}) {
   return trace_of_free_run(log, end, "./subject", {"--flag"});
+}
+
+/// A compact step record as the hook writes it: time, actor index, sender index plus one, ordinal,
+/// type index.
+std::string compact(std::vector<std::uint64_t> numbers) {
+  std::string record(1, detail::free_run_log::kCompactStep);
+  for (const std::uint64_t number : numbers) {
+    char bytes[10];
+    record.append(bytes, detail::free_run_log::put_number(bytes, number));
+  }
+  return record;
 }
 
 TEST(FreeRunTrace, StepsFollowTheirLamportTimesWhicheverThreadWroteThemFirst) {
@@ -47,6 +59,35 @@ TEST(FreeRunTrace, StepsFollowTheirLamportTimesWhicheverThreadWroteThemFirst) {
   EXPECT_EQ(alone.subject(), "./program");
   EXPECT_EQ(std::vector<std::string>(alone.args().begin(), alone.args().end()),
             (std::vector<std::string>{"--relay", "100"}));
+}
+
+TEST(FreeRunTrace, CompactStepsAreNamedByTheLinesBeforeThem) {
+  // Two threads' buffers: the second names its actors and type again (each thread names what it
+  // uses); a time of 300 takes two bytes, one of them '\n' (10); a record with an index nothing
+  // named is garbage, skipped; a line follows a compact record with nothing between; the last
+  // record was torn by the log's end.
+  const std::string log =
+      "P\t./program\n"
+      "A\t0\t0\nT\t4\tPing\n" +
+      compact({1, 0, 0, 1, 4}) + "A\t7\t0.1\n" + compact({300, 7, 1, 10, 4}) + compact({2, 9, 1, 1, 4}) +
+      "A\t0\t0\nA\t7\t0.1\nT\t4\tPing\nT\t5\tPong\\twith tab\n" + compact({299, 0, 8, 2, 5}) +
+      "S\t301\t7\t0#3\tPing\tok\t2/1\t\n" + compact({302, 0, 8, 3, 5}).substr(0, 3);
+  const auto trace = traced(log);
+  ASSERT_EQ(trace.events_size(), 5);
+  EXPECT_EQ(trace.events(1).actor(), "0");
+  EXPECT_EQ(trace.events(1).message(), "env#1");
+  EXPECT_EQ(trace.events(1).sender(), "env");
+  EXPECT_EQ(trace.events(1).type(), "Ping");
+  EXPECT_EQ(trace.events(2).actor(), "0");
+  EXPECT_EQ(trace.events(2).message(), "0.1#2");
+  EXPECT_EQ(trace.events(2).type(), "Pong\twith tab");
+  EXPECT_EQ(trace.events(3).actor(), "0.1");
+  EXPECT_EQ(trace.events(3).message(), "0#10");
+  EXPECT_EQ(trace.events(3).sender(), "0");
+  EXPECT_EQ(trace.events(4).message(), "0#3");
+  ASSERT_EQ(trace.events(4).choices_size(), 1);
+  EXPECT_EQ(trace.result().status(), proto::RUN_COMPLETED);
+  EXPECT_EQ(trace.result().steps(), 4u);
 }
 
 TEST(FreeRunTrace, TheStepAFatalSignalCameInIsWhereTheProcessDied) {

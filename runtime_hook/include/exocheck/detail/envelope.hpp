@@ -22,6 +22,9 @@ Payload make_payload(M&& message) {
   return Payload(new T(std::forward<M>(message)), [](void* p) { delete static_cast<T*>(p); });
 }
 
+/// A number of a message type's own, for a recorded free run's compact steps (free_run_log.hpp).
+std::uint32_t next_message_type_index();
+
 /// How to name and print one message type; one static instance per type.
 struct MessageType {
   const std::type_info* type;
@@ -33,6 +36,7 @@ struct MessageType {
   /// The type's own word on faults in flight (a member `static constexpr bool lossy`): 1 it may be
   /// lost or duplicated whatever --lossy-types says, 0 never, -1 said nothing.
   signed char lossy = -1;
+  std::uint32_t index = next_message_type_index();
 };
 
 template <typename M>
@@ -49,6 +53,7 @@ enum class TimerKind : std::uint8_t {
 
 struct Envelope {
   std::string id;               ///< "<sender>#<n>" or "env#<n>"
+  std::uint64_t ordinal = 0;    ///< its n (0: an adapter named it otherwise)
   ActorCell* sender = nullptr;  ///< nullptr: sent by main (the environment)
   ActorCell* receiver = nullptr;
   const MessageType* type = nullptr;
