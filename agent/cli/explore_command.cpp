@@ -128,7 +128,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   app_->add_option("--from", from_,
                    "Explore only the classes that share TRACE's first deliveries (a recorded run's, a bug's): "
                    "which other orders after them fail and which pass; its subject, delivery, timers and faults "
-                   "are the trace's. Here, the passing run that shares most of its deliveries is saved "
+                   "are the trace's. The passing run that shares most of its deliveries is saved "
                    "(nearest-passing.trace)");
   app_->add_option("--keep-steps", keep_steps_,
                    "With --from: how many of the trace's deliveries to keep (default: all before the failing one)");
@@ -202,13 +202,11 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   if (!from_.empty()) {
     const auto from = explore_from(from_, keep_steps_, subject, session);
     if (!coordinator_.empty()) {
-      // The job's whole tree is the subtree below the kept deliveries; its agents keep no passing run.
+      // The job's whole tree is the subtree below the kept deliveries.
       session.root_prefix = from.subtree.prefix;
-      session.nearest_to.clear();
     }
     settings.from = from.subtree;
     settings.from_trace = from.trace;
-    settings.remote = !coordinator_.empty();
     settings.from_text =
         fmt::format("From: {}: the classes that share its first {} deliveries (its failure is delivery {})\n",
                     from.trace, from.kept, from.failure);

@@ -328,9 +328,6 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
 // --from: the passing run nearest the trace's failure, and the command that shows where they part.
 std::string nearest_text(const ExploreSettings& settings, const ExploreOutcome& outcome) {
   if (!settings.from) return "";
-  if (settings.remote) {
-    return "Nearest passing run: not looked for through a coordinator (explore --from here keeps it)\n";
-  }
   if (!outcome.nearest_passing) {
     return "Nearest passing run: none (no path below the kept deliveries completed; fewer --keep-steps look wider)\n";
   }

@@ -31,7 +31,6 @@ struct ExploreSettings {
   std::optional<engine::Subtree> from;
   std::string from_text;
   std::string from_trace;  ///< its path
-  bool remote = false;     ///< through a coordinator
 };
 
 /// How the exploration ended, collected from the session once it is finished.

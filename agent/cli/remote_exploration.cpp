@@ -84,7 +84,8 @@ std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::
 // A job no agent runs waits (agents may attach later), but the user is told why nothing moves.
 constexpr double kAgentlessWarningSeconds = 5;
 
-ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, const std::string& address) {
+ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, const std::string& address,
+                      bool nearest_looked_for) {
   agent::ExploreProgress progress(::isatty(STDERR_FILENO) == 1);
   int refusals_shown = 0;
   bool cancelled = false;
@@ -112,6 +113,11 @@ ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, co
   outcome.complete = last.complete();
   outcome.progress = to_progress(last);
   outcome.bugs = fetch_bugs(client, job_id);
+  if (nearest_looked_for) {
+    if (auto nearest = client.nearest_passing(job_id); nearest.found()) {
+      outcome.nearest_passing.emplace(std::move(*nearest.mutable_trace()), nearest.shared_deliveries());
+    }
+  }
   outcome.warnings.assign(last.warnings().begin(), last.warnings().end());
   outcome.wall_seconds = last.elapsed_seconds();
   outcome.subtrees = last.subtrees();
@@ -127,7 +133,7 @@ ExploreOutcome explore_remotely(const ExploreSettings& settings, const std::stri
     agent::CoordinatorClient client(address, kConnectTimeout, link);
     const auto job_id = client.submit(request);
     spdlog::info("explore: job {} submitted to {}", job_id, address);
-    return follow(client, job_id, address);
+    return follow(client, job_id, address, !settings.session.nearest_to.empty());
   } catch (const agent::CoordinatorError& error) {
     throw InputError(std::string("explore: ") + error.what());
   }

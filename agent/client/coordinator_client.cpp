@@ -125,6 +125,16 @@ proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bu
   return trace;
 }
 
+proto::NearestPassing CoordinatorClient::nearest_passing(std::uint64_t job_id) {
+  grpc::ClientContext context;
+  impl_->prepare(context);
+  proto::JobRef job;
+  job.set_job_id(job_id);
+  proto::NearestPassing nearest;
+  impl_->check(impl_->stub->GetNearestPassing(&context, job, &nearest), "fetching the nearest passing run");
+  return nearest;
+}
+
 bool CoordinatorClient::cancel(std::uint64_t job_id) {
   grpc::ClientContext context;
   impl_->prepare(context);

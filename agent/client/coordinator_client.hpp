@@ -44,6 +44,8 @@ class CoordinatorClient {
   /// One bug's replayable trace; with `reference`, that of the earlier path a RUN_NONDETERMINISTIC
   /// bug differs from.
   proto::TraceFile trace(std::uint64_t job_id, std::uint64_t bug_number, bool reference = false);
+  /// explore --from: the job's completed path nearest its failure (found false: none).
+  proto::NearestPassing nearest_passing(std::uint64_t job_id);
   /// Stops the job; false when it was unknown or already over.
   bool cancel(std::uint64_t job_id);
   /// Every job's progress and the agents attached.

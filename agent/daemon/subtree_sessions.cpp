@@ -283,6 +283,10 @@ bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     done.set_complete(session.explored_completely());
     for (const auto& warning : session.warnings()) done.add_warnings(warning);
     if (auto reference = session.reference()) *done.mutable_reference() = std::move(*reference);
+    if (auto nearest = session.nearest_passing()) {
+      *done.mutable_nearest_passing() = std::move(nearest->first);
+      done.set_nearest_shared(nearest->second);
+    }
     coordinator::to_wire(session.bug_tallies(), *done.mutable_bug_tallies());
     return true;
   }

@@ -208,6 +208,18 @@ class ClientServiceImpl final : public proto::ClientService::Service {
                                              std::to_string(ref->job_id())};
   }
 
+  grpc::Status GetNearestPassing(grpc::ServerContext* context, const proto::JobRef* job,
+                                 proto::NearestPassing* nearest) override {
+    if (auto refused = refusal(*context)) return *refused;
+    if (!dispatcher_.progress(job->job_id())) return job_not_found(job->job_id());
+    if (auto kept = dispatcher_.nearest_passing(job->job_id())) {
+      nearest->set_found(true);
+      *nearest->mutable_trace() = std::move(kept->first);
+      nearest->set_shared_deliveries(kept->second);
+    }
+    return grpc::Status::OK;
+  }
+
   grpc::Status Status(grpc::ServerContext* context, const proto::StatusRequest*,
                       proto::CoordinatorStatus* status) override {
     if (auto refused = refusal(*context)) return *refused;

@@ -201,7 +201,8 @@ TEST(RemoteExplore, FaultsAreInjectedByAgentsAsTheyAreEmbedded) {
 // A CAF program doing what exocheck does not explore (a blocking receive inside a handler) is
 // refused through a cluster as it is embedded: exit 2 with the construct named, never a bug.
 // explore --from through a coordinator: the job's whole tree is the subtree below the trace's kept
-// deliveries (its first lease's root), and its figures are the embedded explorer's.
+// deliveries (its first lease's root), its figures are the embedded explorer's, and so is the
+// nearest passing run (each lease keeps its own, the coordinator the nearest of them).
 TEST(RemoteExplore, ExploreFromATraceExploresTheSameClassesAsEmbedded) {
   const auto dir = std::filesystem::temp_directory_path() / ("exocheck-remote-from-" + std::to_string(::getpid()));
   const auto exocheck = (bin_dir() / "exocheck").string();
@@ -225,8 +226,14 @@ TEST(RemoteExplore, ExploreFromATraceExploresTheSameClassesAsEmbedded) {
   EXPECT_EQ(there["stats"]["classes"], here["stats"]["classes"]);
   EXPECT_EQ(there["bugs"].size(), here["bugs"].size());
   EXPECT_EQ(there["complete"], true);
-  EXPECT_TRUE(here["nearest_passing"].is_object());
-  EXPECT_TRUE(there["nearest_passing"].is_null());  // agents keep no passing run
+  ASSERT_TRUE(here["nearest_passing"].is_object()) << embedded.out;
+  ASSERT_TRUE(there["nearest_passing"].is_object()) << remote.out;
+  EXPECT_EQ(there["nearest_passing"]["shared_deliveries"], here["nearest_passing"]["shared_deliveries"]);
+  const auto nearest = there["nearest_passing"]["trace"].get<std::string>();
+  const auto replayed = run_command(exocheck + " replay " + nearest + " 2>&1");
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out;  // it passes
+  const auto diff = run_command(exocheck + " trace diff " + trace + " " + nearest + " 2>&1");
+  EXPECT_NE(diff.out.find("They part at step"), std::string::npos) << diff.out;
   std::filesystem::remove_all(dir);
 }
 

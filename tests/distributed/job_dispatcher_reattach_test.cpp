@@ -167,5 +167,54 @@ TEST_F(ReattachTest, ARestartedCoordinatorResumesFromItsJournal) {
   EXPECT_EQ(progress.subtrees(), 2u);
 }
 
+// explore --from: each lease's end brings its passing path nearest the failure; the job keeps the
+// nearest of them, across a restart, and journals only those it keeps.
+TEST_F(ReattachTest, TheNearestPassingRunOfTheLeasesIsKeptThroughARestart) {
+  const auto nearest = [](proto::Report& out, std::uint64_t shared, const std::string& marker) {
+    auto& done = *out.mutable_done(out.done_size() - 1);
+    done.mutable_nearest_passing()->add_prefix(marker);
+    done.set_nearest_shared(shared);
+  };
+  std::uint64_t job = 0, whole = 0;
+  {
+    JobDispatcher before(options);
+    auto request = submission();
+    request.mutable_settings()->add_nearest_to("env#1");
+    request.mutable_settings()->add_nearest_to("env#2");
+    job = before.submit(request);
+    const auto [a, b, w, part] = split_between_two(before, job);
+    whole = w;
+    EXPECT_FALSE(before.nearest_passing(job)) << "no lease done yet";
+    auto done = report(job, 1);
+    done.set_seq(1);
+    add_done(done, part, 2, {1, 2});
+    nearest(done, 1, "b's");
+    before.accept_report(b, done);
+    ASSERT_TRUE(before.nearest_passing(job));
+    EXPECT_EQ(before.nearest_passing(job)->second, 1u);
+  }
+  JobDispatcher after(options);
+  after.restore(journal.entries);
+  ASSERT_TRUE(after.nearest_passing(job));
+  EXPECT_EQ(after.nearest_passing(job)->first.prefix(0), "b's");
+  const auto a = accepting(after, back("a", job, {whole}, 1), job);
+  auto done = report(job, 1);
+  done.set_seq(2);  // its first report was the split's
+  add_done(done, whole, 3, {2, 3});
+  nearest(done, 0, "a's");  // shares less: not kept, not journaled
+  after.accept_report(a, done);
+  EXPECT_EQ(after.nearest_passing(job)->first.prefix(0), "b's");
+  int a_done_journaled = 0;
+  for (const auto& entry : journal.entries) {
+    for (const auto& record : entry.records()) {
+      if (!record.has_done() || record.done().lease_id() != whole) continue;
+      ++a_done_journaled;
+      EXPECT_FALSE(record.done().has_nearest_passing());
+    }
+  }
+  EXPECT_EQ(a_done_journaled, 1);
+  EXPECT_EQ(after.progress(job)->state(), proto::JOB_COMPLETE_NO_BUG);
+}
+
 }  // namespace
 }  // namespace exocheck::coordinator

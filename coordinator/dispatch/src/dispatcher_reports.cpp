@@ -89,7 +89,11 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
   }
   for (const auto& done : report.done()) {
     if (!held(done.lease_id())) continue;
-    record(job->id, [&](proto::JournalRecord& r) { *r.mutable_done() = done; });
+    record(job->id, [&](proto::JournalRecord& r) {
+      *r.mutable_done() = done;
+      // A passing path no nearer than the job's is not kept: the journal need not hold it.
+      if (!nearer(*job, done)) r.mutable_done()->clear_nearest_passing();
+    });
     apply_done(*job, done);
   }
   agent.leases_seen = report.leases_seen();
@@ -115,6 +119,7 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   if (!done.complete()) job.incomplete = true;
   for (const auto& warning : done.warnings()) note_warning(job, warning);
   if (done.has_reference()) check_reference(job, done.reference());
+  if (nearer(job, done)) job.nearest_passing.emplace(done.nearest_passing(), done.nearest_shared());
   // Its requests came before it in the agent's report, and went out before this notice.
   const auto giver = job.ledger->finish(done.lease_id());
   if (!giver) return;
@@ -147,6 +152,10 @@ std::optional<std::size_t> JobDispatcher::add_bug(Job& job, const proto::FoundBu
     spdlog::info("job {}: bug {}: {} {}", job.id, kept.number, proto::RunStatus_Name(kept.status), kept.detail);
   }
   return offered.index;
+}
+
+bool JobDispatcher::nearer(const Job& job, const proto::LeaseDone& done) {
+  return done.has_nearest_passing() && (!job.nearest_passing || done.nearest_shared() > job.nearest_passing->second);
 }
 
 // Each agent compares its lease's paths with that lease's first; the coordinator compares the

@@ -208,4 +208,10 @@ std::vector<Bug> JobDispatcher::bugs(std::uint64_t job_id) const {
   return bugs;
 }
 
+std::optional<std::pair<proto::TraceFile, std::uint64_t>> JobDispatcher::nearest_passing(std::uint64_t job_id) const {
+  std::lock_guard lock(mutex_);
+  const Job* job = find_job(job_id);
+  return job != nullptr ? job->nearest_passing : std::nullopt;
+}
+
 }  // namespace exocheck::coordinator

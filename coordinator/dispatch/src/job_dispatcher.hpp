@@ -93,6 +93,8 @@ class JobDispatcher {
   bool wait_until_over(std::uint64_t job_id, Clock::time_point deadline) const;
   /// The job's bugs (empty for an unknown job).
   std::vector<Bug> bugs(std::uint64_t job_id) const;
+  /// explore --from: the job's completed path nearest its failure so far (Job::nearest_passing).
+  std::optional<std::pair<proto::TraceFile, std::uint64_t>> nearest_passing(std::uint64_t job_id) const;
 
   /// What the coordinator's metrics show (dispatcher_figures.cpp).
   struct Figures {
@@ -144,6 +146,9 @@ class JobDispatcher {
     std::vector<std::string> warnings;
     std::set<std::string> warning_subjects;
     std::optional<proto::TraceFile> reference;  ///< --check determinism: the first lease's first path
+    /// explore --from: the completed path nearest the failure of the leases done, and the
+    /// deliveries it shares with it.
+    std::optional<std::pair<proto::TraceFile, std::uint64_t>> nearest_passing;
     DeterminismCheck determinism;
     bool stopped = false;
     bool incomplete = false;  ///< a lease was done without exploring all of its subtree
@@ -178,6 +183,8 @@ class JobDispatcher {
   /// The index of `found`'s distinct bug in job.bugs; none past --max-bugs.
   std::optional<std::size_t> add_bug(Job& job, const proto::FoundBug& found);
   void check_reference(Job& job, const proto::TraceFile& reference);
+  /// Whether `done` brings a passing path nearer the job's failure than any it has.
+  static bool nearer(const Job& job, const proto::LeaseDone& done);
   void note_warning(Job& job, const std::string& warning);
   void stop_at_bounds(Job& job);
   engine::Stats stats_of(const Job& job) const;

@@ -63,6 +63,7 @@ ExplorationOptions from_wire(const proto::ExplorationSettings& settings, const s
   options.run_timeout = std::chrono::milliseconds(or_default(settings.run_timeout_ms(), defaults.run_timeout.count()));
   options.time_limit = std::chrono::milliseconds(settings.time_limit_ms());
   options.root_prefix.assign(settings.root_prefix().begin(), settings.root_prefix().end());
+  options.nearest_to.assign(settings.nearest_to().begin(), settings.nearest_to().end());
   options.subject = subject;
   options.args.assign(args.begin(), args.end());
   return options;
@@ -88,6 +89,7 @@ proto::ExplorationSettings to_wire(const ExplorationOptions& options) {
   wire.set_max_bugs(options.max_bugs);
   *wire.mutable_faults() = options.faults;
   for (const auto& id : options.root_prefix) wire.add_root_prefix(id);
+  for (const auto& id : options.nearest_to) wire.add_nearest_to(id);
   for (const auto* row : options::rows_of(explorer.checks)) {
     if (row->engine != nullptr) wire.add_checks(row->wire);
   }
