@@ -139,6 +139,21 @@ TEST_F(Record, ACafActorOnAThreadOfItsOwnIsRecordedAndReplays) {
   EXPECT_NE(exocheck({"trace", "show", *trace}).out.find(" start "), std::string::npos);
 }
 
+// A server that spawns per request (caf_faults --churn): each worker's record goes as it ends,
+// and what is sent to it after (the hirer's ping) is still named as under control.
+TEST_F(Record, ActorsThatEndedAreForgottenAndTheirDeadLettersNamed) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto recorded = exocheck({"record", "--always", "--json", "--out", "churn", "--",
+                                  cli_test::subject_path("caf_faults").string(), "--churn=40"});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
+  const auto report = nlohmann::json::parse(recorded.out);
+  EXPECT_EQ(report.at("steps").get<int>(), 80);  // each worker's request, and its answer at the hirer
+  const auto replayed = exocheck({"replay", report.at("trace").get<std::string>()});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_COMPLETED"), std::string::npos) << replayed.out;
+  EXPECT_NE(replayed.out.find("dead letters: 0#2, 0#4"), std::string::npos) << replayed.out;
+}
+
 // A CAF stream (caf-stream) runs outside what a replay follows yet: no trace that would only
 // diverge; the construct is named, exit 2.
 TEST_F(Record, WhatAReplayCannotFollowInACafProgramIsRefusedNamed) {

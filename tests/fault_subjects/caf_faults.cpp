@@ -16,6 +16,9 @@
 //   --receive-timeout main's scoped_actor pings an echo and waits for the answer at most a second
 //   --thread-timeout  a blocking_api actor waits for main's ping at most a second
 //   --handler-receive an actor's handler receives with a scoped_actor (not supported under exploration)
+//   --churn=N         a hirer hires N workers one after another: each answers one request and quits,
+//                     and the hirer pings it once more, as it ends or after (a server that spawns
+//                     per request: what a recording keeps of ended actors)
 // By hand: each ends by itself (but --blocking-spawn and --await=monitored); --throw prints CAF's
 // report of the exception.
 
@@ -41,6 +44,7 @@ struct config : caf::actor_system_config {
   bool handler_receive = false;
   bool receive_timeout = false;
   bool thread_timeout = false;
+  int churn = 0;
   config() {
     opt_group{custom_options_, "global"}
         .add(throw_in_handler, "throw", "a handler throws")
@@ -51,7 +55,8 @@ struct config : caf::actor_system_config {
         .add(blocking_spawn, "blocking-spawn", "main spawns an actor with blocking_api")
         .add(handler_receive, "handler-receive", "a handler receives with a scoped_actor")
         .add(receive_timeout, "receive-timeout", "main's receive of an answer times out after a second")
-        .add(thread_timeout, "thread-timeout", "a blocking actor's receive times out after a second");
+        .add(thread_timeout, "thread-timeout", "a blocking actor's receive times out after a second")
+        .add(churn, "churn", "a hirer hires this many workers one after another, each for one request");
   }
 };
 
@@ -127,7 +132,31 @@ void await_then(caf::actor_system& system, const std::string& what) {
 
 }  // namespace
 
+caf::behavior answer_once(caf::event_based_actor* self) {
+  return {[=](ping_atom) {
+    self->quit();
+    return ping_atom::value;
+  }};
+}
+
+void hire(caf::event_based_actor* self, int left) {
+  if (left == 0) {
+    std::cout << "hired every worker\n";
+    self->quit();
+    return;
+  }
+  auto worker = self->spawn(answer_once);
+  self->request(worker, caf::infinite, ping_atom::value).then([=](ping_atom) {
+    self->send(worker, ping_atom::value);  // it quit: a dead letter
+    hire(self, left - 1);
+  });
+}
+
 void caf_main(caf::actor_system& system, const config& cfg) {
+  if (cfg.churn > 0) {
+    system.spawn([n = cfg.churn](caf::event_based_actor* self) { hire(self, n); });
+    return;
+  }
   if (cfg.scoped_receive) {
     caf::scoped_actor self{system};
     auto e = system.spawn(echo);

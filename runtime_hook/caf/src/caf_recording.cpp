@@ -65,15 +65,36 @@ void CafRecording::system_constructing(const caf::actor_system_config& config) {
 
 CafRecording::CafRecording(detail::FreeRunRecorder& recorder) : recorder_(recorder) {}
 
-CafRecording::RecordedActor*& CafRecording::current() {
-  thread_local RecordedActor* actor = nullptr;
-  return actor;
+CafRecording::ActorRecord& CafRecording::current() {
+  // Never destroyed, as step_in_progress(): caf_main's thread records after its thread_locals end.
+  thread_local auto* actor = new ActorRecord;
+  return *actor;
 }
 
-CafRecording::RecordedActor* CafRecording::actor_of(const caf::abstract_actor& actor) {
+CafRecording::ActorRecord CafRecording::actor_of(const caf::abstract_actor& actor) {
   std::lock_guard lock(mutex_);
   auto found = actors_.find(actor.id());
-  return found != actors_.end() ? found->second.get() : nullptr;
+  return found != actors_.end() ? found->second : nullptr;
+}
+
+bool CafRecording::of_the_program(const caf::abstract_actor& actor) const {
+  return actors_.count(actor.id()) != 0 || (actor.id() < ended_.size() && ended_[actor.id()]);
+}
+
+void CafRecording::ended(const caf::abstract_actor& actor) {
+  std::lock_guard lock(mutex_);
+  auto found = actors_.find(actor.id());
+  if (found == actors_.end()) return;
+  latest_ended_ = std::max(latest_ended_, found->second->time);
+  if (actor.id() >= ended_.size()) ended_.resize(std::max<std::size_t>(actor.id() + 1, 2 * ended_.size()));
+  ended_[actor.id()] = true;
+  actors_.erase(found);  // its thread may still hold it (current()) until its resume returns
+  // Its timers that did not fire never will (CAF cancels them).
+  const auto of_it = [&](auto& timers) {
+    timers.erase(timers.lower_bound({actor.id(), 0}), timers.lower_bound({actor.id() + 1, 0}));
+  };
+  of_it(request_timeouts_);
+  of_it(receive_timeouts_);
 }
 
 void CafRecording::unrecordable(const std::string& construct) {
@@ -85,11 +106,11 @@ void CafRecording::unrecordable(const std::string& construct) {
 }
 
 void CafRecording::launching(const caf::abstract_actor& actor) {
-  RecordedActor* spawner = current();
+  const ActorRecord spawner = current();
   const bool on_main = spawner == nullptr && std::this_thread::get_id() == main_thread_;
   if (spawner == nullptr && !on_main)
     unrecordable("an actor spawned outside any actor's code (on a thread of its own)");
-  auto made = std::make_unique<RecordedActor>();
+  auto made = std::make_shared<RecordedActor>();
   std::lock_guard lock(mutex_);
   made->id =
       spawner != nullptr ? detail::actor_id(spawner->id, ++spawner->spawned) : detail::actor_id("", main_spawned_++);
@@ -102,9 +123,9 @@ void CafRecording::launching(const caf::abstract_actor& actor) {
 // Under control (CafBridge::blocking_launch) its start is a message of its spawner's, delivered as
 // a step of its own: its thread runs until it takes its first message or ends.
 void CafRecording::blocking_launching(const caf::abstract_actor& actor) {
-  RecordedActor* spawner = current();
+  const ActorRecord spawner = current();
   const bool on_main = std::this_thread::get_id() == main_thread_;
-  RecordedActor* launched = actor_of(actor);
+  const ActorRecord launched = actor_of(actor);
   if (launched == nullptr) return;
   if (spawner == nullptr && !on_main) {
     unrecordable("an actor spawned with blocking_api outside any actor's code");
@@ -117,7 +138,7 @@ void CafRecording::blocking_launching(const caf::abstract_actor& actor) {
 }
 
 void CafRecording::blocking_started(const caf::abstract_actor& actor) {
-  RecordedActor* started = actor_of(actor);
+  const ActorRecord started = actor_of(actor);
   if (started == nullptr) return;
   Message start;
   {
@@ -125,7 +146,7 @@ void CafRecording::blocking_started(const caf::abstract_actor& actor) {
     start = std::move(started->start);
   }
   if (start.id.empty()) return;  // not launched as the program's (a scoped_actor: no thread)
-  begin_step(*started, std::move(start), "start");
+  begin_step(started, std::move(start), "start");
 }
 
 void CafRecording::blocking_thread_ending() {
@@ -143,10 +164,10 @@ void CafRecording::sending(const caf::abstract_actor& receiver, const caf::mailb
        content.match_element<caf::open_stream_msg>(0))) {
     unrecordable("a CAF stream");
   }
-  RecordedActor* sender = current();
+  const ActorRecord& sender = current();
   Message message;
   std::unique_lock lock(mutex_);
-  if (actors_.count(receiver.id()) == 0) return;  // a hidden actor of CAF's: not one of the run's
+  if (!of_the_program(receiver)) return;  // a hidden actor of CAF's: not one of the run's
   if (sender != nullptr) {
     message.id = detail::message_id(sender->id, ++sender->sent);
     message.time = sender->time;
@@ -157,17 +178,18 @@ void CafRecording::sending(const caf::abstract_actor& receiver, const caf::mailb
     message = fired(receiver, element);
     lock.lock();
   }
-  in_flight_[&element] = std::move(message);
+  // One sent to an actor that ended is named (it counts in its sender's names), never taken.
+  if (actors_.count(receiver.id()) != 0) in_flight_[&element] = std::move(message);
 }
 
-const void* CafRecording::resuming(const caf::abstract_actor& actor) {
-  RecordedActor* outer = current();
+std::shared_ptr<void> CafRecording::resuming(const caf::abstract_actor& actor) {
+  ActorRecord outer = std::move(current());
   current() = actor_of(actor);
   return outer;
 }
 
-void CafRecording::resumed(const void* previous) {
-  current() = static_cast<RecordedActor*>(const_cast<void*>(previous));
+void CafRecording::resumed(std::shared_ptr<void> previous) {
+  current() = std::static_pointer_cast<RecordedActor>(std::move(previous));
 }
 
 CafRecording::Message CafRecording::taken(const caf::mailbox_element& element) {
@@ -186,14 +208,14 @@ CafRecording::Message CafRecording::taken(const caf::mailbox_element& element) {
 
 bool CafRecording::consuming(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
   StepInProgress& step = step_in_progress();
-  RecordedActor* actor = actor_of(receiver);
+  const ActorRecord actor = actor_of(receiver);
   if (actor == nullptr || step.active) return false;
   Message message = taken(element);
   if (message.id.empty()) return false;
   step.element = &element;
   step.sent_at = message.time;
   step.previous_time = actor->time;
-  begin_step(*actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
+  begin_step(actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
   return true;
 }
 
@@ -202,7 +224,7 @@ void CafRecording::consumed(bool skipped, bool receive_timeout) {
   if (!step.active) return;
   step.active = false;
   if (!skipped) {
-    if (RecordedActor* actor = current(); actor != nullptr && receive_timeout) {
+    if (const ActorRecord& actor = current(); actor != nullptr && receive_timeout) {
       std::lock_guard lock(mutex_);
       actor->receive_timeout = actor->id + "#t" + std::to_string(++actor->timers);
       actor->receive_timeout_time = step.time;
@@ -212,7 +234,7 @@ void CafRecording::consumed(bool skipped, bool receive_timeout) {
   }
   // Awaiting a response, the actor left the message in its mailbox: delivered later, a step then.
   recorder_.cancel_step();
-  if (RecordedActor* actor = current()) actor->time = step.previous_time;
+  if (const ActorRecord& actor = current()) actor->time = step.previous_time;
   std::lock_guard lock(mutex_);
   in_flight_[step.element] = Message{std::move(step.message), step.sent_at};
 }
@@ -237,14 +259,14 @@ void CafRecording::assertion_failed(const std::string& detail) {
 }
 
 CafRecording::Message CafRecording::timer_name() {
-  RecordedActor* arming = current();
+  RecordedActor* arming = current().get();
   const bool on_main = std::this_thread::get_id() == main_thread_;
   Message name;
   if (arming == nullptr && !on_main) return name;  // no actor's code: a hidden actor's, CAF's own
   // Outside a step (an actor's initial code), under control the timer is its spawner's step's:
   // the spawner's code runs the child's first, in its step (CafBridge::run_jobs).
   const std::uint64_t time = arming != nullptr ? arming->time : 0;
-  if (arming != nullptr && !step_in_progress().active) arming = arming->spawner;
+  if (arming != nullptr && !step_in_progress().active) arming = arming->spawner.get();
   std::lock_guard lock(mutex_);
   const std::uint64_t n = arming != nullptr ? ++arming->timers : ++main_timers_;
   name.id = (arming != nullptr ? arming->id : std::string(detail::kEnvironment)) + "#t" + std::to_string(n);
@@ -254,6 +276,7 @@ CafRecording::Message CafRecording::timer_name() {
 
 void CafRecording::timer_armed(const caf::mailbox_element& delayed) {
   Message name = timer_name();
+  if (name.id.empty()) return;  // CAF's own: what it sends is not taken by the program's actors
   std::lock_guard lock(mutex_);
   delayed_[&delayed] = std::move(name);
 }
@@ -266,7 +289,7 @@ void CafRecording::timer_armed(const caf::abstract_actor& requester, caf::messag
 }
 
 void CafRecording::receive_timeout_armed(const caf::abstract_actor& armed, std::uint64_t id) {
-  RecordedActor* actor = actor_of(armed);
+  const ActorRecord actor = actor_of(armed);
   if (actor == nullptr) return;
   Message name;
   const StepInProgress& step = step_in_progress();
@@ -313,16 +336,14 @@ CafRecording::Message CafRecording::fired(const caf::abstract_actor& receiver, c
 // once every other actor has ended it is delivered, and caf_main's code after it is that step.
 void CafRecording::main_awaits() {
   if (std::this_thread::get_id() != main_thread_) return;
-  RecordedActor* sender = current();
+  const ActorRecord sender = current();
   {
     std::lock_guard lock(mutex_);
     if (main_actor_ == nullptr) {  // spawned by the code running, as the bridge makes it
-      auto made = std::make_unique<RecordedActor>();
-      made->id =
+      main_actor_ = std::make_shared<RecordedActor>();
+      main_actor_->id =
           sender != nullptr ? detail::actor_id(sender->id, ++sender->spawned) : detail::actor_id("", main_spawned_++);
-      made->spawner = sender;
-      main_actor_ = made.get();
-      main_actors_.push_back(std::move(made));
+      main_actor_->spawner = sender;
     }
     awaited_.id = sender != nullptr ? detail::message_id(sender->id, ++sender->sent)
                                     : detail::message_id(detail::kEnvironment, ++main_sent_);
@@ -338,9 +359,10 @@ void CafRecording::main_awaited() {
     std::lock_guard lock(mutex_);
     awaited = std::move(awaited_);
     // Every actor's steps come before it (CafBridge::deliver(CafAllDone)).
+    awaited.time = std::max(awaited.time, latest_ended_);
     for (const auto& [id, actor] : actors_) awaited.time = std::max(awaited.time, actor->time);
   }
-  begin_step(*main_actor_, std::move(awaited), "await_all_actors_done");
+  begin_step(main_actor_, std::move(awaited), "await_all_actors_done");
 }
 
 void CafRecording::blocking_timed_out(const caf::abstract_actor& actor) {
@@ -351,23 +373,25 @@ bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const ca
                                    caf::message_id awaited) {
   // What the receive passes over for its id is not taken: it stays for a later receive.
   if (awaited.is_response() ? element.mid != awaited : element.mid.is_response()) return false;
-  RecordedActor* actor = actor_of(receiver);
+  const ActorRecord actor = actor_of(receiver);
   if (actor == nullptr) return false;
   Message message = taken(element);
   if (message.id.empty()) return false;
   end_blocking_step();
-  begin_step(*actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
+  begin_step(actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
   return true;
 }
 
-void CafRecording::begin_step(RecordedActor& actor, Message message, std::string type) {
+void CafRecording::begin_step(const ActorRecord& actor, Message message, std::string type) {
   StepInProgress& step = step_in_progress();
-  current() = &actor;
+  current() = actor;
   step.active = true;
-  step.actor = actor.id;
+  step.actor = actor->id;
   step.message = std::move(message.id);
   step.type = std::move(type);
-  step.time = actor.time = std::max(actor.time, message.time) + 1;
+  step.time = actor->time = std::max(actor->time, message.time) + 1;
+  // Its initial code is over: a chain of actors that each spawn the next and end is not kept.
+  actor->spawner.reset();
   recorder_.begin_step(detail::RecordedStep{&step.actor, &step.message, &step.type}, step.time);
 }
 

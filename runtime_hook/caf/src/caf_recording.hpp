@@ -16,6 +16,12 @@
 // (after(...)) that fires is named as the bridge names it, from the step that armed it, and its
 // message is the step's that takes it.
 //
+// Memory stays bounded in a long-running program: an actor's record goes when it ends (CAF's
+// cleanup cancels its timeouts), kept only while its code still runs or an actor it spawned may
+// still name a timer after it; of an ended actor one bit is left, so that what is sent to it
+// still counts in its sender's names. What is in flight is keyed by mailbox element, whose
+// address the next element takes over, and a timer's name goes when it fires or its actor ends.
+//
 // Blocking actors are actors of the run as under control: a step of one begins as its receive takes
 // a message, and its code until the next message taken is that step's (under control, a delivery
 // to a blocking actor that waits returns into its code until its next wait): caf_main's
@@ -30,6 +36,7 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include <caf/actor_system.hpp>
 #include <caf/mailbox_element.hpp>
@@ -62,8 +69,10 @@ class CafRecording {
   /// A message for `receiver` goes into its mailbox: its name and its sender's time.
   void sending(const caf::abstract_actor& receiver, const caf::mailbox_element& element);
   /// `actor`'s code runs on this thread until resumed(): what it sends and spawns is its own.
-  const void* resuming(const caf::abstract_actor& actor);
-  void resumed(const void* previous);
+  std::shared_ptr<void> resuming(const caf::abstract_actor& actor);
+  void resumed(std::shared_ptr<void> previous);
+  /// `actor` ended (CAF's cleanup cancels its timeouts): its record goes.
+  void ended(const caf::abstract_actor& actor);
   /// consume() is about to take `element`: a step begins (true), unless it is not one of the run's.
   bool consuming(const caf::abstract_actor& actor, const caf::mailbox_element& element);
   /// consume() returned: `skipped` (the message stays in the mailbox) takes the step back. With
@@ -109,19 +118,23 @@ class CafRecording {
     std::uint64_t spawned = 0;
     std::uint64_t time = 0;  ///< its latest step's Lamport time
     std::uint64_t timers = 0;
-    RecordedActor* spawner = nullptr;  ///< null: caf_main
-    std::string receive_timeout;       ///< the name of the receive timeout its latest step armed
+    /// Until its first step (its initial code may name a timer after its spawner); null: caf_main.
+    std::shared_ptr<RecordedActor> spawner;
+    std::string receive_timeout;  ///< the name of the receive timeout its latest step armed
     std::uint64_t receive_timeout_time = 0;
     Message start;  ///< blocking_api: its start's name, until its thread starts
   };
 
   explicit CafRecording(detail::FreeRunRecorder& recorder);
+  using ActorRecord = std::shared_ptr<RecordedActor>;
   /// The actor whose code runs on this thread; null for caf_main's (and other threads').
-  static RecordedActor*& current();
-  RecordedActor* actor_of(const caf::abstract_actor& actor);
+  static ActorRecord& current();
+  ActorRecord actor_of(const caf::abstract_actor& actor);
+  /// Whether `actor` is one of the program's (alive or ended), not a hidden one of CAF's.
+  bool of_the_program(const caf::abstract_actor& actor) const;
   /// A step begins on this thread: `actor` takes `message`, at the Lamport time after both; the
   /// actor's code runs on this thread (for a blocking actor, until it takes its next message).
-  void begin_step(RecordedActor& actor, Message message, std::string type);
+  void begin_step(const ActorRecord& actor, Message message, std::string type);
   /// The blocking actor's step in progress on this thread ends.
   void end_blocking_step();
   /// The name `element` was sent under, taken out of what is in flight; an empty id (and a "U"
@@ -141,7 +154,9 @@ class CafRecording {
   std::thread::id main_thread_ = std::this_thread::get_id();
   std::mutex mutex_;  ///< guards what follows
   /// By CAF's actor id, which it never gives twice (an address it frees may be a new actor's).
-  std::unordered_map<caf::actor_id, std::unique_ptr<RecordedActor>> actors_;
+  std::unordered_map<caf::actor_id, ActorRecord> actors_;
+  std::vector<bool> ended_;         ///< by CAF's actor id: the program's actors that ended
+  std::uint64_t latest_ended_ = 0;  ///< the latest step time of those
   std::unordered_map<const caf::mailbox_element*, Message> in_flight_;
   std::uint64_t main_sent_ = 0;
   std::uint64_t main_spawned_ = 0;
@@ -149,8 +164,7 @@ class CafRecording {
   std::unordered_map<const caf::mailbox_element*, Message> delayed_;             ///< by the element it sends
   std::map<std::pair<caf::actor_id, std::uint64_t>, Message> request_timeouts_;  ///< by requester, response id
   std::map<std::pair<caf::actor_id, std::uint64_t>, Message> receive_timeouts_;  ///< by actor, timeout id
-  RecordedActor* main_actor_ = nullptr;  ///< caf_main's own, made at its first await
-  std::vector<std::unique_ptr<RecordedActor>> main_actors_;
+  ActorRecord main_actor_;                      ///< caf_main's own, made at its first await
   Message awaited_;                             ///< the await in progress
   std::unordered_map<std::string, bool> told_;  ///< constructs written as "U" lines
 };

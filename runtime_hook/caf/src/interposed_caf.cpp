@@ -112,9 +112,9 @@ extern "C" caf::resumable::resume_result exocheck_caf_resume_thunk(caf::resumabl
       adapter::real_function<Real>("_ZThn160_N3caf15scheduled_actor6resumeEPNS_14execution_unitEm");
   auto* recording = adapter::CafRecording::instance();
   if (recording == nullptr) return real(self, unit, most);
-  const void* outer = recording->resuming(*static_cast<caf::scheduled_actor*>(self));
+  auto outer = recording->resuming(*static_cast<caf::scheduled_actor*>(self));
   const auto result = real(self, unit, most);
-  recording->resumed(outer);
+  recording->resumed(std::move(outer));
   return result;
 }
 
@@ -316,6 +316,18 @@ void caf::detail::thread_safe_actor_clock::set_ordinary_timeout(time_point due, 
       "_ZN3caf6detail23thread_safe_actor_clock20set_ordinary_timeoutENSt6chrono10time_pointINS2_3_V212steady_"
       "clockENS2_8durationIlSt5ratioILl1ELl1000000000EEEEEEPNS_14abstract_actorENS_10atom_valueEm");
   real(this, due, self, type, id);
+}
+
+// Called by CAF's local_actor::cleanup() for every actor that ends: recording a free run, its
+// record goes (CafRecording::ended).
+void caf::detail::thread_safe_actor_clock::cancel_timeouts(caf::abstract_actor* self) {
+  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && self != nullptr) {
+    recording->ended(*self);
+  }
+  using Real = void (*)(thread_safe_actor_clock*, caf::abstract_actor*);
+  static const auto real =
+      adapter::real_function<Real>("_ZN3caf6detail23thread_safe_actor_clock15cancel_timeoutsEPNS_14abstract_actorE");
+  real(this, self);
 }
 
 void caf::detail::thread_safe_actor_clock::schedule_message(time_point due, caf::strong_actor_ptr receiver,
