@@ -153,5 +153,20 @@ TEST(WakeupTree, ATentativeEventCoversOnlySequencesThatDeliverIt) {
   EXPECT_EQ(tree.branches(), 2u);
 }
 
+// A delivery's alternative label, a branch of its own, is no race's reversal: a sequence that goes
+// below it is kept there, and covers later ones once it ends there (wakeup_tree.hpp, Branch::bare).
+TEST(WakeupTree, AnAlternativesLeafCoversNoSequenceBelowIt) {
+  WakeupTree tree;
+  WakeupEvent label = to(1, 10);
+  label.chosen = true;
+  EXPECT_TRUE(tree.add_branch(label));
+  tree.insert_below(label, {to(2, 10)});
+  EXPECT_EQ(tree.leftmost().size(), 2u);  // m1's label, then m2
+  WakeupTree leaf;
+  leaf.insert({label});  // a race's sequence ends at the label: a leaf like any other
+  leaf.insert_below(label, {to(2, 10)});
+  EXPECT_EQ(leaf.leftmost().size(), 1u);
+}
+
 }  // namespace
 }  // namespace exocheck::engine::testing

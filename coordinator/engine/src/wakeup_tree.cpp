@@ -58,13 +58,13 @@ std::optional<std::size_t> other_label_position(const WakeupSequence& w, const W
 }
 
 void WakeupTree::insert(WakeupSequence v) {
-  descend(std::move(v), true);
+  descend(std::move(v), nullptr);
 }
 
 void WakeupTree::insert_below(WakeupEvent first, WakeupSequence rest) {
   for (Branch& branch : branches_) {
     if (branch.event.same_delivery(first)) {
-      branch.subtree->descend(std::move(rest), false);
+      branch.subtree->descend(std::move(rest), &branch);
       return;
     }
   }
@@ -76,19 +76,24 @@ void WakeupTree::insert_below(WakeupEvent first, WakeupSequence rest) {
   }
 }
 
-void WakeupTree::descend(WakeupSequence v, bool at_root) {
+void WakeupTree::descend(WakeupSequence v, Branch* through) {
   WakeupTree* node = this;
-  for (bool root = at_root;; root = false) {
-    // A leaf: exploring it covers v, unless v makes a choice a run does not make by itself.
-    if (!root && node->empty() && std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen; })) {
+  for (;;) {
+    // A leaf: exploring it covers v, unless v makes a choice a run does not make by itself, or the
+    // leaf is an alternative's label alone (Branch::bare).
+    if (through != nullptr && !through->bare && node->empty() &&
+        std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen; })) {
       return;
     }
-    if (v.empty()) return;  // v leads here: the subtree explores it
-    WakeupTree* next = nullptr;
+    if (v.empty()) {  // v leads here: the subtree explores it, and a leaf here is v's too
+      if (through != nullptr && node->empty()) through->bare = false;
+      return;
+    }
+    Branch* next = nullptr;
     for (auto& branch : node->branches_) {
       if (const auto k = initial_position(v, branch.event)) {
         v.erase(v.begin() + static_cast<std::ptrdiff_t>(*k));
-        next = branch.subtree.get();
+        next = &branch;
         break;
       }
       // Every label of a message goes from where the message is delivered: the branches after it
@@ -100,12 +105,13 @@ void WakeupTree::descend(WakeupSequence v, bool at_root) {
         return;
       }
       if (!branch.event.tentative && weak_initial(v, branch.event)) {
-        next = branch.subtree.get();
+        next = &branch;
         break;
       }
     }
     if (next == nullptr) break;
-    node = next;
+    through = next;
+    node = next->subtree.get();
   }
   for (const WakeupEvent& event : v) {
     node->branches_.push_back({event, std::make_unique<WakeupTree>()});
@@ -117,7 +123,7 @@ bool WakeupTree::add_branch(WakeupEvent event) {
   const bool present = std::any_of(branches_.begin(), branches_.end(),
                                    [&](const Branch& branch) { return branch.event.same_delivery(event); });
   if (present) return false;
-  branches_.push_back({event, std::make_unique<WakeupTree>()});
+  branches_.push_back({event, std::make_unique<WakeupTree>(), true});
   return true;
 }
 

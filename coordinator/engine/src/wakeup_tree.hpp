@@ -78,6 +78,8 @@ class WakeupTree {
   void insert(WakeupSequence v);
   /// `event` as a branch of the root of its own, not merged into another: a delivery's choice made
   /// otherwise is explored from where the delivery was. False when a branch delivers it already.
+  /// Such a branch, a leaf, covers no sequence that goes below it (Branch::bare). It is one of the
+  /// root's, so preorder() of a branch's subtree, what a subtree given away carries, holds none.
   bool add_branch(WakeupEvent event);
   /// v, which starts with `first`, below the root's branch for `first` (a new last one if none).
   void insert_below(WakeupEvent first, WakeupSequence rest);
@@ -88,12 +90,24 @@ class WakeupTree {
   static WakeupTree from_preorder(const std::vector<std::pair<std::size_t, WakeupEvent>>& nodes);
 
  private:
-  void descend(WakeupSequence v, bool root);
-
   struct Branch {
     WakeupEvent event;
     std::unique_ptr<WakeupTree> subtree;
+    /// Added by add_branch, and no sequence has ended at it since: a label to explore from here,
+    /// no race's reversal. Algorithm 2 lets a leaf u cover a sequence v compatible with it: a
+    /// sequence a race puts into the tree of a configuration E while a choice p taken there is
+    /// explored reverses that race, so it holds an event dependent with p, and p, asleep below u
+    /// (explored before it, independent of its first event), wakes along u; what v orders
+    /// otherwise after u, races there find again. An alternative's label holds no such event:
+    /// the choices taken before its delivery's first label stay asleep below it, and the races
+    /// there that v needs (two deliveries at one lane reordered) are dropped as covered by such a
+    /// choice, whose subtree does not hold v's reversal of it. So v goes into this branch instead.
+    bool bare = false;
   };
+
+  /// v into this tree: the configuration's own (`through` nullptr), or the subtree of `through`.
+  void descend(WakeupSequence v, Branch* through);
+
   std::vector<Branch> branches_;
 };
 
