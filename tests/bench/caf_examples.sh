@@ -21,8 +21,7 @@ echo "| example | exit | verdict | classes | bugs | reason |"
 echo "|---|---|---|---|---|---|"
 for program in "${caf_example_programs[@]}"; do
   name=${program//\//_}
-  if ! c++ -std=c++17 -O1 -w -o "$out/$name" "$examples/$program.cpp" -lcaf_io -lcaf_core -lpthread \
-    2>"$out/$name.build"; then
+  if ! build_caf_example "$examples" "$program" "$out"; then
     echo "| $program | | not built | | | $(head -c 120 "$out/$name.build" | tr '\n|' '  ') |"
     continue
   fi

@@ -19,8 +19,7 @@ echo "| example | record exit | free run | steps | replay |"
 echo "|---|---|---|---|---|"
 for program in "${caf_example_programs[@]}"; do
   name=${program//\//_}
-  if ! c++ -std=c++17 -O1 -w -o "$out/$name" "$examples/$program.cpp" -lcaf_io -lcaf_core -lpthread \
-    2>"$out/$name.build"; then
+  if ! build_caf_example "$examples" "$program" "$out"; then
     echo "| $program | | not built | | |"
     continue
   fi
