@@ -146,6 +146,12 @@ struct Names {
     if (const auto index = number_of(fields[1])) (fields[0] == "A" ? actors : types)[*index] = fields[2];
     return true;
   }
+  /// Whether every index of `step` was named before it (the hook names them first, in the same
+  /// thread's buffer: one missing is a damaged log).
+  bool name(const CompactStep& step) const {
+    return actors.count(step.actor) != 0 && (step.sender == 0 || actors.count(step.sender - 1) != 0) &&
+           types.count(step.type) != 0;
+  }
 };
 
 Parsed parse(std::string_view log) {
@@ -153,16 +159,11 @@ Parsed parse(std::string_view log) {
   Names names;
   std::size_t order = 0;
   const auto on_compact = [&](const CompactStep& step) {
-    const auto actor = names.actors.find(step.actor);
-    const auto sender = step.sender == 0 ? names.actors.end() : names.actors.find(step.sender - 1);
-    const auto type = names.types.find(step.type);
-    // Names come before what uses them, in the same thread's buffer: one missing is garbage.
-    if (actor == names.actors.end() || (step.sender != 0 && sender == names.actors.end()) ||
-        type == names.types.end()) {
-      return;
-    }
-    const std::string& sender_id = step.sender == 0 ? std::string(detail::free_run_log::kMainSender) : sender->second;
-    add_step(parsed, step.time, actor->second, sender_id + "#" + std::to_string(step.ordinal), type->second, order++);
+    if (!names.name(step)) return;  // unreplayable_constructs() refuses such a log
+    const std::string sender_id =
+        step.sender == 0 ? std::string(detail::free_run_log::kMainSender) : names.actors.at(step.sender - 1);
+    add_step(parsed, step.time, names.actors.at(step.actor), sender_id + "#" + std::to_string(step.ordinal),
+             names.types.at(step.type), order++);
   };
   const auto on_line = [&](const std::vector<std::string>& fields) {
     const std::string& kind = fields[0];
@@ -278,13 +279,19 @@ proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, 
 
 std::vector<std::string> unreplayable_constructs(std::string_view log) {
   std::vector<std::string> constructs;
-  const auto on_line = [&](const std::vector<std::string>& fields) {
-    if (fields.size() == 2 && fields[0] == "U" &&
-        std::find(constructs.begin(), constructs.end(), fields[1]) == constructs.end()) {
-      constructs.push_back(fields[1]);
-    }
+  const auto add = [&](const std::string& construct) {
+    if (std::find(constructs.begin(), constructs.end(), construct) == constructs.end()) constructs.push_back(construct);
   };
-  for_each_record(log, on_line, [](const CompactStep&) {});
+  Names names;
+  const auto on_line = [&](const std::vector<std::string>& fields) {
+    if (names.read(fields)) return;
+    if (fields.size() == 2 && fields[0] == "U") add(fields[1]);
+  };
+  // A step the trace would leave out: its replay could pass where the run failed.
+  const auto on_compact = [&](const CompactStep& step) {
+    if (!names.name(step)) add("a damaged log (a step whose actor or type no line before it names)");
+  };
+  for_each_record(log, on_line, on_compact);
   return constructs;
 }
 

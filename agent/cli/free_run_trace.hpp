@@ -25,7 +25,8 @@ proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, 
                                    const std::vector<std::string>& args);
 
 /// What the recorded run did that a replay cannot follow yet (its "U" lines: a CAF timer's
-/// message, a blocking receive, ...), each once; empty: the trace can be replayed.
+/// message, a blocking receive, ...), or a damaged log's steps that cannot be read, each once;
+/// empty: the trace can be replayed.
 std::vector<std::string> unreplayable_constructs(std::string_view log);
 
 /// Whether the recorded run failed (anything but RUN_COMPLETED).

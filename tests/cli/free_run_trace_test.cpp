@@ -64,8 +64,8 @@ TEST(FreeRunTrace, StepsFollowTheirLamportTimesWhicheverThreadWroteThemFirst) {
 TEST(FreeRunTrace, CompactStepsAreNamedByTheLinesBeforeThem) {
   // Two threads' buffers: the second names its actors and type again (each thread names what it
   // uses); a time of 300 takes two bytes, one of them '\n' (10); a record with an index nothing
-  // named is garbage, skipped; a line follows a compact record with nothing between; the last
-  // record was torn by the log's end.
+  // named is garbage, left out (and the log refused); a line follows a compact record with nothing
+  // between; the last record was torn by the log's end.
   const std::string log =
       "P\t./program\n"
       "A\t0\t0\nT\t4\tPing\n" +
@@ -88,6 +88,10 @@ TEST(FreeRunTrace, CompactStepsAreNamedByTheLinesBeforeThem) {
   ASSERT_EQ(trace.events(4).choices_size(), 1);
   EXPECT_EQ(trace.result().status(), proto::RUN_COMPLETED);
   EXPECT_EQ(trace.result().steps(), 4u);
+  // The step it could not name is not dropped quietly: `record` refuses the log, naming why.
+  EXPECT_EQ(unreplayable_constructs(log),
+            std::vector<std::string>{"a damaged log (a step whose actor or type no line before it names)"});
+  EXPECT_TRUE(unreplayable_constructs("P\t./program\nA\t0\t0\nT\t4\tPing\n" + compact({1, 0, 0, 1, 4})).empty());
 }
 
 TEST(FreeRunTrace, TheStepAFatalSignalCameInIsWhereTheProcessDied) {
