@@ -138,11 +138,14 @@ TEST_F(LoopbackTest, AgentKilledMidwayAndRestartedChangesNothing) {
   const auto first = cluster.start_agent("a1");
   cluster.start_agent("a2");
   cluster.wait_for_agents(2);
-  // LCA without sleep sets on 5 workers: 19,845 paths, which last several of the coordinator's
-  // 250 ms progress updates even at 10,000 runs a second per agent, so the kill lands mid-way. (On
-  // 4 workers, 549 paths can end between two updates.)
+  // LCA without sleep sets on 5 workers: 19,845 paths. At 27,000 runs a second per agent they
+  // once ended before the coordinator's first 250 ms progress update; 300,000 intervals make each
+  // run compute for longer (about 5,000 runs a second here), so the kill lands mid-way on a faster
+  // machine too. The paths and classes do not depend on the intervals.
   auto request = pi_submission(pi_sha);
   request.set_args(1, "5");
+  request.add_args("--intervals");
+  request.add_args("300000");
   request.mutable_settings()->set_heuristic(proto::LCA);
   request.mutable_settings()->set_sleep_sets(false);
   bool killed = false;
