@@ -258,9 +258,12 @@ TEST(CoordinatorRestart, AJobGoesOnThroughAKillAndRestartFromTheStateDir) {
   cluster.start_agent("a1");
   cluster.start_agent("a2");
   cluster.wait_for_agents(2);
-  // pi on 5 workers, DPOR and LCA without sleep sets: 19,845 paths with one worker, seconds long.
+  // pi on 5 workers, DPOR and LCA without sleep sets: 19,845 paths with one worker; 300,000
+  // intervals keep them seconds long on a fast machine too (see AgentKilledMidway...).
   auto request = pi_submission(agent::sha256_of_file(subject("pi")));
   request.set_args(1, "5");
+  request.add_args("--intervals");
+  request.add_args("300000");
   request.mutable_settings()->set_heuristic(proto::LCA);
   request.mutable_settings()->set_sleep_sets(false);
   agent::CoordinatorClient client{cluster.address(), milliseconds(5'000)};

@@ -108,11 +108,14 @@ TEST(Metrics, ScrapedWhileAJobRunsTheyAgreeWithItsProgressAndSummary) {
   EXPECT_EQ(sample(idle, "exocheck_jobs{state=\"running\"}"), 0);
   EXPECT_EQ(scrape(coordinator_port, "/other").status, 404u);
 
-  // pi on 5 workers, DPOR and LCA without sleep sets: 19,845 paths, seconds long.
+  // pi on 5 workers, DPOR and LCA without sleep sets: 19,845 paths; 300,000 intervals keep each
+  // run computing long enough that they last seconds on a fast machine too.
   proto::SubmitRequest request;
   request.set_subject((bin_dir() / "pi").string());
   request.add_args("--workers");
   request.add_args("5");
+  request.add_args("--intervals");
+  request.add_args("300000");
   request.set_sha256(agent::sha256_of_file(request.subject()));
   auto& settings = *request.mutable_settings();
   settings.set_reduction(proto::REDUCTION_DPOR);
