@@ -48,6 +48,9 @@ void record(Reached& reached, const Execution& execution) {
       for (const auto& step : execution.steps) {
         if (step.failed) reached.failures.insert(failure_form(execution, step));
       }
+      if (!execution.steps.empty() && execution.steps.back().failed && execution.steps.back().enabled.size() > 1) {
+        ++reached.cut_off;
+      }
       break;
     default:
       break;

@@ -23,6 +23,7 @@ struct Reached {
   std::set<std::string> final_states;  ///< final states of completed paths
   std::set<std::string> deadlocks;     ///< canonical forms of deadlocked paths
   std::set<std::string> failures;      ///< failed checks, each by the causal past of its step
+  std::uint64_t cut_off = 0;           ///< runs a failure ended in a step with something else enabled
 };
 
 /// How runs are handed to the engine: whole, or without the steps of their prefix (as agents

@@ -71,6 +71,7 @@ Execution Interpreter::run() {
       });
     }
     if (!deliver(chosen) && failure_.empty()) failure_ = "check failed at " + current_->message;
+    if (aborted_) return finish(Ending::kAssertion, failure_);  // what was enabled is never run
   }
 }
 
@@ -261,6 +262,9 @@ bool Interpreter::run_action(int self, const Action& action, const Message* hand
       return true;
     case Op::kCheck:
       return actors_[self].acc % 3 != action.value;
+    case Op::kAbort:
+      aborted_ = actors_[self].acc % 3 == action.value;
+      return !aborted_;
     case Op::kAfter:
     case Op::kEvery: {
       const auto kind = action.op == Op::kAfter ? TimerKind::kOnce : TimerKind::kPeriodic;

@@ -27,6 +27,7 @@ struct Action {
     kReply,    ///< reply to the call being handled (if it is one), with value = acc
     kDestroy,  ///< end this actor after the step
     kCheck,    ///< assertion: fails when acc % 3 == `value`
+    kAbort,    ///< assert(): fails when acc % 3 == `value`, and the process ends with this step
     kStore,    ///< store the carried actor into slot `slot`
     kAfter,    ///< arm a one-shot timer: message `type` (value acc + `value`) to self; its name into timer slot `slot`
     kEvery,    ///< arm a periodic timer, likewise

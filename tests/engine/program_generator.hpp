@@ -19,6 +19,9 @@ struct Features {
   bool quiescent_timers = false;
   /// Actors that monitor others (Actor::monitor) and handle their Down.
   bool monitors = false;
+  /// Handlers that may assert() as a C++ program does: a failure ends the process, and the run,
+  /// with that step, whatever was still enabled.
+  bool aborts = false;
   /// The faults each run may suffer (the budget, the same for every program); with crashes, some
   /// actor types restart.
   FaultBudget faults{};

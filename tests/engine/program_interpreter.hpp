@@ -100,6 +100,7 @@ class Interpreter {
   int environment_sent_ = 0;
   int roots_spawned_ = 0;
   std::string failure_;   ///< the first failed check; the run goes on without the failed actor
+  bool aborted_ = false;  ///< a kAbort failed: the run ends with the step in progress
   bool copying_ = false;  ///< posting the network's copy of a message: no fault for it
 };
 

@@ -90,7 +90,9 @@ TEST_F(ExploreCaf, ALostCafMessageLetsTheNextOnItsChannelThrough) {
       explore_one_worker({"--keep-going", "--lose", "1", "--lossy-types", "result"}, "caf-supervisor", {"--fixed"});
   EXPECT_EQ(lossy.exit_code, 1) << lossy.summary.dump(2);
   EXPECT_TRUE(lossy.complete);
-  EXPECT_EQ(lossy.classes, 3u);
+  // Two classes more than before the runs an assert() cuts off were explored on (a failing run
+  // with a result on its way): what exhaustive exploration without sleep sets counts.
+  EXPECT_EQ(lossy.classes, 5u);
   EXPECT_EQ(lossy.bugs, 1u);
   expect_bug_replays(lossy, "RUN_ASSERTION_FAILED", {"results.size()"});
 }
@@ -264,7 +266,10 @@ TEST_F(ExploreCaf, CafMainsScopedActorAndFunctionViewAreExplored) {
     std::uint64_t classes;
     bool bug;
   };
-  for (const Row& row : {Row{{}, 16, true}, Row{{"--fixed"}, 4, false}, Row{{"--function-view"}, 8, true},
+  // Without --fixed caf_main's assert() ends the process while increments are on their way: the
+  // runs it cuts off are explored on (each delivery enabled there goes first once), 10 of the
+  // classes pass, as exhaustive exploration's do.
+  for (const Row& row : {Row{{}, 36, true}, Row{{"--fixed"}, 4, false}, Row{{"--function-view"}, 30, true},
                          Row{{"--function-view", "--fixed"}, 4, false}}) {
     SCOPED_TRACE(row.args.empty() ? "" : row.args.front());
     const auto result = figures({"--workers", "1", "--keep-going"}, "caf-scoped", row.args);

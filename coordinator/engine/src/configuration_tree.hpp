@@ -28,6 +28,9 @@ struct Taken {
   /// Explored: nothing out below it and no branch left there (or, given away, it came back).
   bool finished = false;
   bool given_away = false;
+  /// Its delivery ended a run in a failure that cut it off (race.hpp, find_cut_off_race): it
+  /// sleeps below no sibling, whose continuation it did not see.
+  bool cut_off = false;
 };
 
 /// One configuration held: on the way to an item out or a subtree given away, with a branch of

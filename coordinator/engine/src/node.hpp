@@ -25,11 +25,14 @@ struct Node {
   ShortList<Key, 2> backtrack;           ///< deliveries (labels) to explore from here, in the order added
   ShortList<Key, 2> backtrack_messages;  ///< backtrack[i]'s message: itself, or a label's
   ShortList<Key, 2> done;                ///< messages handed out from here (explored or in flight)
-  SleepSet sleep;                        ///< messages asleep here: every delivery of theirs (dependency.md, "Choices")
-  bool freeze = false;                   ///< TransDPOR: an addition is waiting to be explored
-  Key latest = kNoKey;                   ///< the message handed out last from here (the first run's, at first)
-  bool listed = false;                   ///< on the explorer's list of nodes with open choices
-  std::uint32_t items_out = 0;           ///< items handed out from here and not completed yet
+  /// Messages whose delivery from here ended a run in a failure that cut it off (race.hpp,
+  /// find_cut_off_race): they never sleep below a sibling, whose continuation they did not see.
+  ShortList<Key, 1> cut_off;
+  SleepSet sleep;               ///< messages asleep here: every delivery of theirs (dependency.md, "Choices")
+  bool freeze = false;          ///< TransDPOR: an addition is waiting to be explored
+  Key latest = kNoKey;          ///< the message handed out last from here (the first run's, at first)
+  bool listed = false;          ///< on the explorer's list of nodes with open choices
+  std::uint32_t items_out = 0;  ///< items handed out from here and not completed yet
   /// Few per node (often one): a vector searched in order beats a hash map in time and memory.
   ShortList<std::pair<Key, std::unique_ptr<Node>>, 1> children;
 

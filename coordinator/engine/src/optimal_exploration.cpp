@@ -205,6 +205,7 @@ class OptimalExploration final : public Exploration {
     }
     if (at == nullptr) return false;
     const Key taken = names_.intern(request.taken);
+    if (Taken* took = at->taken(taken); took != nullptr && request.cut_off) took->cut_off = true;
     for (const auto& label : request.alternatives) {
       const Taken* took = at->taken(taken);
       placement_.add_alternative(*at, names_.intern(label), took != nullptr ? took->receiver : kNoKey);
@@ -277,7 +278,7 @@ class OptimalExploration final : public Exploration {
     std::vector<Taken> before;
     for (const Taken& t : from.done) {
       if (names_.base(t.message) == message) break;
-      if (!t.unsure) before.push_back(t);
+      if (!t.unsure && !t.cut_off) before.push_back(t);  // a cut-off one sleeps nowhere
     }
     return before;
   }
@@ -422,12 +423,24 @@ class OptimalExploration final : public Exploration {
   /// (program seed 30736 in tests/engine/optimal_test.cpp: a message lost to an actor that
   /// another delivery destroyed). It costs no measurable time beside the runs.
   void analyse_races() {
+    const std::vector<Key> pending = trace_.pending_at_end();
+    cut_off_ = std::any_of(pending.begin(), pending.end(), [&](Key m) {
+      find_cut_off_race(trace_, m, races_);
+      return !races_.empty();
+    });
     for (std::size_t k = 1; k <= trace_.size(); ++k) {
       const ViewStep& step = trace_.step(k);
       analyse(step.message, k - 1);
       for (Key m : step.dead_letters) analyse(m, k);
     }
-    for (Key m : trace_.pending_at_end()) analyse(m, trace_.size());
+    for (Key m : pending) {
+      analyse(m, trace_.size());
+      find_cut_off_race(trace_, m, races_);
+      for (const Race& race : races_) insert(race.step, m);
+    }
+    if (Configuration* pre = cut_off_ ? path_[trace_.size() - 1] : nullptr) {  // a cut-off run has a step
+      if (Taken* cut_by = pre->taken(trace_.step(trace_.size()).label)) cut_by->cut_off = true;
+    }
   }
 
   void analyse(Key m, std::size_t point) {
@@ -439,7 +452,9 @@ class OptimalExploration final : public Exploration {
   /// to its owner when that configuration lies above this explorer's root.
   void insert(std::size_t i, Key m) {
     WakeupSequence v;
-    for (std::size_t k = i + 1; k <= trace_.size(); ++k) {
+    // A failure that cut the run off ends the process: nothing goes after it, so it is in no v.
+    const std::size_t end = cut_off_ ? trace_.size() - 1 : trace_.size();
+    for (std::size_t k = i + 1; k <= end; ++k) {
       if (trace_.happens_before(i, k)) continue;
       v.push_back(event_of(trace_.step(k).label, trace_.step(k).lane(), i));
       v.back().chosen = trace_.step(k).label != trace_.step(k).message || !trace_.alternatives(k).empty();
@@ -454,6 +469,7 @@ class OptimalExploration final : public Exploration {
     BacktrackRequest request;
     for (std::size_t k = 1; k < i; ++k) request.prefix.push_back(names_.name(trace_.step(k).label));
     request.taken = names_.name(trace_.step(i).label);
+    request.cut_off = cut_off_ && i == trace_.size();
     for (const WakeupEvent& event : v) request.wakeup.push_back(step_named(event, names_));
     requests_.push_back(std::move(request));
   }
@@ -486,6 +502,7 @@ class OptimalExploration final : public Exploration {
   TraceView trace_;
   std::vector<Configuration*> path_;
   std::vector<Race> races_;
+  bool cut_off_ = false;  ///< the run a failure cut off (race.hpp, find_cut_off_race)
   ClassSet classes_;
 };
 

@@ -98,4 +98,14 @@ void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, 
   }
 }
 
+void find_cut_off_race(const TraceView& trace, Key m, std::vector<Race>& races) {
+  races.clear();
+  const std::size_t last = trace.size();
+  if (!trace.ended_in_failure() || last == 0 || !enabled_before(trace, last, m)) return;
+  // A delivery to step n's lane (or to every lane) is find_races()'s: m raced with step n there.
+  if (trace.latest_dependent_step(trace.receiver(m), last) == last) return;
+  races.push_back(race_with(trace, m, last, last));
+  races.back().cut_off = true;
+}
+
 }  // namespace exocheck::engine

@@ -23,6 +23,7 @@ struct Race {
   Key minimal = kNoKey;             ///< TransDPOR's E: m if enabled, else msg(S_j) for the minimal such j
                                     ///< if enabled; kNoKey when E is empty
   Key minimal_message = kNoKey;     ///< minimal's message
+  bool cut_off = false;             ///< find_cut_off_race's: step i ended the run, with m enabled
 };
 
 /// The races of message `m` (received by `receiver`) in the configuration after step `point`:
@@ -32,5 +33,14 @@ struct Race {
 /// next: it is asked once per message of every result).
 void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, std::size_t point,
                 std::vector<Race>& races);
+
+/// A run a failure ended in its last step n (an assert(), a crash, an exit: the process ends
+/// there) while `m`, pending at the end, was enabled at pre(S, n) for an actor step n is
+/// independent of: the run was cut off, and m could have gone before step n, which ended
+/// everything; what follows m is then explored too. Step n is dependent with such an m (the
+/// dependency find_races() leaves to the lanes does not see it): their race, or none. Not with the
+/// earlier steps of other actors: the failure moved before them is the same failure with less
+/// delivered (dependency.md, "A run a failure cuts off").
+void find_cut_off_race(const TraceView& trace, Key m, std::vector<Race>& races);
 
 }  // namespace exocheck::engine

@@ -59,6 +59,8 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
                                 std::to_string(prefix.size()));
   }
   names_ = &names;
+  ended_in_failure_ = execution.ending == Ending::kAssertion || execution.ending == Ending::kException ||
+                      execution.ending == Ending::kCrash;
   step_zero_senders_known_ = false;
   own_.clear();
   own_.reserve(execution.steps.size() + 1);

@@ -95,6 +95,9 @@ class TraceView {
   std::size_t latest_dependent_step(Key receiver, std::size_t limit) const;
   /// Messages sent and neither delivered nor lost by the end.
   std::vector<Key> pending_at_end() const;
+  /// The run ended in a failure (a failed check, an exception, a crash), which may have ended the
+  /// process in its last step, with messages still enabled (race.hpp, find_cut_off_race()).
+  bool ended_in_failure() const { return ended_in_failure_; }
   /// The canonical form of the execution's class: the format of canonical_form(Execution, Timers).
   std::string canonical_form(const Names& names) const;
   /// The execution's class in interned keys: every delivery's (actor, message) as bytes, grouped
@@ -117,6 +120,7 @@ class TraceView {
   std::vector<std::vector<std::size_t>> coenabled_steps_of_lane_;
   std::vector<std::size_t> coenabled_steps_;  ///< of every lane: for a message on every lane
   bool timers_on_every_lane_ = false;
+  bool ended_in_failure_ = false;
   /// Per step k, the latest step at most k on every lane (0: none); empty when there is none at all.
   std::vector<std::size_t> last_every_lane_;
   Names* names_ = nullptr;                      ///< the names the view interned into, for step 0's senders

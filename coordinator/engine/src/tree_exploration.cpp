@@ -67,7 +67,7 @@ SleepSet TreeExploration::sleep_after(const Node& node, Key message) const {
   ShortList<Key, 4> before;
   for (Key done : node.done) {
     if (names_.base(done) == delivered) break;
-    before.push_back(names_.base(done));
+    if (!Node::contains(node.cut_off, names_.base(done))) before.push_back(names_.base(done));
   }
   const auto receiver_of = [&](Key m) { return node.receiver_of(m); };
   return node.sleep.after(delivered, receiver_of(delivered), before, receiver_of);
@@ -170,6 +170,14 @@ void TreeExploration::extend_tree(TraceView& trace, const Issued& issued, std::v
 
 void TreeExploration::analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point) {
   find_races(trace, options_.delivery, m, trace.receiver(m), point, races_);
+  take_races(trace, path);
+}
+
+void TreeExploration::mark_cut_off(Node& node, Key message) {
+  if (!Node::contains(node.cut_off, message)) node.cut_off.push_back(message);
+}
+
+void TreeExploration::take_races(const TraceView& trace, const std::vector<Node*>& path) {
   for (const Race& race : races_) {
     Node* pre = path[race.step - 1];
     if (pre == nullptr) {
@@ -193,7 +201,21 @@ void TreeExploration::analyse_races(const TraceView& trace, const std::vector<No
       if (!Node::contains(step.sent, m)) analyse(trace, path, m, k);
     }
   }
-  for (Key m : trace.pending_at_end()) analyse(trace, path, m, trace.size());
+  for (Key m : trace.pending_at_end()) {
+    analyse(trace, path, m, trace.size());
+    find_cut_off_race(trace, m, races_);
+    take_races(trace, path);
+  }
+}
+
+void TreeExploration::mark_if_cut_off(const TraceView& trace, const std::vector<Node*>& path) {
+  if (!trace.ended_in_failure() || trace.size() == 0 || path[trace.size() - 1] == nullptr) return;
+  for (Key m : trace.pending_at_end()) {
+    find_cut_off_race(trace, m, races_);
+    if (races_.empty()) continue;
+    mark_cut_off(*path[trace.size() - 1], names_.base(trace.step(trace.size()).label));
+    return;
+  }
 }
 
 void TreeExploration::list_if_open(Node& node) {
@@ -283,6 +305,7 @@ bool TreeExploration::complete(std::uint64_t id, const Execution& execution) {
     if (path[k] != nullptr) list_if_open(*path[k]);
   }
   if (subtree_start) request_alternatives_above_root(trace, root_.depth);
+  mark_if_cut_off(trace, path);  // exhaustive's sleep sets too
   if (policy_->analyses_races()) analyse_races(trace, path, first_new_step);
   count_ending(execution, trace);
   drop_explored(path.back());

@@ -67,6 +67,12 @@ class TreeExploration final : public Exploration {
   void extend_tree(TraceView& trace, const Issued& issued, std::vector<Node*>& path);
   void analyse_races(const TraceView& trace, const std::vector<Node*>& path, std::size_t first_new_step);
   void analyse(const TraceView& trace, const std::vector<Node*>& path, Key m, std::size_t point);
+  /// Offers races_ to the policy at their configurations (or to the giver, above the root).
+  void take_races(const TraceView& trace, const std::vector<Node*>& path);
+  /// `message`'s delivery from `node` ended a run in a failure that cut it off.
+  static void mark_cut_off(Node& node, Key message);
+  /// Marks the last step's delivery so when the run was cut off (race.hpp, find_cut_off_race).
+  void mark_if_cut_off(const TraceView& trace, const std::vector<Node*>& path);
   void list_if_open(Node& node);
   void drop_explored(Node* node);
   void count_ending(const Execution& execution, const TraceView& trace);

@@ -12,6 +12,7 @@ void TreeExploration::request_above_root(const TraceView& trace, const Race& rac
   request.taken = names_.name(race.taken);
   for (Key m : race.dpor_set) request.dpor_set.push_back(names_.name(m));
   request.minimal = name_or_empty(race.minimal);
+  request.cut_off = race.cut_off;
   requests_.push_back(std::move(request));
 }
 
@@ -46,6 +47,7 @@ bool TreeExploration::request_backtrack(const BacktrackRequest& request) {
     list_if_open(*node);
     return true;
   }
+  if (request.cut_off) mark_cut_off(*node, names_.base(names_.intern(request.taken)));
   Race race;
   race.step = request.prefix.size() + 1;
   race.message = names_.intern(request.message);

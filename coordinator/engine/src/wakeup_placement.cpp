@@ -25,8 +25,9 @@ void WakeupPlacement::offer(Configuration& at, Key taken, WakeupSequence v) {
     if (!position) {
       if (const auto k = other_label_position(v, choice)) return offer_below_label(at, taken, std::move(v), *k);
     }
-    // A tentative choice whose run is not back covers only sequences that deliver it.
-    if (!position && (q.unsure || !weak_initial(v, choice))) continue;
+    // A tentative choice whose run is not back covers only sequences that deliver it; so does one
+    // that cut its run off (race.hpp, find_cut_off_race): nothing went on after it.
+    if (!position && (q.unsure || q.cut_off || !weak_initial(v, choice))) continue;
     if (!after_taken || q.given_away) return;
     Configuration* below = at.child(q.message);
     if (below == nullptr) return;  // explored, and nothing was taken before it: it covered v

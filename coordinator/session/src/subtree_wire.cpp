@@ -70,6 +70,7 @@ void to_wire(const engine::BacktrackRequest& request, proto::BacktrackRequest& o
   out.set_minimal(request.minimal);
   add_steps(request.wakeup, *out.mutable_wakeup());
   for (const auto& label : request.alternatives) out.add_alternatives(label);
+  out.set_cut_off(request.cut_off);
 }
 
 engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
@@ -81,6 +82,7 @@ engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
   out.minimal = request.minimal();
   out.wakeup = steps_from_wire(request.wakeup());
   out.alternatives.assign(request.alternatives().begin(), request.alternatives().end());
+  out.cut_off = request.cut_off();
   return out;
 }
 

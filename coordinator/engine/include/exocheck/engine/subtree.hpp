@@ -56,6 +56,9 @@ struct BacktrackRequest {
   /// Not a race: the deliveries of `taken`'s message with a choice of its handler made otherwise,
   /// each to be explored from there whatever the reduction (message, dpor_set and minimal empty).
   std::vector<std::string> alternatives;
+  /// The delivery of `taken` there ended the run in a failure that cut it off: it covers no
+  /// sequence that does not deliver it, and sleeps below no sibling (race.hpp, find_cut_off_race).
+  bool cut_off = false;
 };
 
 }  // namespace exocheck::engine
