@@ -29,7 +29,9 @@ bool is_message_id(std::string_view id) {
   if (hash == std::string_view::npos) return false;
   const auto sender = id.substr(0, hash);
   auto counter = id.substr(hash + 1);
-  if (counter.starts_with('t')) counter.remove_prefix(1);  // a CAF program's timer (CafBridge::next_timer_id)
+  // A CAF program's timer (CafBridge::next_timer_id), or a blocking receive's timeout (the n-th
+  // message or timeout of its receives: CafBridge::arm_receive_timeout).
+  if (counter.starts_with('t') || counter.starts_with('w')) counter.remove_prefix(1);
   return (sender == "env" || is_actor_path(sender)) && is_number(counter) && counter.front() != '0';
 }
 

@@ -369,6 +369,31 @@ TEST_F(ExploreCaf, ABlockingReceivesTimeoutIsATimer) {
   }
 }
 
+// caf-scoped --wait-ms=1: caf_main waits for each increment with after(1 ms) and asserts both came
+// in time. A timeout that fires first fails the run (an assert(): the process ends); the orders in
+// which the increments come in time are found after it too (before the runs an assert() cuts off
+// were explored on, none of the 4 passing classes was).
+TEST_F(ExploreCaf, AFlakyWaitsTimeoutAndTheOrdersThatPassAreFound) {
+  if (!built("caf-scoped")) GTEST_SKIP() << "caf-scoped not built (no libcaf-dev)";
+  const auto anytime = figures({"--workers", "1", "--keep-going"}, "caf-scoped", {"--wait-ms=1"});
+  EXPECT_EQ(anytime.exit_code, 1) << anytime.summary.dump(2);
+  EXPECT_TRUE(anytime.complete);
+  EXPECT_EQ(anytime.classes, 18u);
+  EXPECT_EQ(anytime.failing_classes, 14u);  // 4 pass
+  EXPECT_EQ(anytime.bugs, 2u);              // the first wait's timeout, or the second's
+  const auto quiescent =
+      figures({"--workers", "1", "--keep-going", "--timers", "quiescent"}, "caf-scoped", {"--wait-ms=1"});
+  EXPECT_EQ(quiescent.exit_code, 0) << quiescent.summary.dump(2);
+  EXPECT_EQ(quiescent.classes, 4u);
+  expect_bug_replays(figures({"--workers", "1"}, "caf-scoped", {"--wait-ms=1"}), "RUN_ASSERTION_FAILED",
+                     {"timeout:blocking receive", "Assertion `in_time == 2' failed."});
+  // The timeout of caf_main's first wait, by its name ("1#w1": actor 1's first message or timeout).
+  const auto run =
+      exocheck({"run", "--prefix", "1#w1", "--", cli_test::subject_path("caf-scoped").string(), "--wait-ms=1"});
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_NE(run.out.find("Assertion `in_time == 2' failed."), std::string::npos) << run.out;
+}
+
 // A deposit retried on its request timeout (caf-retry): with timers that may fire at any step the
 // timeout races the reply, and a late reply after the retry applies the deposit twice. Timers
 // that fire only when nothing else can (quiescent) never beat the reply.

@@ -127,6 +127,21 @@ TEST_F(Record, ACafReceiveTimeoutThatFiredIsRecordedAndReplays) {
   EXPECT_NE(exocheck({"trace", "show", *trace}).out.find(" 1#t1 "), std::string::npos);
 }
 
+// caf-scoped --wait-ms=1 --slow-ms=2: caf_main waits for each increment with after(1 ms), the
+// counter takes 2 ms over one, and caf_main asserts both came in time (a flaky test's wait). The
+// timeout that fired is a step of caf_main's scoped_actor, named by what its receives got before
+// ("1#w1": its first), as under control, and the replay fires the same one.
+TEST_F(Record, ABlockingReceivesTimeoutThatFiredIsRecordedAndReplays) {
+  if (!built("caf-scoped")) GTEST_SKIP() << "caf-scoped not built (no libcaf-dev)";
+  const auto trace = record_until_failure("caf-scoped", {"--wait-ms=1", "--slow-ms=2"}, 20);
+  ASSERT_TRUE(trace) << "no free run of caf-scoped --wait-ms=1 --slow-ms=2 failed in 20";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  EXPECT_NE(replayed.out.find("Assertion `in_time == 2' failed"), std::string::npos) << replayed.out;
+  EXPECT_NE(exocheck({"trace", "show", *trace}).out.find(" 1#w1 "), std::string::npos);
+}
+
 // caf-blocking: an actor spawned with blocking_api runs on a thread of its own; its start is a step
 // of its own and each message its receive takes another, as under control.
 TEST_F(Record, ACafActorOnAThreadOfItsOwnIsRecordedAndReplays) {

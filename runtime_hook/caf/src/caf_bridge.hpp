@@ -108,6 +108,9 @@ class CafBridge {
   /// goes on until a message for it is delivered, and returns true with it in the mailbox; false
   /// when `timeout` (after(...)) fired first. When the run ends instead, the process ends.
   bool blocking_wait(caf::blocking_actor& actor, std::optional<caf::blocking_actor::timeout_type> timeout);
+  /// `actor`'s receive takes a message (`took`), or gives it back as no handler matched (not
+  /// `took`): what names its next timeout.
+  void blocking_taking(const caf::abstract_actor& actor, bool took);
   /// The program does what the adapter does not model, named by `construct`: refused (exit 2 of
   /// exocheck, never a bug).
   [[noreturn]] void refuse(const std::string& construct);
@@ -147,6 +150,10 @@ class CafBridge {
     std::uint64_t waits = 0;     ///< receives it waited in: names the one a timeout is for
     std::string timeout_series;  ///< the armed timeout of the receive it waits in
     bool timed_out = false;
+    /// Messages its receives took and timeouts that fired: its next timeout is "<actor>#w<taken+1>"
+    /// (see arm_receive_timeout()), unless that name was given already.
+    std::uint64_t taken = 0;
+    std::uint64_t named = 0;  ///< the highest n of the "<actor>#w<n>" names given
   };
 
   explicit CafBridge(std::unique_ptr<detail::ControlledMode> mode);

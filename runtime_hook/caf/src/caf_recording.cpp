@@ -365,18 +365,30 @@ void CafRecording::main_awaited() {
   begin_step(main_actor_, std::move(awaited), "await_all_actors_done");
 }
 
-void CafRecording::blocking_timed_out(const caf::abstract_actor& actor) {
-  if (actor_of(actor) != nullptr) unrecordable("a blocking receive's timeout that fired (receive(..., after(...)))");
+// Under control the timeout is a timer armed by the step the receive's code belongs to, named by
+// what the actor's receives got before it (CafBridge::arm_receive_timeout).
+void CafRecording::blocking_timed_out(const caf::abstract_actor& waiting) {
+  const ActorRecord actor = actor_of(waiting);
+  if (actor == nullptr) return;
+  Message timeout;
+  {
+    std::lock_guard lock(mutex_);
+    timeout.id = actor->id + "#w" + std::to_string(++actor->received);
+    if (const ActorRecord& arming = current()) timeout.time = arming->time;
+  }
+  end_blocking_step();
+  begin_step(actor, std::move(timeout), "timeout:blocking receive");
 }
 
-bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const caf::mailbox_element& element,
-                                   caf::message_id awaited) {
-  // What the receive passes over for its id is not taken: it stays for a later receive.
-  if (awaited.is_response() ? element.mid != awaited : element.mid.is_response()) return false;
+bool CafRecording::blocking_taking(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
   const ActorRecord actor = actor_of(receiver);
   if (actor == nullptr) return false;
   Message message = taken(element);
   if (message.id.empty()) return false;
+  {
+    std::lock_guard lock(mutex_);
+    ++actor->received;
+  }
   end_blocking_step();
   begin_step(actor, std::move(message), system_ != nullptr ? CafMessageTypes::name_of(element, *system_) : "?");
   return true;

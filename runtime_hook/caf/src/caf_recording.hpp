@@ -9,8 +9,9 @@
 // sends there is its own. A step is a message its consume() took (not one it skipped while awaiting
 // a response, which stays in the mailbox), at the Lamport time of free_run_recording.hpp. What a
 // replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
-// save a trace that would not reproduce: a blocking receive's timeout that fired, a message a
-// blocking receive skipped, a message from a thread of the program's own, streams, detached actors.
+// save a trace that would not reproduce: a message a blocking receive skipped, a message from a
+// thread of the program's own, streams, detached actors. A blocking receive's timeout that fired
+// is a step of its actor, named by what its receives got before ("<actor>#w<n>"), as under control.
 // A timer that never fires costs nothing: under control timers are named apart from messages
 // (CafBridge::next_timer_id). A delayed message, a request's timeout or a receive timeout
 // (after(...)) that fires is named as the bridge names it, from the step that armed it, and its
@@ -84,12 +85,13 @@ class CafRecording {
   void threw(const std::string& what);
   /// assert() failed: the step in progress fails (the process aborts next).
   void assertion_failed(const std::string& detail);
-  /// The receive's timeout fired first.
+  /// The receive's timeout fired first: a step of the actor, "<actor>#w<n>" for its n-th message
+  /// taken or timeout, as under control.
   void blocking_timed_out(const caf::abstract_actor& actor);
-  /// A blocking actor's receive (caf_main's scoped_actor) takes `element`, awaiting `awaited` (a
-  /// response's id, or none): unless it is skipped for its id, the step of the actor's previous
-  /// message (caf_main's code since) ends and this message's begins; true then.
-  bool blocking_taking(const caf::abstract_actor& actor, const caf::mailbox_element& element, caf::message_id awaited);
+  /// A blocking actor's receive (caf_main's scoped_actor) takes `element` (not one passed over for
+  /// its id): the step of the actor's previous message (caf_main's code since) ends and this
+  /// message's begins; true then.
+  bool blocking_taking(const caf::abstract_actor& actor, const caf::mailbox_element& element);
   /// The receive skipped the message it took after all (no handler matched).
   void blocking_skipped();
   /// caf_main awaits its actors (await_all_actors_done() called by caf_main itself), and the wait
@@ -122,7 +124,8 @@ class CafRecording {
     std::shared_ptr<RecordedActor> spawner;
     std::string receive_timeout;  ///< the name of the receive timeout its latest step armed
     std::uint64_t receive_timeout_time = 0;
-    Message start;  ///< blocking_api: its start's name, until its thread starts
+    Message start;               ///< blocking_api: its start's name, until its thread starts
+    std::uint64_t received = 0;  ///< a blocking actor's: messages its receives took, timeouts fired
   };
 
   explicit CafRecording(detail::FreeRunRecorder& recorder);

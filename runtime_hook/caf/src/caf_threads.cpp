@@ -93,7 +93,16 @@ void CafBridge::arm_receive_timeout(caf::blocking_actor& actor, BlockingActor& s
   const auto delay = std::chrono::ceil<std::chrono::milliseconds>(std::max(timeout - Clock::now(), Clock::duration{0}));
   auto firing = std::make_unique<detail::Envelope>();
   firing->sender = running_;
-  firing->id = next_timer_id(running_);
+  // Named by what the actor's receives got before it, not by the timers armed: a receive waits
+  // (and arms one) only when the mailbox is empty, which in a free run depends on timing, and a
+  // recording names a timeout that fired so (CafRecording::blocking_timed_out). A wait again for
+  // the same count (after a message no handler matched) is named as any timer.
+  if (state.taken + 1 > state.named) {
+    state.named = state.taken + 1;
+    firing->id = state.cell->id + "#w" + std::to_string(state.named);
+  } else {
+    firing->id = next_timer_id(running_);
+  }
   firing->receiver = state.cell;
   firing->type = &types_.adapter_type("timeout:blocking receive", typeid(CafReceiveTimeout));
   firing->payload = detail::make_payload(CafReceiveTimeout{&actor, state.waits});
@@ -111,7 +120,18 @@ void CafBridge::fire(const CafReceiveTimeout& timeout) {
   if (state.phase != BlockingActor::Phase::waiting || state.waits != timeout.wait) return;
   state.timeout_series.clear();
   state.timed_out = true;
+  ++state.taken;
   wake(*timeout.actor);
+}
+
+void CafBridge::blocking_taking(const caf::abstract_actor& actor, bool took) {
+  auto found = blocking_.find(&actor);
+  if (found == blocking_.end()) return;
+  if (took) {
+    ++found->second.taken;
+  } else {
+    --found->second.taken;
+  }
 }
 
 }  // namespace exocheck::caf_adapter

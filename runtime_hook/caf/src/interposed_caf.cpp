@@ -267,8 +267,16 @@ caf::intrusive::task_result caf::blocking_actor::mailbox_visitor::operator()(caf
   using Real = caf::intrusive::task_result (*)(caf::blocking_actor::mailbox_visitor*, caf::mailbox_element&);
   static const auto real =
       adapter::real_function<Real>("_ZN3caf14blocking_actor15mailbox_visitorclERNS_15mailbox_elementE");
+  // Passed over for its id, a message is not taken: it stays for a later receive.
+  if (mid.is_response() ? element.mid != mid : element.mid.is_response()) return real(this, element);
+  if (auto* bridge = adapter::CafBridge::instance()) {
+    bridge->blocking_taking(*self, true);  // before the handler, whose own receives it counts in
+    const auto result = real(this, element);
+    if (result == caf::intrusive::task_result::skip) bridge->blocking_taking(*self, false);
+    return result;
+  }
   auto* recording = adapter::CafRecording::instance();
-  if (recording == nullptr || !recording->blocking_taking(*self, element, mid)) return real(this, element);
+  if (recording == nullptr || !recording->blocking_taking(*self, element)) return real(this, element);
   const auto result = real(this, element);
   if (result == caf::intrusive::task_result::skip) recording->blocking_skipped();
   return result;
