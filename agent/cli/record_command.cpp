@@ -173,8 +173,8 @@ RecordCommand::RecordCommand(CLI::App& parent)
       "non-zero exit saves a trace; `exocheck replay TRACE` follows it under control. A program a test\n"
       "harness starts records when EXOCHECK_RECORD names a log file ('%p' in it: the process id);\n"
       "`record --from LOG` makes its trace.\n"
-      "A run that did what a replay cannot follow yet (in a CAF program: a stream, a detached actor, a\n"
-      "message a blocking receive skipped, CAF's testing DSL) saves no trace: exit 2, naming it.\n"
+      "A run that did what a replay cannot follow yet (in a CAF program: a stream, a message a blocking\n"
+      "receive skipped, CAF's testing DSL) saves no trace: exit 2, naming it.\n"
       "Exit status: 0 the run completed, 1 it failed, 2 bad arguments, a program that cannot be run, or a\n"
       "run a replay cannot follow.");
 }

@@ -175,6 +175,21 @@ TEST_F(ExploreCaf, FixedBankNeverLosesAnUpdate) {
   expect_correct("caf-bank", {"--fixed", "--clients=3"}, 36);
 }
 
+// An account spawned with caf::detached (by hand on a private thread of its own) runs on the
+// schedule like any other under control (it was refused): caf-bank's classes and bug.
+TEST_F(ExploreCaf, ADetachedActorIsExploredAsAnyOther) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  const auto result =
+      figures({"--workers", "2", "--reduction", "transdpor", "--keep-going"}, "caf-bank", {"--detached"});
+  EXPECT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  EXPECT_TRUE(result.complete);
+  EXPECT_EQ(result.classes, 12u);
+  EXPECT_EQ(result.failing_classes, 8u);
+  expect_bug_replays(figures({"--workers", "1"}, "caf-bank", {"--detached"}), "RUN_ASSERTION_FAILED",
+                     {"Assertion `balance == expected' failed."});
+  expect_correct("caf-bank", {"--fixed", "--detached"}, 4);
+}
+
 // Each philosopher holds its left chopstick and waits for the right one: requests no chopstick
 // will ever answer (make_response_promise, delivered on a put that never comes).
 TEST_F(ExploreCaf, PhilosophersDeadlockAndTheTraceReplays) {

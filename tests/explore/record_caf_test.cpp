@@ -24,6 +24,18 @@ TEST_F(Record, ACafProgramsFreeRunFailureIsRecordedAndReplays) {
       << replayed.out;
 }
 
+// caf-bank --detached: the account runs on a private thread of its own (caf::detached); its steps
+// are recorded as that thread takes them, and the replay runs it on the schedule.
+TEST_F(Record, ADetachedCafActorsRunIsRecordedAndReplays) {
+  if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
+  const auto trace = record_until_failure("caf-bank", {"--detached"}, 500);
+  ASSERT_TRUE(trace) << "no free run of caf-bank --detached failed in 500";
+  const auto replayed = exocheck({"replay", *trace});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replayed.out;
+  EXPECT_NE(replayed.out.find("Assertion `balance == expected' failed"), std::string::npos) << replayed.out;
+}
+
 TEST_F(Record, ACafProgramsCompletedRunReplaysToItsEnd) {
   if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
   const auto recorded = exocheck(

@@ -44,6 +44,7 @@ struct ResponseWaits : caf::scheduled_actor {
 
 struct DetachedFlag : caf::scheduled_actor {
   static bool of(const caf::scheduled_actor& actor) { return (actor.*(&DetachedFlag::getf))(is_detached_flag); }
+  static void clear(caf::scheduled_actor& actor) { (actor.*(&DetachedFlag::unsetf))(is_detached_flag); }
 };
 
 std::uint64_t request_number(caf::message_id id) {
@@ -51,10 +52,6 @@ std::uint64_t request_number(caf::message_id id) {
 }
 
 }  // namespace
-
-bool spawned_detached(const caf::scheduled_actor& actor) {
-  return DetachedFlag::of(actor);
-}
 
 std::string caf_actor_type(const caf::local_actor& actor, std::string_view base_name) {
   const std::string own = actor.name();
@@ -110,9 +107,10 @@ std::unique_ptr<Actor> CafBridge::make_proxy() {
 }
 
 void CafBridge::launching(caf::scheduled_actor& actor) {
-  if (spawned_detached(actor)) {
-    refuse("an actor spawned with caf::detached (it runs on a private thread, outside the schedule)");
-  }
+  // A detached actor's private thread only runs its resume() loop, one message at a time, as the
+  // scheduler would: under control it runs on the schedule like any other (CAF reads the flag at
+  // launch, enqueue and cleanup only, all after this).
+  if (DetachedFlag::of(actor)) DetachedFlag::clear(actor);
   auto construct = [this] { return make_proxy(); };
   ActorRef ref = detail::construct_actor(runtime_, running_, construct);
   detail::ActorCell* cell = ref.cell();

@@ -67,9 +67,6 @@ namespace exocheck::caf_adapter {
 /// function's name).
 std::string caf_actor_type(const caf::local_actor& actor, std::string_view base_name);
 
-/// Whether an actor was spawned with `detached` (it runs on a private thread of its own).
-bool spawned_detached(const caf::scheduled_actor& actor);
-
 class CafBridge {
  public:
   /// The bridge of this process; null when no agent controls it (started by hand).

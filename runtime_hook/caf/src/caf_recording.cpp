@@ -153,10 +153,6 @@ void CafRecording::blocking_thread_ending() {
   end_blocking_step();  // what its code did since its last message taken, its cleanup's sends too
 }
 
-void CafRecording::own_thread(const char* how) {
-  unrecordable(std::string("an actor spawned with ") + how + " (it runs on a thread of its own)");
-}
-
 void CafRecording::sending(const caf::abstract_actor& receiver, const caf::mailbox_element& element) {
   const caf::type_erased_tuple& content = element.content();
   if (content.size() == 1 &&

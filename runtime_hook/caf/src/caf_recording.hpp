@@ -10,7 +10,7 @@
 // a response, which stays in the mailbox), at the Lamport time of free_run_recording.hpp. What a
 // replay cannot follow yet is written as a "U" line naming it, so that `exocheck record` refuses to
 // save a trace that would not reproduce: a message a blocking receive skipped, a message from a
-// thread of the program's own, streams, detached actors. A blocking receive's timeout that fired
+// thread of the program's own, streams. A blocking receive's timeout that fired
 // is a step of its actor, named by what its receives got before ("<actor>#w<n>"), as under control.
 // A timer that never fires costs nothing: under control timers are named apart from messages
 // (CafBridge::next_timer_id). A delayed message, a request's timeout or a receive timeout
@@ -60,8 +60,6 @@ class CafRecording {
   /// An actor of the program is made (an event-based actor's launch, a blocking actor's
   /// construction), on its spawner's thread: its name.
   void launching(const caf::abstract_actor& actor);
-  /// An event-based actor spawned with `detached` starts on a thread of its own.
-  void own_thread(const char* how);
   /// An actor spawned with blocking_api is launched (its start: a message of its spawner's), its
   /// thread starts (a step of its own begins), and the thread ends (the step it was in ends).
   void blocking_launching(const caf::abstract_actor& actor);

@@ -82,10 +82,8 @@ void caf::actor_system::await_all_actors_done() const {
 void caf::scheduled_actor::launch(caf::execution_unit* unit, bool lazy, bool hide) {
   auto* bridge = adapter::CafBridge::instance();
   if (bridge != nullptr && !hide) bridge->launching(*this);
-  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && !hide) {
-    if (adapter::spawned_detached(*this)) recording->own_thread("caf::detached");
-    recording->launching(*this);
-  }
+  // Recording a free run, a detached actor's steps are its resume()'s on its private thread.
+  if (auto* recording = adapter::CafRecording::instance(); recording != nullptr && !hide) recording->launching(*this);
   using Real = void (*)(caf::scheduled_actor*, caf::execution_unit*, bool, bool);
   static const auto real = adapter::real_function<Real>("_ZN3caf15scheduled_actor6launchEPNS_14execution_unitEbb");
   real(this, unit, lazy, hide);
@@ -113,6 +111,24 @@ extern "C" caf::resumable::resume_result exocheck_caf_resume_thunk(caf::resumabl
   auto* recording = adapter::CafRecording::instance();
   if (recording == nullptr) return real(self, unit, most);
   auto outer = recording->resuming(*static_cast<caf::scheduled_actor*>(self));
+  const auto result = real(self, unit, most);
+  recording->resumed(std::move(outer));
+  return result;
+}
+
+// A caf::detached actor's private thread resumes it through scheduled_actor's own vtable slot,
+// which libcaf_core binds by symbol: this definition (named so that no thunk comes with it).
+extern "C" caf::resumable::resume_result exocheck_caf_resume(
+    caf::scheduled_actor* self, caf::execution_unit* unit,
+    std::size_t most) __asm__("_ZN3caf15scheduled_actor6resumeEPNS_14execution_unitEm");
+
+extern "C" caf::resumable::resume_result exocheck_caf_resume(caf::scheduled_actor* self, caf::execution_unit* unit,
+                                                             std::size_t most) {
+  using Real = caf::resumable::resume_result (*)(caf::scheduled_actor*, caf::execution_unit*, std::size_t);
+  static const auto real = adapter::real_function<Real>("_ZN3caf15scheduled_actor6resumeEPNS_14execution_unitEm");
+  auto* recording = adapter::CafRecording::instance();
+  if (recording == nullptr) return real(self, unit, most);
+  auto outer = recording->resuming(*self);
   const auto result = real(self, unit, most);
   recording->resumed(std::move(outer));
   return result;

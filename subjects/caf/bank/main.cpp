@@ -2,7 +2,8 @@
 // deposits 100 by reading the balance (get) and writing it back increased (put): two requests,
 // so another client's get can come in between. When both gets precede both puts, one deposit is
 // lost and the auditor's assertion fails. With --fixed the clients send one atomic
-// deposit(100) request instead, and the balance is right in every order.
+// deposit(100) request instead, and the balance is right in every order. With --detached the
+// account runs on a thread of its own, as an actor doing blocking I/O is spawned.
 
 #include <cassert>
 #include <iostream>
@@ -21,10 +22,12 @@ using stop_atom = caf::atom_constant<caf::atom("stop")>;
 struct config : caf::actor_system_config {
   int clients = 2;
   bool fixed = false;
+  bool detached = false;
   config() {
     opt_group{custom_options_, "global"}
         .add(clients, "clients", "number of clients depositing 100 each (>= 1)")
-        .add(fixed, "fixed", "deposit with one atomic request");
+        .add(fixed, "fixed", "deposit with one atomic request")
+        .add(detached, "detached", "the account runs on a thread of its own (spawn<caf::detached>)");
   }
 };
 
@@ -91,7 +94,7 @@ void caf_main(caf::actor_system& sys, const config& cfg) {
     std::cerr << "bank: --clients must be at least 1" << std::endl;
     return;
   }
-  auto acc = sys.spawn(account);
+  auto acc = cfg.detached ? sys.spawn<caf::detached>(account) : sys.spawn(account);
   auto aud = sys.spawn(auditor, acc, cfg.clients);
   for (int i = 0; i < cfg.clients; ++i) sys.spawn(client, acc, aud, cfg.fixed);
 }
