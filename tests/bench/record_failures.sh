@@ -6,7 +6,9 @@
 # a test harness under load would widen; caf-bank (a CAF program on CAF's own scheduler, the
 # adapter preloaded by `record`) and session-cache's Query race as they are; caf-retry's account
 # takes 100 ms over the first deposit (--slow-ms=100), and the request's 100 ms timeout races it;
-# caf-batcher's items come 50 ms apart (--gap-ms=50), and its 50 ms after(...) races them.
+# caf-batcher's items come 50 ms apart (--gap-ms=50), and its 50 ms after(...) races them;
+# caf-scoped's caf_main waits 1 ms for each increment (--wait-ms=1, a blocking receive's after(...))
+# that takes the counter 2 ms (--slow-ms=2); caf-bank --detached's account runs on a private thread.
 set -euo pipefail
 build=${1:-build}
 want=${2:-20}
@@ -17,9 +19,10 @@ trap 'rm -rf "$work"' EXIT
 
 echo "| subject | runs | failures | traces written | traces that replay to the same failure | failures by kind |"
 echo "|---|---|---|---|---|---|"
-for case in "clientserver --relay 100" "caf-bank" "caf-retry --slow-ms=100" "caf-batcher --gap-ms=50" "session-cache"; do
+for case in "clientserver --relay 100" "caf-bank" "caf-retry --slow-ms=100" "caf-batcher --gap-ms=50" "session-cache" \
+  "caf-scoped --wait-ms=1 --slow-ms=2" "caf-bank --detached"; do
   read -r subject args <<<"$case"
-  out="$work/$subject"
+  out="$work/${case// /_}"  # a subject may come twice, with other arguments
   runs=0 failures=0
   declare -A kinds=()
   while [ "$failures" -lt "$want" ] && [ "$runs" -lt "$most" ]; do
