@@ -34,6 +34,7 @@
 #include <unordered_map>
 
 #include "class_set.hpp"
+#include "configuration_sleep.hpp"
 #include "configuration_tree.hpp"
 #include "exploration.hpp"
 #include "held_steps.hpp"
@@ -158,7 +159,7 @@ class OptimalExploration final : public Exploration {
       subtree.id = next_id_++;
       subtree.prefix = names_of(prefix_of(from));
       subtree.prefix.push_back(names_.name(first.message));
-      for (const Pending& p : sleep_after(from, first, true)) {
+      for (const Pending& p : sleep_after(names_, from, first, true)) {
         subtree.sleep.emplace_back(names_.name(p.message), names_.name(p.receiver));
       }
       for (const auto& [depth, event] : rest.preorder()) {
@@ -177,8 +178,8 @@ class OptimalExploration final : public Exploration {
   /// Whether the sleep set a subtree of `first` gets (the finished choices only) is the one the
   /// algorithm gives it.
   bool sleeps_alike(const Configuration& from, const WakeupEvent& first) const {
-    const SleepSet given = sleep_after(from, first, true);
-    const SleepSet algorithm = sleep_after(from, first);
+    const SleepSet given = sleep_after(names_, from, first, true);
+    const SleepSet algorithm = sleep_after(names_, from, first);
     return std::distance(given.begin(), given.end()) == std::distance(algorithm.begin(), algorithm.end());
   }
 
@@ -255,34 +256,6 @@ class OptimalExploration final : public Exploration {
     return options_.max_paths != 0 && stats_.paths + stats_.sleep_blocked + out_.size() >= options_.max_paths;
   }
 
-  /// ODPOR's Sleep' = {q ∈ sleep(E) | p ◊ q}, sleep(E) holding the choices taken before p (only
-  /// the finished ones for a subtree given away).
-  SleepSet sleep_after(const Configuration& from, const WakeupEvent& p, bool finished_only = false) const {
-    std::vector<Key> done;
-    for (const Taken& t : taken_before(from, p.message)) {
-      if (t.finished || !finished_only) done.push_back(names_.base(t.message));
-    }
-    return from.sleep.after(names_.base(p.message), p.receiver, done, [&](Key m) {
-      for (const Taken& t : from.done) {
-        if (names_.base(t.message) == m) return t.receiver;
-      }
-      return kNoKey;
-    });
-  }
-
-  /// The sure choices taken at `from` before `label`'s message was first delivered there: a sleep
-  /// set holds messages, each asleep with every label of it, so the siblings taken between two
-  /// labels of one message do not sleep below the second (dependency.md, "Choices").
-  std::vector<Taken> taken_before(const Configuration& from, Key label) const {
-    const Key message = label == kNoKey ? kNoKey : names_.base(label);
-    std::vector<Taken> before;
-    for (const Taken& t : from.done) {
-      if (names_.base(t.message) == message) break;
-      if (!t.unsure && !t.cut_off) before.push_back(t);  // a cut-off one sleeps nowhere
-    }
-    return before;
-  }
-
   std::vector<Key> prefix_of(const Configuration& c) const {
     std::vector<Key> prefix(c.depth);
     for (const Configuration* n = &c; n->parent != nullptr; n = n->parent) prefix[n->depth - 1] = n->via;
@@ -313,10 +286,11 @@ class OptimalExploration final : public Exploration {
     item.whole = true;
     item.steps_held = held_.prefix_of(from, tree_.root().depth, held_prefix_) ? from.depth + 1 : 0;
     SleepSet sleep = from.sleep;  // and the choices explored from here: sleep(E) before `first`
-    for (const Taken& t : taken_before(from, first.message)) sleep.fall_asleep({names_.base(t.message), t.receiver});
+    for (const Taken& t : taken_before(names_, from, first.message))
+      sleep.fall_asleep({names_.base(t.message), t.receiver});
     if (first.message != kNoKey) {
       Configuration* at = &from;
-      SleepSet child_sleep = sleep_after(from, first);
+      SleepSet child_sleep = sleep_after(names_, from, first);
       WakeupEvent entry = first;
       WakeupTree below = std::move(rest);
       for (;;) {
@@ -424,10 +398,7 @@ class OptimalExploration final : public Exploration {
   /// another delivery destroyed). It costs no measurable time beside the runs.
   void analyse_races() {
     const std::vector<Key> pending = trace_.pending_at_end();
-    cut_off_ = std::any_of(pending.begin(), pending.end(), [&](Key m) {
-      find_cut_off_race(trace_, m, races_);
-      return !races_.empty();
-    });
+    cut_off_ = cut_off(trace_, pending, races_);
     for (std::size_t k = 1; k <= trace_.size(); ++k) {
       const ViewStep& step = trace_.step(k);
       analyse(step.message, k - 1);

@@ -108,4 +108,11 @@ void find_cut_off_race(const TraceView& trace, Key m, std::vector<Race>& races) 
   races.back().cut_off = true;
 }
 
+bool cut_off(const TraceView& trace, const std::vector<Key>& pending, std::vector<Race>& races) {
+  return trace.ended_in_failure() && std::any_of(pending.begin(), pending.end(), [&](Key m) {
+           find_cut_off_race(trace, m, races);
+           return !races.empty();
+         });
+}
+
 }  // namespace exocheck::engine

@@ -43,4 +43,8 @@ void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, 
 /// delivered (dependency.md, "A run a failure cuts off").
 void find_cut_off_race(const TraceView& trace, Key m, std::vector<Race>& races);
 
+/// Whether a failure cut the run off: some message of `pending` (the trace's pending_at_end())
+/// has a race find_cut_off_race() finds (written over `races`).
+bool cut_off(const TraceView& trace, const std::vector<Key>& pending, std::vector<Race>& races);
+
 }  // namespace exocheck::engine

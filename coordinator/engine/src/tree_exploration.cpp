@@ -210,11 +210,8 @@ void TreeExploration::analyse_races(const TraceView& trace, const std::vector<No
 
 void TreeExploration::mark_if_cut_off(const TraceView& trace, const std::vector<Node*>& path) {
   if (!trace.ended_in_failure() || trace.size() == 0 || path[trace.size() - 1] == nullptr) return;
-  for (Key m : trace.pending_at_end()) {
-    find_cut_off_race(trace, m, races_);
-    if (races_.empty()) continue;
+  if (cut_off(trace, trace.pending_at_end(), races_)) {
     mark_cut_off(*path[trace.size() - 1], names_.base(trace.step(trace.size()).label));
-    return;
   }
 }
 
