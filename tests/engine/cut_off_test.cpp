@@ -53,5 +53,28 @@ TEST(CutOff, EveryReductionReachesTheOutcomesExhaustiveReaches) {
   std::printf("%d programs, %d with runs an abort cut off\n", programs, cut_off);
 }
 
+// Optimal DPOR with many runs out: a run that a failure ends inside its prefix (a delivery whose
+// content changed with its sender's order now aborts) was taken for a guard's hold-back of its last
+// entry, whose configuration went with the other items' below it: the engine crashed as they came
+// back (program seed 191492 with 8 agents, 190134 with 16 before the change above).
+TEST(CutOff, OptimalWithManyRunsOutFollowsARunAFailureEndsInsideItsPrefix) {
+  int programs = 0;
+  for (std::uint64_t seed = 191401; programs < kPrograms / 2; ++seed) {
+    const Program program = generate_program(seed, {.aborts = true});
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    for (int agents : {8, 16}) {
+      const ExplorerOptions optimal{Reduction::kOptimal, true, kHeuristics[seed % 6]};
+      const std::string what = describe(seed, optimal) + ", " + std::to_string(agents) + " agents";
+      expect_same_outcomes(reference, explore_in_parallel(program, optimal, agents, seed + agents), what);
+      expect_same_outcomes(reference, explore_in_subtrees(program, optimal, agents, seed + agents),
+                           what + ", in subtrees");
+    }
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(programs, kPrograms / 2);
+}
+
 }  // namespace
 }  // namespace exocheck::engine::testing

@@ -322,9 +322,21 @@ class OptimalExploration final : public Exploration {
   /// back (a blocked run as far as it went, and past the configuration it started from).
   bool follows(const Out& out, bool blocked) const {
     const std::size_t firm = out.first.message == kNoKey ? out.prefix.size() : out.prefix.size() - 1;
-    if (trace_.size() < (blocked ? out.from->depth : firm)) return false;
+    if (trace_.size() < (blocked ? out.from->depth : firm) && !ended_inside_prefix(out)) return false;
     const std::size_t checked = std::min(trace_.size(), firm);
     for (std::size_t k = 1; k <= checked; ++k) {
+      if (trace_.step(k).label != out.prefix[k - 1]) return false;
+    }
+    return true;
+  }
+
+  /// A failure ended the run (its process) at an entry before the last (a delivery whose content
+  /// changed now fails): a path of the tree, the entries after it never offered, none held back.
+  bool ended_inside_prefix(const Out& out) const {
+    if (!trace_.ended_in_failure() || trace_.size() >= out.prefix.size() || trace_.size() < out.from->depth) {
+      return false;
+    }
+    for (std::size_t k = 1; k <= trace_.size(); ++k) {
       if (trace_.step(k).label != out.prefix[k - 1]) return false;
     }
     return true;
@@ -339,9 +351,11 @@ class OptimalExploration final : public Exploration {
     Configuration& from = *out.from;
     path_.assign(trace_.size() + 1, nullptr);
     for (Configuration* c = &from; c != nullptr; c = c->parent) path_[c->depth] = c;
-    const std::size_t last = out.prefix.size();  // the last entry's step
+    const bool cut_inside = ended_inside_prefix(out);
+    const std::size_t last = cut_inside ? trace_.size() : out.prefix.size();  // the last entry's step
     const bool entries = out.first.message != kNoKey;
-    const bool held_back = entries && (trace_.size() < last || trace_.step(last).label != out.last.message);
+    const bool held_back =
+        entries && !cut_inside && (trace_.size() < last || trace_.step(last).label != out.last.message);
     const std::size_t held_at = held_back ? std::min(trace_.size(), last - 1) : last;  // the entry's parent
     for (std::size_t k = from.depth + 1; entries && k <= last; ++k) {
       Configuration& parent = *path_[k - 1];
