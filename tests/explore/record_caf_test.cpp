@@ -36,6 +36,20 @@ TEST_F(Record, ADetachedCafActorsRunIsRecordedAndReplays) {
   EXPECT_NE(replayed.out.find("Assertion `balance == expected' failed"), std::string::npos) << replayed.out;
 }
 
+// A detached actor's initial code runs on its private thread too (caf_faults --churn --detached:
+// the hirer's first request): what it sends there is its own, named as under control.
+TEST_F(Record, ADetachedCafActorsInitialCodeIsItsOwn) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto recorded = exocheck({"record", "--always", "--json", "--out", "detached-churn", "--",
+                                  cli_test::subject_path("caf_faults").string(), "--churn=5", "--detached"});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.out << recorded.err;
+  const auto report = nlohmann::json::parse(recorded.out);
+  EXPECT_EQ(report.at("steps").get<int>(), 10);  // each worker's request, and its answer at the hirer
+  const auto replayed = exocheck({"replay", report.at("trace").get<std::string>()});
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.out << replayed.err;
+  EXPECT_NE(replayed.out.find("Replay: reproduced RUN_COMPLETED"), std::string::npos) << replayed.out;
+}
+
 TEST_F(Record, ACafProgramsCompletedRunReplaysToItsEnd) {
   if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
   const auto recorded = exocheck(

@@ -18,7 +18,8 @@
 //   --handler-receive an actor's handler receives with a scoped_actor (not supported under exploration)
 //   --churn=N         a hirer hires N workers one after another: each answers one request and quits,
 //                     and the hirer pings it once more, as it ends or after (a server that spawns
-//                     per request: what a recording keeps of ended actors)
+//                     per request: what a recording keeps of ended actors); with --detached the
+//                     hirer runs on a private thread (caf::detached), its initial code there too
 // By hand: each ends by itself (but --blocking-spawn and --await=monitored); --throw prints CAF's
 // report of the exception.
 
@@ -45,6 +46,7 @@ struct config : caf::actor_system_config {
   bool receive_timeout = false;
   bool thread_timeout = false;
   int churn = 0;
+  bool detached = false;
   config() {
     opt_group{custom_options_, "global"}
         .add(throw_in_handler, "throw", "a handler throws")
@@ -56,7 +58,8 @@ struct config : caf::actor_system_config {
         .add(handler_receive, "handler-receive", "a handler receives with a scoped_actor")
         .add(receive_timeout, "receive-timeout", "main's receive of an answer times out after a second")
         .add(thread_timeout, "thread-timeout", "a blocking actor's receive times out after a second")
-        .add(churn, "churn", "a hirer hires this many workers one after another, each for one request");
+        .add(churn, "churn", "a hirer hires this many workers one after another, each for one request")
+        .add(detached, "detached", "with --churn: the hirer runs on a thread of its own (caf::detached)");
   }
 };
 
@@ -154,7 +157,12 @@ void hire(caf::event_based_actor* self, int left) {
 
 void caf_main(caf::actor_system& system, const config& cfg) {
   if (cfg.churn > 0) {
-    system.spawn([n = cfg.churn](caf::event_based_actor* self) { hire(self, n); });
+    auto hirer = [n = cfg.churn](caf::event_based_actor* self) { hire(self, n); };
+    if (cfg.detached) {
+      system.spawn<caf::detached>(hirer);  // its first request is sent from its private thread
+    } else {
+      system.spawn(hirer);
+    }
     return;
   }
   if (cfg.scoped_receive) {

@@ -96,6 +96,23 @@ void caf::scheduled_actor::enqueue(caf::mailbox_element_ptr element, caf::execut
   adapter::real_enqueue(*this, std::move(element), unit);
 }
 
+namespace {
+
+/// `real` resumes `actor` (through `self`, its base or itself): recording a free run, what the
+/// actor's code sends and spawns in it is its own.
+template <class Real, class Self>
+caf::resumable::resume_result resume_recorded(Real real, Self* self, caf::scheduled_actor& actor,
+                                              caf::execution_unit* unit, std::size_t most) {
+  auto* recording = adapter::CafRecording::instance();
+  if (recording == nullptr) return real(self, unit, most);
+  auto outer = recording->resuming(actor);
+  const auto result = real(self, unit, most);
+  recording->resumed(std::move(outer));
+  return result;
+}
+
+}  // namespace
+
 // CAF's scheduler resumes an actor through its resumable base, whose thunk jumps straight into
 // scheduled_actor::resume (no call through the search order): the thunk is what is taken over.
 // Recording a free run, what the actor's code sends and spawns in it is its own.
@@ -108,12 +125,7 @@ extern "C" caf::resumable::resume_result exocheck_caf_resume_thunk(caf::resumabl
   using Real = caf::resumable::resume_result (*)(caf::resumable*, caf::execution_unit*, std::size_t);
   static const auto real =
       adapter::real_function<Real>("_ZThn160_N3caf15scheduled_actor6resumeEPNS_14execution_unitEm");
-  auto* recording = adapter::CafRecording::instance();
-  if (recording == nullptr) return real(self, unit, most);
-  auto outer = recording->resuming(*static_cast<caf::scheduled_actor*>(self));
-  const auto result = real(self, unit, most);
-  recording->resumed(std::move(outer));
-  return result;
+  return resume_recorded(real, self, *static_cast<caf::scheduled_actor*>(self), unit, most);
 }
 
 // A caf::detached actor's private thread resumes it through scheduled_actor's own vtable slot,
@@ -126,12 +138,7 @@ extern "C" caf::resumable::resume_result exocheck_caf_resume(caf::scheduled_acto
                                                              std::size_t most) {
   using Real = caf::resumable::resume_result (*)(caf::scheduled_actor*, caf::execution_unit*, std::size_t);
   static const auto real = adapter::real_function<Real>("_ZN3caf15scheduled_actor6resumeEPNS_14execution_unitEm");
-  auto* recording = adapter::CafRecording::instance();
-  if (recording == nullptr) return real(self, unit, most);
-  auto outer = recording->resuming(*self);
-  const auto result = real(self, unit, most);
-  recording->resumed(std::move(outer));
-  return result;
+  return resume_recorded(real, self, *self, unit, most);
 }
 
 // A message an event-based actor takes: recording a free run, a step (not when it skips it).
