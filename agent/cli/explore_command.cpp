@@ -307,6 +307,13 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
                     "exploration is bounded; --check termination reports such runs as bugs (livelocks)",
                     cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
   }
+  if (const auto part = outcome.progress.stats.analysed_in_part; part != 0) {
+    outcome.warnings.push_back(fmt::format(
+        "{} {} so long that {} races were analysed in part (more than {} steps read, or a race's sequence longer "
+        "than {} events): some orders after them are not explored, so the exploration is bounded",
+        part, part == 1 ? "run was" : "runs were", part == 1 ? "its" : "their",
+        settings.session.explorer.analysis_reads, settings.session.explorer.longest_sequence));
+  }
   const auto& faults = settings.session.faults;
   const bool budget =
       faults.crashes() != 0 || faults.losses() != 0 || faults.duplicates() != 0 || faults.partitions() != 0;

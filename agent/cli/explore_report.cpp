@@ -109,6 +109,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["bugs"] = outcome.progress.bugs;  // distinct: each is in "bugs", a trace with the first --bug-traces
   json["bug_paths"] = stats.bugs;
   json["step_limited"] = stats.step_limited;
+  json["analysed_in_part"] = stats.analysed_in_part;
   json["faulted_paths"] = stats.faulted;
   json["wall_seconds"] = outcome.wall_seconds;
   json["paths_per_second"] = paths_per_second(outcome);
@@ -184,6 +185,7 @@ std::string figures_text(const ExploreOutcome& outcome) {
   row("bugs", std::to_string(outcome.progress.bugs));
   row("failing paths", std::to_string(stats.bugs));
   if (stats.step_limited != 0) row("step-limited", std::to_string(stats.step_limited));
+  if (stats.analysed_in_part != 0) row("analysed in part", std::to_string(stats.analysed_in_part));
   if (stats.faulted != 0) row("faulted paths", std::to_string(stats.faulted));
   row("wall time", fmt::format("{:.2f} s", outcome.wall_seconds));
   row("paths/s", fmt::format("{:.1f}", paths_per_second(outcome)));

@@ -45,6 +45,7 @@ coordinator::Progress to_progress(const proto::JobProgress& job) {
   progress.stats.classes = job.classes();
   progress.stats.bugs = job.bug_paths();
   progress.stats.step_limited = job.step_limited();
+  progress.stats.analysed_in_part = job.analysed_in_part();
   progress.stats.faulted = job.faulted();
   progress.outstanding = job.outstanding();
   progress.frontier = job.frontier();

@@ -22,6 +22,7 @@ void expect_same_outcomes(const Reached& expected, const Reached& actual, const 
   EXPECT_EQ(actual.final_states, expected.final_states) << what;
   EXPECT_EQ(actual.deadlocks, expected.deadlocks) << what;
   EXPECT_EQ(actual.failures, expected.failures) << what;
+  EXPECT_EQ(actual.stats.classes, actual.classes.size()) << what << ": classes counted";
 }
 
 TEST(CutOff, EveryReductionReachesTheOutcomesExhaustiveReaches) {

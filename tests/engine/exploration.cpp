@@ -33,7 +33,14 @@ std::string failure_form(const Execution& execution, const Step& failing) {
   return canonical_form(past);
 }
 
-void record(Reached& reached, const Execution& execution) {
+void record(Reached& reached, const Execution& execution, const ExplorerOptions& options) {
+  // The classes the runs reached, made here from the runs themselves, not asked of the explorer:
+  // the explorer's count (Stats::classes) is checked against them (expect_same_reach).
+  if (execution.ending != Ending::kSleepBlocked && execution.ending != Ending::kDivergence) {
+    const std::string form = canonical_form(execution, options.timers);
+    reached.classes.insert(form);
+    reached.class_keys.insert(class_key_of(form));
+  }
   switch (execution.ending) {
     case Ending::kCompleted: {
       std::string state;
@@ -98,12 +105,11 @@ Reached explore(const Program& program, ExplorerOptions options, Results results
   Reached reached;
   while (auto item = explorer.next()) {
     const Execution execution = run_item(program, *item, options);
-    record(reached, execution);
+    record(reached, execution, options);
     explorer.complete(item->id, as_sent(execution, *item, options, results));
   }
+  if (!explorer.finished()) throw std::logic_error("the explorer hands out nothing, and is not finished");
   reached.stats = explorer.stats();
-  reached.classes = explorer.classes();
-  for (const ClassKey& key : explorer.class_keys()) reached.class_keys.insert(key);
   return reached;
 }
 
@@ -119,7 +125,10 @@ Reached explore_in_parallel(const Program& program, ExplorerOptions options, int
       if (!item) break;
       running.push_back(std::move(*item));
     }
-    if (running.empty()) break;
+    if (running.empty()) {
+      if (!explorer.finished()) throw std::logic_error("the explorer hands out nothing, and is not finished");
+      break;
+    }
     // A random agent finishes next; occasionally one is lost and its item handed out again.
     const std::size_t pick = random() % running.size();
     WorkItem item = std::move(running[pick]);
@@ -129,12 +138,10 @@ Reached explore_in_parallel(const Program& program, ExplorerOptions options, int
       continue;
     }
     const Execution execution = run_item(program, item, options);
-    record(reached, execution);
+    record(reached, execution, options);
     explorer.complete(item.id, as_sent(execution, item, options, results));
   }
   reached.stats = explorer.stats();
-  reached.classes = explorer.classes();
-  for (const ClassKey& key : explorer.class_keys()) reached.class_keys.insert(key);
   return reached;
 }
 
@@ -239,6 +246,15 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
       bool fetched = false;
       for (auto& [lease, part] : parts) fetched = (!part.done && fetch(part)) || fetched;
       if (!fetched && !in_flight.empty()) deliver(in_flight.size() - 1);
+      // Nothing to run, nothing to deliver and nothing waiting to be taken: the explorers wait
+      // for one another.
+      const bool ending = std::any_of(parts.begin(), parts.end(), [](const auto& p) {
+        return !p.second.done && p.second.requests_in_flight == 0 && p.second.explorer->finished();
+      });
+      if (!fetched && !ending && in_flight.empty() && ledger.waiting() == 0 &&
+          static_cast<int>(active()) >= explorers) {
+        throw std::logic_error("the explorers of the subtrees all wait, with nothing out");
+      }
       continue;
     }
     const std::uint64_t from = with_runs[random() % with_runs.size()];
@@ -247,7 +263,7 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
     WorkItem item = std::move(part.running[pick]);
     part.running.erase(part.running.begin() + static_cast<std::ptrdiff_t>(pick));
     const Execution execution = run_item(program, item, options);
-    record(reached, execution);
+    record(reached, execution, options);
     // A subtree's first run comes whole (its explorer holds no step above its root yet); later
     // ones leave out their prefix (or the steps held, for optimal's) half of the time, as agents
     // send them.
@@ -260,11 +276,6 @@ Reached explore_in_subtrees(const Program& program, ExplorerOptions options, int
       in_flight.push_back({from, std::move(request)});
       ++part.requests_in_flight;
     }
-  }
-  for (const auto& [lease, part] : parts) {
-    const auto classes = part.explorer->classes();
-    reached.classes.insert(classes.begin(), classes.end());
-    for (const ClassKey& key : part.explorer->class_keys()) reached.class_keys.insert(key);
   }
   reached.stats = ledger.stats();
   if (splits != nullptr) *splits = split_count;

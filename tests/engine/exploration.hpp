@@ -18,8 +18,8 @@ using options::name_of;
 /// What an exploration reached, for differential comparison.
 struct Reached {
   Stats stats;
-  std::set<std::string> classes;
-  std::set<ClassKey> class_keys;       ///< the classes' keys (class_key.hpp), as explorers report them
+  std::set<std::string> classes;       ///< canonical forms of the paths' classes (divergences aside)
+  std::set<ClassKey> class_keys;       ///< the classes' keys (class_key.hpp)
   std::set<std::string> final_states;  ///< final states of completed paths
   std::set<std::string> deadlocks;     ///< canonical forms of deadlocked paths
   std::set<std::string> failures;      ///< failed checks, each by the causal past of its step

@@ -113,7 +113,7 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   job.routed.erase(done.lease_id());
   SubtreeLedger::BugsFigures bugs;
   for (const auto& tally : tallies_from_wire(done.bug_tallies())) {
-    bugs[tally.signature_key] = {tally.paths, {tally.classes.begin(), tally.classes.end()}};
+    bugs[tally.signature_key] = {tally.paths, {tally.classes.begin(), tally.classes.end()}, tally.counted_classes};
   }
   job.ledger->count(done.lease_id(), from_wire(done.stats()), keys, bugs);
   if (!done.complete()) job.incomplete = true;

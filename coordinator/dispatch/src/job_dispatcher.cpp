@@ -169,6 +169,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_bugs(job->bugs.size());
   progress.set_bug_paths(stats.bugs);
   progress.set_step_limited(stats.step_limited);
+  progress.set_analysed_in_part(stats.analysed_in_part);
   progress.set_faulted(stats.faulted);
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());
@@ -203,7 +204,7 @@ std::vector<Bug> JobDispatcher::bugs(std::uint64_t job_id) const {
     auto classes = job->bugs.classes_of(i);
     classes.insert(counted->second.classes.begin(), counted->second.classes.end());
     bugs[i].paths += counted->second.paths;
-    bugs[i].classes = classes.size();
+    bugs[i].classes = classes.size() + job->bugs.counted_classes_of(i) + counted->second.counted_classes;
   }
   return bugs;
 }

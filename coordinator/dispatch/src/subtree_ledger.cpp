@@ -191,9 +191,15 @@ void SubtreeLedger::void_descendants(Entry& entry, Released& released) {
       stats_.bugs -= given.counted.bugs;
       stats_.step_limited -= given.counted.step_limited;
       stats_.faulted -= given.counted.faulted;
+      stats_.analysed_in_part -= given.counted.analysed_in_part;
+      counted_classes_ -= given.counted.classes;
+      stats_.classes = classes_.size() + counted_classes_;
       given.counted = {};
-      for (const auto& [signature, paths] : given.counted_bug_paths) bugs_[signature].paths -= paths;
-      given.counted_bug_paths.clear();
+      for (const auto& [signature, counted] : given.counted_bugs) {
+        bugs_[signature].paths -= counted.first;
+        bugs_[signature].counted_classes -= counted.second;
+      }
+      given.counted_bugs.clear();
     } else {
       end(child, given);
       released.dropped.emplace_back(child, given.worker);
@@ -218,10 +224,13 @@ std::optional<std::uint64_t> SubtreeLedger::worker_of(std::uint64_t lease) const
   return it->second.worker;
 }
 
+// Explorers that hold their classes report their keys, united here; those that count them
+// (engine::counts_classes) report none, and their counts add up: each class is counted by one.
 void SubtreeLedger::count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys,
                           const BugsFigures& bugs) {
   engine::Stats added = stats;
-  added.classes = 0;
+  added.classes = keys.empty() ? stats.classes : 0;
+  counted_classes_ += added.classes;
   stats_ += added;
   Entry& entry = leases_.at(lease);
   entry.counted = added;
@@ -229,10 +238,11 @@ void SubtreeLedger::count(std::uint64_t lease, const engine::Stats& stats, const
     auto& held = bugs_[signature];
     held.paths += figures.paths;
     held.classes.insert(figures.classes.begin(), figures.classes.end());
-    entry.counted_bug_paths[signature] = figures.paths;
+    held.counted_classes += figures.counted_classes;
+    entry.counted_bugs[signature] = {figures.paths, figures.counted_classes};
   }
   classes_.insert(keys.begin(), keys.end());
-  stats_.classes = classes_.size();
+  stats_.classes = classes_.size() + counted_classes_;
 }
 
 engine::Stats SubtreeLedger::stats() const {

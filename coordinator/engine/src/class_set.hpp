@@ -21,9 +21,10 @@ namespace exocheck::engine {
 
 class ClassSet {
  public:
-  /// The class whose TraceView::class_key() is `key`, its names interned into `names`.
-  void insert(std::string_view key, const Names& names) {
-    keys_.insert(class_key_of(TraceView::canonical_form_of(key, names)));
+  /// The class whose TraceView::class_key() is `key`, its names interned into `names`. True when
+  /// it is new.
+  bool insert(std::string_view key, const Names& names) {
+    return keys_.insert(class_key_of(TraceView::canonical_form_of(key, names))).second;
   }
   std::size_t size() const { return keys_.size(); }
 

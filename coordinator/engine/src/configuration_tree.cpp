@@ -11,6 +11,24 @@ Configuration* Configuration::child(Key message) const {
   return nullptr;
 }
 
+Configuration* Configuration::child_of(std::uint32_t serial) const {
+  for (const auto& [via, configuration] : children) {
+    if (configuration->via_serial == serial) return configuration.get();
+  }
+  return nullptr;
+}
+
+Taken* Configuration::taken_of(std::uint32_t serial) {
+  const auto it = std::find_if(done.begin(), done.end(), [&](const Taken& t) { return t.serial == serial; });
+  return it == done.end() ? nullptr : &*it;
+}
+
+Taken& Configuration::take(Taken choice) {
+  choice.serial = ++choices;
+  done.push_back(choice);
+  return done.back();
+}
+
 Taken* Configuration::taken(Key message) {
   const auto it = std::find_if(done.begin(), done.end(), [&](const Taken& t) { return t.message == message; });
   return it == done.end() ? nullptr : &*it;
@@ -19,7 +37,7 @@ Taken* Configuration::taken(Key message) {
 bool Configuration::pinned() const {
   for (const Configuration* c = this; c->parent != nullptr; c = c->parent) {
     for (const Taken& t : c->parent->done) {
-      if (t.message == c->via) break;
+      if (t.serial == c->via_serial) break;
       if (!t.finished) return true;
     }
   }
@@ -29,7 +47,7 @@ bool Configuration::pinned() const {
 bool Configuration::settled() const {
   for (const Configuration* n = this; n->parent != nullptr; n = n->parent) {
     for (const Taken& t : n->parent->done) {
-      if (t.message == n->via && t.unsure) return false;
+      if (t.serial == n->via_serial && t.unsure) return false;
     }
   }
   return true;
@@ -54,17 +72,39 @@ Configuration* ConfigurationTree::deepest_open() {
   return open == open_.rend() ? nullptr : open->second;
 }
 
+// Down the first choice not yet explored at each configuration: what is left of it comes first.
+// A configuration reached so with nothing left there or below was explored (a run a failure ended
+// inside its item's entries leaves those below it): it goes, and the walk starts again.
+Configuration* ConfigurationTree::leftmost_open() {
+  Configuration* at = &root_;
+  for (;;) {
+    const auto unexplored = std::find_if(at->done.begin(), at->done.end(), [](const Taken& t) { return !t.finished; });
+    if (unexplored != at->done.end()) {
+      at = at->child_of(unexplored->serial);
+      if (at == nullptr) return nullptr;  // given away
+      continue;
+    }
+    if (!at->wakeup.empty()) return at->settled() ? at : nullptr;
+    if (!droppable(*at)) return nullptr;
+    drop_explored(at);
+    at = &root_;
+  }
+}
+
 std::size_t ConfigurationTree::open_branches() const {
   std::size_t branches = 0;
   for (const auto& [place, configuration] : open_) branches += configuration->wakeup.branches();
   return branches;
 }
 
-Configuration& ConfigurationTree::add_child(Configuration& parent, Key via, SleepSet sleep, WakeupTree wakeup) {
+Configuration& ConfigurationTree::add_child(Configuration& parent, const Taken& choice, SleepSet sleep,
+                                            WakeupTree wakeup) {
+  const Key via = choice.message;
   auto child = std::make_unique<Configuration>();
   child->parent = &parent;
   child->depth = parent.depth + 1;
   child->via = via;
+  child->via_serial = choice.serial;
   child->sleep = std::move(sleep);
   child->wakeup = std::move(wakeup);
   relist(*child);
@@ -74,13 +114,21 @@ Configuration& ConfigurationTree::add_child(Configuration& parent, Key via, Slee
   return made;
 }
 
-void ConfigurationTree::remove_child(Configuration& parent, Key via) {
-  auto& children = parent.children;
-  const auto it = std::find_if(children.begin(), children.end(), [&](const auto& c) { return c.first == via; });
-  if (it == children.end()) return;
-  size_ -= count(*it->second);
-  unlist(*it->second);
-  children.erase(it);
+void ConfigurationTree::withdraw(Configuration& c, std::uint32_t serial) {
+  const Taken* t = c.taken_of(serial);
+  if (t == nullptr) return;
+  std::vector<std::uint32_t> later;
+  for (auto it = c.done.begin() + (t - c.done.data()) + 1; it != c.done.end(); ++it) later.push_back(it->serial);
+  c.done.erase(c.done.begin() + (t - c.done.data()));
+  auto& children = c.children;
+  const auto it = std::find_if(children.begin(), children.end(),
+                               [&](const auto& child) { return child.second->via_serial == serial; });
+  if (it != children.end()) {
+    size_ -= count(*it->second);
+    unlist(*it->second);
+    children.erase(it);
+  }
+  sweep_later(c, later);
 }
 
 std::size_t ConfigurationTree::count(const Configuration& c) {
@@ -95,20 +143,24 @@ void ConfigurationTree::unlist(Configuration& c) {
   for (auto& [via, child] : c.children) unlist(*child);
 }
 
-void ConfigurationTree::finish(Configuration& c, Key message) {
-  Taken* t = c.taken(message);
+void ConfigurationTree::finish(Configuration& c, std::uint32_t serial) {
+  Taken* t = c.taken_of(serial);
   if (t == nullptr || t->finished) return;
   t->finished = true;
-  std::vector<Key> later;
-  for (auto it = c.done.begin() + (t - c.done.data()) + 1; it != c.done.end(); ++it) later.push_back(it->message);
-  for (Key m : later) {
+  std::vector<std::uint32_t> later;
+  for (auto it = c.done.begin() + (t - c.done.data()) + 1; it != c.done.end(); ++it) later.push_back(it->serial);
+  sweep_later(c, later);
+}
+
+void ConfigurationTree::sweep_later(Configuration& c, const std::vector<std::uint32_t>& later) {
+  for (const std::uint32_t choice : later) {
     for (std::size_t k = 0; k < c.children.size(); ++k) {
-      if (c.children[k].first != m) continue;
+      if (c.children[k].second->via_serial != choice) continue;
       sweep(*c.children[k].second);
       if (droppable(*c.children[k].second)) {
         c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
         --size_;
-        finish(c, m);
+        finish(c, choice);
       }
       break;
     }
@@ -127,7 +179,7 @@ void ConfigurationTree::sweep(Configuration& c) {
       ++k;
       continue;
     }
-    const Key via = child.via;
+    const std::uint32_t via = child.via_serial;
     c.children.erase(c.children.begin() + static_cast<std::ptrdiff_t>(k));
     --size_;
     finish(c, via);
@@ -138,7 +190,7 @@ void ConfigurationTree::sweep(Configuration& c) {
 void ConfigurationTree::drop_explored(Configuration* c) {
   while (droppable(*c)) {
     Configuration* parent = c->parent;
-    const Key via = c->via;
+    const std::uint32_t via = c->via_serial;
     auto& siblings = parent->children;
     siblings.erase(std::find_if(siblings.begin(), siblings.end(), [&](const auto& s) { return s.second.get() == c; }));
     --size_;
@@ -152,7 +204,7 @@ double ConfigurationTree::share_of(const Configuration& c) {
   if (choices == 0) return c.out == 0 ? 1.0 : 0.0;
   double explored = 0.0;
   for (const Taken& t : c.done) {
-    if (const Configuration* child = c.child(t.message)) {
+    if (const Configuration* child = c.child_of(t.serial)) {
       explored += share_of(*child);
     } else if (!t.given_away || t.finished) {
       explored += 1.0;

@@ -31,6 +31,12 @@ struct Taken {
   /// Its delivery ended a run in a failure that cut it off (race.hpp, find_cut_off_race): it
   /// sleeps below no sibling, whose continuation it did not see.
   bool cut_off = false;
+  /// Paths whose class is counted if its run turns out cut off at it (class_representative.hpp).
+  std::uint32_t classes_waiting = 0;
+  /// Its number among the choices taken at its configuration (Configuration::take): a message
+  /// may be taken twice there (by an item issued before another's run came back), and its
+  /// configuration knows which taking reached it.
+  std::uint32_t serial = 0;
 };
 
 /// One configuration held: on the way to an item out or a subtree given away, with a branch of
@@ -38,20 +44,30 @@ struct Taken {
 struct Configuration {
   Configuration* parent = nullptr;
   std::size_t depth = 0;
-  Key via = kNoKey;           ///< the message delivered to reach it
-  SleepSet sleep;             ///< asleep when it was reached
-  std::vector<Taken> done;    ///< choices taken from here, in order
-  std::vector<Pending> held;  ///< wakeup entries a guard held back here
-  WakeupTree wakeup;          ///< choices still to explore, with what to do after them
+  Key via = kNoKey;              ///< the message delivered to reach it
+  std::uint32_t via_serial = 0;  ///< the parent's Taken::serial of that choice
+  SleepSet sleep;                ///< asleep when it was reached
+  std::vector<Taken> done;       ///< choices taken from here, in order
+  std::vector<Pending> held;     ///< wakeup entries a guard held back here
+  WakeupTree wakeup;             ///< choices still to explore, with what to do after them
   std::vector<std::pair<Key, std::unique_ptr<Configuration>>> children;  ///< those held
-  std::size_t out = 0;       ///< items out that start here, subtrees given away from here
-  std::uint64_t serial = 0;  ///< its place in the open list among those of its depth
+  std::size_t out = 0;        ///< items out that start here, subtrees given away from here
+  std::uint64_t serial = 0;   ///< its place in the open list among those of its depth
+  std::uint32_t choices = 0;  ///< choices taken here so far, the numbers of take()
   /// The step that reached it, once a run has come back through it: a later run from here or
   /// below leaves out the steps of the path here (WorkItem::steps_held).
   std::optional<ViewStep> step;
 
+  /// The first configuration held that delivering `message` here reaches.
   Configuration* child(Key message) const;
+  /// The configuration held that the choice numbered `serial` (Taken::serial) reaches.
+  Configuration* child_of(std::uint32_t serial) const;
+  /// The first choice taken here that delivers `message`.
   Taken* taken(Key message);
+  /// The choice numbered `serial`.
+  Taken* taken_of(std::uint32_t serial);
+  /// Records `choice` as taken here, numbered (Taken::serial).
+  Taken& take(Taken choice);
   /// A choice taken before this one's, here or above, is still being explored: its races may
   /// send sequences down here, so it stays held.
   bool pinned() const;
@@ -77,18 +93,25 @@ class ConfigurationTree {
   /// The deepest configuration with a branch left that is settled (the smallest subtrees first,
   /// and sequences that reach a configuration after its choices were taken go down into them).
   Configuration* deepest_open();
+  /// The configuration with a branch left that comes first depth-first, when every choice taken
+  /// before its branches, there and above, is explored: the one item that pins nothing. Nothing
+  /// when that work is out, given away or unsettled.
+  Configuration* leftmost_open();
   /// The shallowest first: the configurations with a branch left.
   const std::map<std::pair<std::size_t, std::uint64_t>, Configuration*>& open() const { return open_; }
   /// The branches left in every wakeup tree held.
   std::size_t open_branches() const;
 
-  Configuration& add_child(Configuration& parent, Key via, SleepSet sleep, WakeupTree wakeup);
-  /// Removes the child reached by `via`, with all below it and their branches.
-  void remove_child(Configuration& parent, Key via);
+  /// The configuration `choice`, taken at `parent` (Configuration::take), reaches.
+  Configuration& add_child(Configuration& parent, const Taken& choice, SleepSet sleep, WakeupTree wakeup);
+  /// The choice numbered `serial` at `c` was not taken after all (a guard held its entry back, or
+  /// a failure ended the run before it): it goes, with its configuration and all below, and the
+  /// configurations of the choices after it, which it may have pinned alone, go once explored.
+  void withdraw(Configuration& c, std::uint32_t serial);
 
-  /// The choice `message` at `c` is explored: the configurations of the choices taken after it
-  /// may have been pinned by it alone, and what of them is explored goes.
-  void finish(Configuration& c, Key message);
+  /// The choice numbered `serial` at `c` is explored: the configurations of the choices taken after
+  /// it may have been pinned by it alone, and what of them is explored goes.
+  void finish(Configuration& c, std::uint32_t serial);
   /// Drops `c`, then its ancestors, while nothing is left to do there or below and nothing can
   /// come down to them.
   void drop_explored(Configuration* c);
@@ -101,6 +124,8 @@ class ConfigurationTree {
   bool droppable(const Configuration& c) const;
   /// Drops, bottom up, what is explored below `c` and no longer pinned.
   void sweep(Configuration& c);
+  /// sweep() below the choices `later` of `c`, dropping the configurations they reach when explored.
+  void sweep_later(Configuration& c, const std::vector<std::uint32_t>& later);
   void unlist(Configuration& c);
   static std::size_t count(const Configuration& c);
   static double share_of(const Configuration& c);

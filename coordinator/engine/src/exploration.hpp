@@ -33,6 +33,7 @@ class Exploration {
   virtual const ExplorerOptions& options() const = 0;
   virtual std::set<std::string> classes() const = 0;
   virtual std::vector<ClassKey> class_keys() const = 0;
+  virtual bool new_class() const = 0;
 };
 
 /// Counts a path (not a sleep-blocked run) that ended with `ending`: its bug, or its cut at the step limit.

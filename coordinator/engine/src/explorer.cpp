@@ -41,9 +41,12 @@ bool Explorer::finished() const {
   return state_->finished();
 }
 // A path cut at the step limit leaves what comes after it unexplored: unless that is a bug
-// (--check termination), the exploration is bounded, never complete.
+// (--check termination), the exploration is bounded, never complete. So does a run whose races
+// were analysed in part.
 bool Explorer::explored_completely() const {
-  return state_->explored_completely() && (state_->stats().step_limited == 0 || state_->options().checks.termination);
+  const Stats& stats = state_->stats();
+  return state_->explored_completely() && stats.analysed_in_part == 0 &&
+         (stats.step_limited == 0 || state_->options().checks.termination);
 }
 std::size_t Explorer::outstanding() const {
   return state_->outstanding();
@@ -68,6 +71,13 @@ std::set<std::string> Explorer::classes() const {
 }
 std::vector<ClassKey> Explorer::class_keys() const {
   return state_->class_keys();
+}
+bool Explorer::new_class() const {
+  return state_->new_class();
+}
+
+bool counts_classes(const ExplorerOptions& options) {
+  return options.strategy == Strategy::kSystematic && options.reduction == Reduction::kOptimal;
 }
 
 }  // namespace exocheck::engine

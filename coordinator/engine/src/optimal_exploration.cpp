@@ -32,8 +32,9 @@
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
+#include <utility>
 
-#include "class_set.hpp"
+#include "class_representative.hpp"
 #include "configuration_sleep.hpp"
 #include "configuration_tree.hpp"
 #include "exploration.hpp"
@@ -74,8 +75,8 @@ class OptimalExploration final : public Exploration {
       started_ = true;
       if (tree_.root().wakeup.empty()) return issue(tree_.root(), {}, {});
     }
-    // Deepest first, however many items are out.
-    Configuration* open = tree_.deepest_open();
+    // Deepest first, however many items are out, while what is held is within bounds.
+    Configuration* open = tree_.size() < options_.held_configurations ? tree_.deepest_open() : tree_.leftmost_open();
     if (open == nullptr) return std::nullopt;
     Configuration& from = *open;
     auto [first, rest] = from.wakeup.take_first();
@@ -93,6 +94,7 @@ class OptimalExploration final : public Exploration {
     }
     Out out = std::move(it->second);
     out_.erase(it);
+    new_class_ = false;
     --out.holder->out;
     if (execution.first_step == 0) {
       trace_.assign(execution, names_);
@@ -105,15 +107,17 @@ class OptimalExploration final : public Exploration {
     if (execution.ending == Ending::kDivergence || !follows(out, blocked)) {
       ++stats_.paths;
       ++stats_.bugs;
-      for (Configuration* c = out.holder; c != out.from; c = c->parent) c->parent->taken(c->via)->unsure = false;
+      for (Configuration* c = out.holder; c != out.from; c = c->parent)
+        c->parent->taken_of(c->via_serial)->unsure = false;
       tree_.drop_explored(out.holder);
       return true;
     }
     if (!extend(out)) {
-      // Held back where the item started, the run went on with a choice taken there meanwhile:
-      // that choice's own subtree explores what it ran.
+      // Held back, the run went on with a choice taken there meanwhile: that choice's own subtree
+      // explores what it ran. What the item's entries before it reached goes, if nothing else
+      // holds it.
       ++stats_.sleep_blocked;
-      tree_.drop_explored(out.from);
+      tree_.drop_explored(held_back_at_);
       return true;
     }
     stats_.transitions += trace_.size() - out.from->depth;
@@ -129,8 +133,17 @@ class OptimalExploration final : public Exploration {
       ++stats_.sleep_blocked;
     } else {
       count_path(stats_, execution, options_);
-      classes_.insert(trace_.class_key(), names_);
-      stats_.classes = classes_.size();
+      // A run a failure ended where its item started ran nothing new: the run that reached that
+      // configuration ended there too (the same delivery ends the process), and counted its class.
+      // Not so at a subtree's root: its giver chose the step to it and never ran it.
+      const bool at_given_root = out.from == &tree_.root() && !root_prefix_.empty() && trace_.size() == out.from->depth;
+      const bool ran_nothing = out.first.message != kNoKey && trace_.size() <= out.from->depth && !at_given_root;
+      if (!ran_nothing) {
+        const ClassVerdict verdict = represents_its_class(trace_, path_, names_, cut_off_);
+        new_class_ = verdict.represents;
+        if (verdict.waits_on != nullptr) ++verdict.waits_on->classes_waiting;
+      }
+      if (new_class_) ++stats_.classes;
     }
     tree_.drop_explored(path_.back());
     return true;
@@ -167,9 +180,9 @@ class OptimalExploration final : public Exploration {
         step.depth = static_cast<std::uint32_t>(depth);
         subtree.wakeup.push_back(std::move(step));
       }
-      from.done.push_back({first.message, first.receiver, false, false, true});
+      const Taken& given = from.take({first.message, first.receiver, false, false, true});
       ++from.out;  // held until the subtree comes back: its requests come here
-      given_away_.emplace(subtree.id, std::pair{&from, first.message});
+      given_away_.emplace(subtree.id, std::pair{&from, given.serial});
       return subtree;
     }
     return std::nullopt;
@@ -186,10 +199,10 @@ class OptimalExploration final : public Exploration {
   void subtree_finished(std::uint64_t id) override {
     const auto it = given_away_.find(id);
     if (it == given_away_.end()) return;
-    const auto [from, message] = it->second;
+    const auto [from, serial] = it->second;
     given_away_.erase(it);
     --from->out;
-    tree_.finish(*from, message);
+    tree_.finish(*from, serial);
     tree_.drop_explored(from);
   }
 
@@ -206,7 +219,7 @@ class OptimalExploration final : public Exploration {
     }
     if (at == nullptr) return false;
     const Key taken = names_.intern(request.taken);
-    if (Taken* took = at->taken(taken); took != nullptr && request.cut_off) took->cut_off = true;
+    if (Taken* took = at->taken(taken); took != nullptr && request.cut_off) mark_cut_off(*took);
     for (const auto& label : request.alternatives) {
       const Taken* took = at->taken(taken);
       placement_.add_alternative(*at, names_.intern(label), took != nullptr ? took->receiver : kNoKey);
@@ -236,8 +249,10 @@ class OptimalExploration final : public Exploration {
   std::size_t configurations() const override { return tree_.size(); }
   const Stats& stats() const override { return stats_; }
   const ExplorerOptions& options() const override { return options_; }
-  std::set<std::string> classes() const override { return classes_.texts(); }
-  std::vector<ClassKey> class_keys() const override { return classes_.class_keys(); }
+  /// Classes are counted, never held (class_representative.hpp): no keys.
+  std::set<std::string> classes() const override { return {}; }
+  std::vector<ClassKey> class_keys() const override { return {}; }
+  bool new_class() const override { return new_class_; }
 
  private:
   /// An item out: from `from`, `first` and then the leftmost path of its wakeup subtree (`first`
@@ -297,8 +312,8 @@ class OptimalExploration final : public Exploration {
         out.prefix.push_back(entry.message);
         out.last = entry;
         ++item.wakeup_entries;
-        at->done.push_back({entry.message, entry.receiver, entry.tentative, false, false});
-        at = &tree_.add_child(*at, entry.message, std::move(child_sleep), {});
+        const Taken& choice = at->take({entry.message, entry.receiver, entry.tentative, false, false});
+        at = &tree_.add_child(*at, choice, std::move(child_sleep), {});
         if (below.empty()) break;
         sleep = at->sleep;
         auto [next, subtree] = below.take_first();
@@ -351,6 +366,9 @@ class OptimalExploration final : public Exploration {
     Configuration& from = *out.from;
     path_.assign(trace_.size() + 1, nullptr);
     for (Configuration* c = &from; c != nullptr; c = c->parent) path_[c->depth] = c;
+    // The item's own configurations, by depth: a label taken twice at one has a child for each.
+    entries_.assign(out.holder->depth + 1, nullptr);
+    for (Configuration* c = out.holder; c != &from; c = c->parent) entries_[c->depth] = c;
     const bool cut_inside = ended_inside_prefix(out);
     const std::size_t last = cut_inside ? trace_.size() : out.prefix.size();  // the last entry's step
     const bool entries = out.first.message != kNoKey;
@@ -360,29 +378,32 @@ class OptimalExploration final : public Exploration {
     for (std::size_t k = from.depth + 1; entries && k <= last; ++k) {
       Configuration& parent = *path_[k - 1];
       const Key entry = out.prefix[k - 1];
-      Taken& taken = *parent.taken(entry);
+      const std::uint32_t serial = entries_[k]->via_serial;
+      Taken& taken = *parent.taken_of(serial);
       taken.unsure = false;
       if (k - 1 < held_at) {
-        path_[k] = parent.child(entry);
+        path_[k] = entries_[k];
         continue;
       }
-      parent.done.erase(parent.done.begin() + (&taken - parent.done.data()));
       parent.held.push_back({entry, taken.receiver});
-      tree_.remove_child(parent, entry);
-      if (trace_.size() >= k && parent.taken(trace_.step(k).label)) return false;
+      tree_.withdraw(parent, serial);
+      if (trace_.size() >= k && parent.taken(trace_.step(k).label)) {
+        held_back_at_ = &parent;
+        return false;
+      }
       break;
     }
     for (std::size_t k = from.depth + 1; k <= trace_.size(); ++k) {
       if (path_[k] != nullptr) continue;  // the item's
       const ViewStep& step = trace_.step(k);
       Configuration& parent = *path_[k - 1];
-      parent.done.push_back({step.label, step.lane(), false, false, false});
+      const Taken& choice = parent.take({step.label, step.lane(), false, false, false});
       SleepSet sleep = k == last && held_back ? out.before_last.passed_through(step.lane())  // the hook's
                                               : parent.sleep.passed_through(step.lane());
       WakeupTree wakeup;
       if (auto subtree = parent.wakeup.take(step.label)) wakeup = std::move(*subtree);
       tree_.relist(parent);
-      path_[k] = &tree_.add_child(parent, step.label, std::move(sleep), std::move(wakeup));
+      path_[k] = &tree_.add_child(parent, choice, std::move(sleep), std::move(wakeup));
     }
     // The same deliveries with a choice of their handlers made otherwise: each a sequence of its
     // own from the configuration before it (dependency.md, "Choices").
@@ -411,6 +432,8 @@ class OptimalExploration final : public Exploration {
   /// (program seed 30736 in tests/engine/optimal_test.cpp: a message lost to an actor that
   /// another delivery destroyed). It costs no measurable time beside the runs.
   void analyse_races() {
+    reads_left_ = options_.analysis_reads;
+    analysed_in_part_ = false;
     const std::vector<Key> pending = trace_.pending_at_end();
     cut_off_ = cut_off(trace_, pending, races_);
     for (std::size_t k = 1; k <= trace_.size(); ++k) {
@@ -424,12 +447,19 @@ class OptimalExploration final : public Exploration {
       for (const Race& race : races_) insert(race.step, m);
     }
     if (Configuration* pre = cut_off_ ? path_[trace_.size() - 1] : nullptr) {  // a cut-off run has a step
-      if (Taken* cut_by = pre->taken(trace_.step(trace_.size()).label)) cut_by->cut_off = true;
+      if (Taken* cut_by = pre->taken_of(path_.back()->via_serial)) mark_cut_off(*cut_by);
     }
+    if (analysed_in_part_) ++stats_.analysed_in_part;
+  }
+
+  /// The paths that waited for this (ClassVerdict::waits_on) are their classes' own.
+  void mark_cut_off(Taken& taken) {
+    taken.cut_off = true;
+    stats_.classes += std::exchange(taken.classes_waiting, 0);
   }
 
   void analyse(Key m, std::size_t point) {
-    find_races(trace_, options_.delivery, m, trace_.receiver(m), point, races_);
+    find_races(trace_, options_.delivery, m, trace_.receiver(m), point, races_, false);
     for (const Race& race : races_) insert(race.step, m);
   }
 
@@ -439,14 +469,30 @@ class OptimalExploration final : public Exploration {
     WakeupSequence v;
     // A failure that cut the run off ends the process: nothing goes after it, so it is in no v.
     const std::size_t end = cut_off_ ? trace_.size() - 1 : trace_.size();
+    // A long run's races would each read most of it (quadratic in its length): past the reads
+    // left for this run, or the events a sequence keeps, v stands for its rest with an event
+    // dependent with every other (WakeupEvent::rest), and the run is analysed in part. It keeps
+    // one event at least, an initial of v.
+    bool cut_short = false;
+    const std::uint32_t own = trace_.own_clock_entry(i);
     for (std::size_t k = i + 1; k <= end; ++k) {
-      if (trace_.happens_before(i, k)) continue;
-      v.push_back(event_of(trace_.step(k).label, trace_.step(k).lane(), i));
-      v.back().chosen = trace_.step(k).label != trace_.step(k).message || !trace_.alternatives(k).empty();
+      if (v.size() == options_.longest_sequence || reads_left_ == 0) {
+        const std::size_t first = v.empty() ? trace_.first_step_not_after(i, k, end) : 0;
+        if (first != 0) add_event(v, first, i);
+        cut_short = !v.empty();
+        break;
+      }
+      --reads_left_;
+      if (!trace_.happens_before(i, own, k)) add_event(v, k, i);
     }
-    WakeupEvent last = event_of(m, trace_.receiver(m), i);
-    last.tentative = trace_.send_step(m) >= i;
-    v.push_back(last);
+    analysed_in_part_ = analysed_in_part_ || cut_short;
+    if (cut_short) {
+      v.push_back(WakeupEvent::rest_of_sequence());
+    } else {
+      WakeupEvent last = event_of(m, trace_.receiver(m), i);
+      last.tentative = trace_.send_step(m) >= i;
+      v.push_back(last);
+    }
     if (Configuration* at = path_[i - 1]) {
       placement_.offer(*at, trace_.step(i).label, std::move(v));
       return;
@@ -457,6 +503,12 @@ class OptimalExploration final : public Exploration {
     request.cut_off = cut_off_ && i == trace_.size();
     for (const WakeupEvent& event : v) request.wakeup.push_back(step_named(event, names_));
     requests_.push_back(std::move(request));
+  }
+
+  /// Step k, after step i and not after it, as the next event of v = notdep(e_i, E).e'.
+  void add_event(WakeupSequence& v, std::size_t k, std::size_t i) const {
+    v.push_back(event_of(trace_.step(k).label, trace_.step(k).lane(), i));
+    v.back().chosen = trace_.step(k).label != trace_.step(k).message || !trace_.alternatives(k).empty();
   }
 
   /// The delivery of `m` (a message, or a delivery's label) to `receiver` in a sequence that starts
@@ -481,14 +533,18 @@ class OptimalExploration final : public Exploration {
   std::uint64_t next_id_ = 1;
   std::unordered_map<std::uint64_t, Out> out_;
   std::deque<std::uint64_t> reissue_;
-  std::unordered_map<std::uint64_t, std::pair<Configuration*, Key>> given_away_;  ///< where, which choice
+  std::unordered_map<std::uint64_t, std::pair<Configuration*, std::uint32_t>> given_away_;  ///< where, which choice
   std::vector<BacktrackRequest> requests_;
   Stats stats_;
   TraceView trace_;
   std::vector<Configuration*> path_;
+  std::vector<Configuration*> entries_;    ///< extend(): the configurations an item's entries reached
+  Configuration* held_back_at_ = nullptr;  ///< extend(): where an entry was held back, when it returns false
   std::vector<Race> races_;
-  bool cut_off_ = false;  ///< the run a failure cut off (race.hpp, find_cut_off_race)
-  ClassSet classes_;
+  bool cut_off_ = false;           ///< the run a failure cut off (race.hpp, find_cut_off_race)
+  bool new_class_ = false;         ///< the last path complete() accepted was counted as a class
+  std::uint64_t reads_left_ = 0;   ///< insert(): steps the analysis of this run may still read
+  bool analysed_in_part_ = false;  ///< a sequence of this run was cut short
 };
 
 }  // namespace

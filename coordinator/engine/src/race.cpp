@@ -43,11 +43,12 @@ bool ordered_before(const TraceView& trace, Delivery delivery, std::size_t i, Ke
 }
 
 /// The race of m with step i of its receiver (i does not happen before m).
-Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) {
+Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point, bool backtrack_sets = true) {
   Race race;
   race.step = i;
   race.message = m;
   race.taken = trace.step(i).label;
+  if (!backtrack_sets) return race;
   if (enabled_before(trace, i, m)) {
     // m was pending before step i, so no later step can have caused it.
     race.dpor_set.push_back(m);
@@ -85,7 +86,7 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point) 
 // does not reject m in. Taking the race at i regardless gave DPOR an empty E there, and Fig. 2's
 // line 7 then added every enabled message: the blow-up guards caused.
 void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, std::size_t point,
-                std::vector<Race>& races) {
+                std::vector<Race>& races, bool backtrack_sets) {
   races.clear();
   // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Dependent steps are on one
   // lane, totally ordered: if one happens before m, all earlier ones do too.
@@ -93,7 +94,7 @@ void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, 
        i = trace.latest_dependent_step(receiver, i - 1)) {
     if (trace.happens_before_message(i, m)) return;
     if (held_back_at(trace, i, m) || ordered_before(trace, delivery, i, m)) continue;
-    races.push_back(race_with(trace, m, i, point));
+    races.push_back(race_with(trace, m, i, point, backtrack_sets));
     return;
   }
 }

@@ -30,9 +30,11 @@ struct Race {
 /// none, or the race with the receiver's last step co-enabled with m (steps at whose
 /// configuration m was pending but held back by a guard are not, nor those whose message
 /// `delivery` puts before m). Written over `races` (the caller's, reused from one message to the
-/// next: it is asked once per message of every result).
+/// next: it is asked once per message of every result). Without `backtrack_sets`, a race has no
+/// dpor_set or minimal (optimal DPOR needs neither): making them reads the steps after the race's,
+/// which over a run's races is quadratic in its length.
 void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, std::size_t point,
-                std::vector<Race>& races);
+                std::vector<Race>& races, bool backtrack_sets = true);
 
 /// A run a failure ended in its last step n (an assert(), a crash, an exit: the process ends
 /// there) while `m`, pending at the end, was enabled at pre(S, n) for an actor step n is

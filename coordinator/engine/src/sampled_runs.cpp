@@ -81,11 +81,12 @@ class SampledRuns final : public Exploration {
       pct_steps_ = static_cast<std::uint32_t>(std::max<std::size_t>(1, trace_.size()));
       if (first_run_ == 0) next_run_ = 1;
     }
+    new_class_ = false;
     if (out.calibration) return true;
     count_path(stats_, execution, options_);
     stats_.executed_steps += trace_.size();
     stats_.transitions += trace_.size();
-    if (execution.ending != Ending::kDivergence) classes_.insert(trace_.class_key(), names_);
+    if (execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace_.class_key(), names_);
     stats_.classes = classes_.size();
     return true;
   }
@@ -129,6 +130,7 @@ class SampledRuns final : public Exploration {
   const ExplorerOptions& options() const override { return options_; }
   std::set<std::string> classes() const override { return classes_.texts(); }
   std::vector<ClassKey> class_keys() const override { return classes_.class_keys(); }
+  bool new_class() const override { return new_class_; }
 
  private:
   struct Out {
@@ -169,6 +171,7 @@ class SampledRuns final : public Exploration {
   Names names_;
   TraceView trace_;
   ClassSet classes_;
+  bool new_class_ = false;
 };
 
 }  // namespace

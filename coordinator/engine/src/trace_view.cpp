@@ -22,6 +22,7 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
   if (!step.message.empty()) view.message = names.intern(step.message);
   view.label = step.label.empty() ? view.message : names.intern(step.label);
   view.reply = step.reply;
+  view.failed = step.failed;
   view.every_lane = step.quiescent || (timers_on_every_lane && step.timer);
   // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
   view.sent.reserve(step.sent.size());
@@ -84,6 +85,9 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
   // Cleared, not destroyed: each lane's list keeps its memory for the next execution.
   for (auto& steps : coenabled_steps_of_lane_) steps.clear();
   if (coenabled_steps_of_lane_.size() < names.size()) coenabled_steps_of_lane_.resize(names.size());
+  for (const Key lane : lanes_) steps_of_lane_[lane].clear();
+  lanes_.clear();
+  if (steps_of_lane_.size() < names.size()) steps_of_lane_.resize(names.size());
   coenabled_steps_.clear();
   last_every_lane_.clear();
   // Every-lane bookkeeping only where a step may be on every lane: most executions have none.
@@ -94,6 +98,10 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
     for (std::size_t i = 0; i < step.sent.size(); ++i) {
       send_step_[step.sent[i]] = k;
       receivers_[step.sent[i]] = step.sent_to[i];
+    }
+    if (k > 0) {
+      if (steps_of_lane_[step.lane()].empty()) lanes_.push_back(step.lane());
+      steps_of_lane_[step.lane()].push_back(k);
     }
     if (k > 0 && !step.reply) {
       coenabled_steps_of_lane_[step.lane()].push_back(k);
@@ -183,6 +191,29 @@ std::size_t TraceView::latest_dependent_step(Key receiver, std::size_t limit) co
   if (lane >= coenabled_steps_of_lane_.size()) return 0;
   const std::size_t on_lane = latest_at_most(coenabled_steps_of_lane_[lane], limit);
   return std::max(on_lane, latest_at_most(coenabled_steps_of_lane_[dependency::kEveryLane], limit));
+}
+
+std::size_t TraceView::first_dependent_step_after(Key lane, std::size_t k) const {
+  const auto first_after = [k](const std::vector<std::size_t>& steps) {
+    const auto after = std::upper_bound(steps.begin(), steps.end(), k);
+    return after == steps.end() ? std::size_t{0} : *after;
+  };
+  if (lane == dependency::kEveryLane) return k + 1 < steps_.size() ? k + 1 : 0;
+  const std::size_t on_every_lane = first_after(steps_of_lane_[dependency::kEveryLane]);
+  const std::size_t on_lane = lane < steps_of_lane_.size() ? first_after(steps_of_lane_[lane]) : 0;
+  if (on_lane == 0 || on_every_lane == 0) return std::max(on_lane, on_every_lane);
+  return std::min(on_lane, on_every_lane);
+}
+
+std::size_t TraceView::first_step_not_after(std::size_t i, std::size_t from, std::size_t to) const {
+  std::size_t first = 0;
+  for (const Key lane : lanes_) {
+    const auto& steps = steps_of_lane_[lane];
+    const auto at = std::lower_bound(steps.begin(), steps.end(), from);
+    if (at == steps.end() || *at > to || (first != 0 && *at >= first)) continue;
+    if (!happens_before(i, *at)) first = *at;
+  }
+  return first;
 }
 
 void TraceView::move_step_into(std::size_t k, ViewStep& home) {

@@ -25,6 +25,7 @@ struct ViewStep {
   /// (exocheck::choose). Races are about messages, configurations about labels.
   Key label = kNoKey;
   bool reply = false;
+  bool failed = false;      ///< a check failed or an exception escaped in it
   bool every_lane = false;  ///< depends on everything: a timer's firing (--timers quiescent), a quiescent message
   ShortList<Key, 2> sent;
   ShortList<Key, 2> sent_to;  ///< sent_to[i] receives sent[i]
@@ -87,12 +88,27 @@ class TraceView {
   bool rejected_before(std::size_t i, Key m) const;
   /// i ->_S j (Definition 3): step i happens before step j.
   bool happens_before(std::size_t i, std::size_t j) const;
+  /// Step i's own entry in its clock, for happens_before(i, own, j): asked of many j in a row, it
+  /// is read once.
+  std::uint32_t own_clock_entry(std::size_t i) const { return i == 0 ? 0 : clock_entry(i, steps_[i]->actor); }
+  bool happens_before(std::size_t i, std::uint32_t own, std::size_t j) const {
+    if (i == 0 || j == 0 || i > j) return false;
+    if (i == j || (!last_every_lane_.empty() && last_every_lane_[j] >= i)) return true;
+    return own <= clock_entry(j, steps_[i]->actor);
+  }
   /// i ->_S m (Definition 5): step i sent m or happens before the step that did.
   bool happens_before_message(std::size_t i, Key m) const;
   /// The latest step numbered at most `limit` that is dependent with a delivery to `receiver`
   /// (dependency.hpp) and may be co-enabled with it, or 0 when there is none. The delivery of a
   /// reply never is: while an actor waits for a reply, nothing else is enabled at it.
   std::size_t latest_dependent_step(Key receiver, std::size_t limit) const;
+  /// The first step after step k that is dependent with a delivery to `lane` (on that lane, or on
+  /// every lane), or 0 when there is none.
+  std::size_t first_dependent_step_after(Key lane, std::size_t k) const;
+  /// The first step from `from` to `to` that step i does not happen before, or 0 when there is none:
+  /// each lane's first step from `from` on, the only one of the lane that may be (a lane's later
+  /// steps happen after its earlier ones).
+  std::size_t first_step_not_after(std::size_t i, std::size_t from, std::size_t to) const;
   /// Messages sent and neither delivered nor lost by the end.
   std::vector<Key> pending_at_end() const;
   /// The run ended in a failure (a failed check, an exception, a crash), which may have ended the
@@ -119,6 +135,9 @@ class TraceView {
   std::vector<Key> receivers_;                      ///< kNoKey: not sent in this execution
   std::vector<std::vector<std::size_t>> coenabled_steps_of_lane_;
   std::vector<std::size_t> coenabled_steps_;  ///< of every lane: for a message on every lane
+  /// Every step after step 0 by lane, replies included (those on every lane under kEveryLane).
+  std::vector<std::vector<std::size_t>> steps_of_lane_;
+  std::vector<Key> lanes_;  ///< those with a step after step 0
   bool timers_on_every_lane_ = false;
   bool ended_in_failure_ = false;
   /// Per step k, the latest step at most k on every lane (0: none); empty when there is none at all.

@@ -260,7 +260,7 @@ void TreeExploration::count_ending(const Execution& execution, const TraceView& 
     return;
   }
   count_path(stats_, execution, options_);
-  if (execution.ending != Ending::kDivergence) classes_.insert(trace.class_key(), names_);
+  if (execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace.class_key(), names_);
   stats_.classes = classes_.size();
 }
 
@@ -269,6 +269,7 @@ bool TreeExploration::complete(std::uint64_t id, const Execution& execution) {
   if (it == outstanding_.end()) return false;
   const Issued issued = std::move(it->second);
   outstanding_.erase(it);
+  new_class_ = false;
 
   if (options_.heuristic == Heuristic::kHms || options_.heuristic == Heuristic::kSgr) history_.record(execution);
   if (!stored_prefix(execution, issued, prefix_)) {

@@ -46,6 +46,7 @@ class TreeExploration final : public Exploration {
   const ExplorerOptions& options() const override { return options_; }
   std::set<std::string> classes() const override { return classes_.texts(); }
   std::vector<ClassKey> class_keys() const override { return classes_.class_keys(); }
+  bool new_class() const override { return new_class_; }
 
  private:
   /// An item out for execution: from `node`, deliver `message` (kNoKey: the very first run).
@@ -105,6 +106,7 @@ class TreeExploration final : public Exploration {
   OpenList open_;
   Stats stats_;
   ClassSet classes_;
+  bool new_class_ = false;  ///< the last path complete() accepted was a class not seen before
   History history_;
   // complete()'s working memory, kept from one result to the next so that a result does not
   // allocate it again (complete() runs under the session's lock, once per execution).

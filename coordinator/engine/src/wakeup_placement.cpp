@@ -29,10 +29,10 @@ void WakeupPlacement::offer(Configuration& at, Key taken, WakeupSequence v) {
     // that cut its run off (race.hpp, find_cut_off_race): nothing went on after it.
     if (!position && (q.unsure || q.cut_off || !weak_initial(v, choice))) continue;
     if (!after_taken || q.given_away) return;
-    Configuration* below = at.child(q.message);
+    Configuration* below = at.child_of(q.serial);
     if (below == nullptr) return;  // explored, and nothing was taken before it: it covered v
     if (position) v.erase(v.begin() + static_cast<std::ptrdiff_t>(*position));
-    if (v.empty()) return;
+    if (v.empty() || v.front().rest) return;
     offer(*below, kNoKey, std::move(v));
     return;
   }

@@ -63,16 +63,25 @@ void WakeupTree::insert(WakeupSequence v) {
 
 void WakeupTree::insert_below(WakeupEvent first, WakeupSequence rest) {
   for (Branch& branch : branches_) {
-    if (branch.event.same_delivery(first)) {
-      branch.subtree->descend(std::move(rest), &branch);
+    if (branch.event.same_delivery(first)) return branch.subtree->descend(std::move(rest), &branch);
+  }
+  rest.insert(rest.begin(), first);
+  grow(rest);
+}
+
+// A sequence cut short ends in a leaf that covers none that goes below it (Branch::bare): it is
+// not the whole reversal of a race, whose exploration would find what a longer one reverses.
+void WakeupTree::grow(const WakeupSequence& events) {
+  WakeupTree* node = this;
+  Branch* last = nullptr;
+  for (const WakeupEvent& event : events) {
+    if (event.rest) {
+      if (last != nullptr) last->bare = true;
       return;
     }
-  }
-  WakeupTree* node = this;
-  rest.insert(rest.begin(), first);
-  for (const WakeupEvent& event : rest) {
     node->branches_.push_back({event, std::make_unique<WakeupTree>()});
-    node = node->branches_.back().subtree.get();
+    last = &node->branches_.back();
+    node = last->subtree.get();
   }
 }
 
@@ -80,13 +89,14 @@ void WakeupTree::descend(WakeupSequence v, Branch* through) {
   WakeupTree* node = this;
   for (;;) {
     // A leaf: exploring it covers v, unless v makes a choice a run does not make by itself, or the
-    // leaf is an alternative's label alone (Branch::bare).
+    // leaf is an alternative's label alone or a sequence cut short (Branch::bare).
     if (through != nullptr && !through->bare && node->empty() &&
         std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen; })) {
       return;
     }
-    if (v.empty()) {  // v leads here: the subtree explores it, and a leaf here is v's too
-      if (through != nullptr && node->empty()) through->bare = false;
+    if (v.empty() || v.front().rest) {  // v leads here: the subtree explores it
+      // A leaf here is v's too, when v ends here (a sequence cut short does not).
+      if (through != nullptr && node->empty() && v.empty()) through->bare = false;
       return;
     }
     Branch* next = nullptr;
@@ -101,8 +111,7 @@ void WakeupTree::descend(WakeupSequence v, Branch* through) {
       if (const auto k = other_label_position(v, branch.event)) {
         const WakeupEvent first = v[*k];
         v.erase(v.begin() + static_cast<std::ptrdiff_t>(*k));
-        node->insert_below(first, std::move(v));
-        return;
+        return node->insert_below(first, std::move(v));
       }
       if (!branch.event.tentative && weak_initial(v, branch.event)) {
         next = &branch;
@@ -113,10 +122,7 @@ void WakeupTree::descend(WakeupSequence v, Branch* through) {
     through = next;
     node = next->subtree.get();
   }
-  for (const WakeupEvent& event : v) {
-    node->branches_.push_back({event, std::make_unique<WakeupTree>()});
-    node = node->branches_.back().subtree.get();
-  }
+  node->grow(v);
 }
 
 bool WakeupTree::add_branch(WakeupEvent event) {
@@ -157,6 +163,7 @@ WakeupEvent event_named(const WakeupStep& step, Names& names) {
   if (!step.sender.empty()) event.sender = names.intern(step.sender);
   event.tentative = step.tentative;
   event.chosen = step.chosen;
+  event.rest = step.rest;
   const Key message = names.base(event.message);
   event.label_of = message == event.message ? kNoKey : message;
   return event;
@@ -169,6 +176,7 @@ WakeupStep step_named(const WakeupEvent& event, const Names& names) {
   if (event.sender != kNoKey) step.sender = names.name(event.sender);
   step.tentative = event.tentative;
   step.chosen = event.chosen;
+  step.rest = event.rest;
   return step;
 }
 

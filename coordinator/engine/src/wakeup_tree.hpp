@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "dependency.hpp"
 #include "exocheck/engine/subtree.hpp"
 #include "names.hpp"
 
@@ -30,6 +31,13 @@ struct WakeupEvent {
   /// The message `message` is a label of, when the label names choices made (kNoKey: `message` is
   /// the message itself).
   Key label_of = kNoKey;
+  /// Not an event: the rest of a sequence cut short (its last), dependent with every event, so that
+  /// no event after it is an initial and none is independent of all of the sequence. Never a branch.
+  bool rest = false;
+
+  static WakeupEvent rest_of_sequence() {
+    return {.message = dependency::kEveryLane, .receiver = dependency::kEveryLane, .rest = true};
+  }
 
   bool same_delivery(const WakeupEvent& other) const { return message == other.message && receiver == other.receiver; }
   Key delivered() const { return label_of == kNoKey ? message : label_of; }
@@ -74,14 +82,16 @@ class WakeupTree {
   /// left of v (removing it from v when v delivers it); a leaf reached covers v (unless v holds a
   /// chosen event), and otherwise the rest of v becomes the new last branch where the descent stopped.
   /// A branch that delivers another label of one of v's initials stops the descent: that label's
-  /// branch takes v (insert_below).
+  /// branch takes v (insert_below). A sequence cut short (WakeupEvent::rest) ends in a leaf that
+  /// covers nothing below it (Branch::bare).
   void insert(WakeupSequence v);
   /// `event` as a branch of the root of its own, not merged into another: a delivery's choice made
   /// otherwise is explored from where the delivery was. False when a branch delivers it already.
   /// Such a branch, a leaf, covers no sequence that goes below it (Branch::bare). It is one of the
   /// root's, so preorder() of a branch's subtree, what a subtree given away carries, holds none.
   bool add_branch(WakeupEvent event);
-  /// v, which starts with `first`, below the root's branch for `first` (a new last one if none).
+  /// v, which starts with `first`, below the root's branch for `first` (a new last one if none),
+  /// as insert() has it.
   void insert_below(WakeupEvent first, WakeupSequence rest);
 
   /// The tree as (depth, event) in preorder, depth 1 for the root's branches: what a subtree given
@@ -107,6 +117,8 @@ class WakeupTree {
 
   /// v into this tree: the configuration's own (`through` nullptr), or the subtree of `through`.
   void descend(WakeupSequence v, Branch* through);
+  /// Adds `events` as a path of new last branches from here.
+  void grow(const WakeupSequence& events);
 
   std::vector<Branch> branches_;
 };

@@ -19,7 +19,7 @@ BugGroups::Offered BugGroups::offer(Bug& run) {
     run.number = index + 1;
     run.paths = 0;
     run.classes = 0;
-    groups_.push_back({std::move(run), {}});
+    groups_.push_back({std::move(run), {}, 0});
     return {index, true, true};
   }
   Bug& held = groups_[found->second].bug;
@@ -33,11 +33,13 @@ BugGroups::Offered BugGroups::offer(Bug& run) {
   return {found->second, false, true};
 }
 
-void BugGroups::count(std::size_t index, std::uint64_t paths, const std::vector<engine::ClassKey>& classes) {
+void BugGroups::count(std::size_t index, std::uint64_t paths, const std::vector<engine::ClassKey>& classes,
+                      std::uint64_t counted_classes) {
   Group& group = groups_.at(index);
   group.bug.paths += paths;
   group.classes.insert(classes.begin(), classes.end());
-  group.bug.classes = group.classes.size();
+  group.counted_classes += counted_classes;
+  group.bug.classes = group.classes.size() + group.counted_classes;
 }
 
 std::optional<std::size_t> BugGroups::find(const std::string& signature_key) const {
@@ -57,7 +59,10 @@ std::vector<BugTally> BugGroups::tallies() const {
   std::vector<BugTally> tallies;
   tallies.reserve(groups_.size());
   for (const auto& group : groups_) {
-    tallies.push_back({group.bug.signature.key(), group.bug.paths, {group.classes.begin(), group.classes.end()}});
+    tallies.push_back({group.bug.signature.key(),
+                       group.bug.paths,
+                       {group.classes.begin(), group.classes.end()},
+                       group.counted_classes});
   }
   return tallies;
 }

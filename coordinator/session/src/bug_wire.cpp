@@ -34,6 +34,7 @@ void to_wire(const std::vector<BugTally>& tallies, google::protobuf::RepeatedPtr
     wire.set_signature_key(tally.signature_key);
     wire.set_paths(tally.paths);
     to_wire(tally.classes, *wire.mutable_class_keys());
+    wire.set_counted_classes(tally.counted_classes);
   }
 }
 
@@ -41,7 +42,7 @@ std::vector<BugTally> tallies_from_wire(const google::protobuf::RepeatedPtrField
   std::vector<BugTally> read;
   read.reserve(static_cast<std::size_t>(tallies.size()));
   for (const auto& tally : tallies) {
-    read.push_back({tally.signature_key(), tally.paths(), keys_from_wire(tally.class_keys())});
+    read.push_back({tally.signature_key(), tally.paths(), keys_from_wire(tally.class_keys()), tally.counted_classes()});
   }
   return read;
 }

@@ -201,7 +201,12 @@ void ExplorationSession::add_bug(Bug run) {
   if (!bugs_.find(run.signature.key()) && most > 0 && bugs_.size() >= most) return;
   const auto key = run.key;
   const auto offered = bugs_.offer(run);
-  bugs_.count(offered.index, 1, key);
+  // Where classes are counted, not held, the explorer says whether this path counts its class.
+  if (engine::counts_classes(options_.explorer)) {
+    bugs_.count(offered.index, 1, {}, explorer_.new_class() ? 1 : 0);
+  } else {
+    bugs_.count(offered.index, 1, key);
+  }
   if (offered.changed && options_.hands_over_bugs) new_bugs_.insert(offered.index);
 }
 

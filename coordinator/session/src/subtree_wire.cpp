@@ -16,6 +16,7 @@ void add_steps(const std::vector<engine::WakeupStep>& steps,
     wire.set_tentative(step.tentative);
     wire.set_depth(step.depth);
     wire.set_chosen(step.chosen);
+    wire.set_rest(step.rest);
   }
 }
 
@@ -23,7 +24,8 @@ std::vector<engine::WakeupStep> steps_from_wire(const google::protobuf::Repeated
   std::vector<engine::WakeupStep> out;
   out.reserve(static_cast<std::size_t>(steps.size()));
   for (const auto& step : steps)
-    out.push_back({step.message(), step.receiver(), step.sender(), step.tentative(), step.depth(), step.chosen()});
+    out.push_back(
+        {step.message(), step.receiver(), step.sender(), step.tentative(), step.depth(), step.chosen(), step.rest()});
   return out;
 }
 
@@ -95,11 +97,12 @@ void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
   out.set_bugs(stats.bugs);
   out.set_step_limited(stats.step_limited);
   out.set_faulted(stats.faulted);
+  out.set_analysed_in_part(stats.analysed_in_part);
 }
 
 engine::Stats from_wire(const proto::ExplorationStats& stats) {
-  return {stats.paths(),   stats.sleep_blocked(), stats.transitions(),  stats.executed_steps(),
-          stats.classes(), stats.bugs(),          stats.step_limited(), stats.faulted()};
+  return {stats.paths(), stats.sleep_blocked(), stats.transitions(), stats.executed_steps(),  stats.classes(),
+          stats.bugs(),  stats.step_limited(),  stats.faulted(),     stats.analysed_in_part()};
 }
 
 void to_wire(const std::vector<engine::ClassKey>& keys, google::protobuf::RepeatedField<std::uint64_t>& out) {

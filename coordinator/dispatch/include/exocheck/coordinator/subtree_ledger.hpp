@@ -71,8 +71,8 @@ class SubtreeLedger {
   /// `worker` is gone: its unfinished leases wait again, first in line, each to be explored anew
   /// from its root by whoever takes it. Whatever they had given away is void, since their next
   /// explorer explores it itself: the unfinished parts are dropped, and the figures of the finished
-  /// ones are taken back (their class keys stay: the classes are the same), so that no path is
-  /// counted twice.
+  /// ones are taken back (their class keys stay: the classes are the same; classes counted without
+  /// keys are taken back too), so that no path is counted twice.
   Released release(std::uint64_t worker);
   /// `lease` alone waits again (its worker came back without it), as release() does it.
   Released release_lease(std::uint64_t lease);
@@ -91,10 +91,12 @@ class SubtreeLedger {
   struct BugFigures {
     std::uint64_t paths = 0;
     std::set<engine::ClassKey> classes;
+    std::uint64_t counted_classes = 0;  ///< without keys (engine::counts_classes)
   };
   using BugsFigures = std::map<std::string, BugFigures>;
-  /// Counts `lease`'s figures, once it is explored: `stats` added (its `classes` ignored), `keys`
-  /// united, and so its distinct bugs' paths and classes.
+  /// Counts `lease`'s figures, once it is explored: `stats` added, its classes by `keys` united, or
+  /// without keys (an explorer that counts its classes, engine::counts_classes) by its count; and so
+  /// its distinct bugs' paths and classes.
   void count(std::uint64_t lease, const engine::Stats& stats, const std::vector<engine::ClassKey>& keys,
              const BugsFigures& bugs = {});
   /// The exploration's figures; classes are the distinct keys counted.
@@ -123,7 +125,7 @@ class SubtreeLedger {
     std::uint64_t holding = 0;            ///< times taken
     std::vector<std::uint64_t> children;  ///< leases split off this one, by its current explorer
     engine::Stats counted;                ///< what count() added for it
-    std::map<std::string, std::uint64_t> counted_bug_paths;
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> counted_bugs;  ///< paths, classes counted
     bool asked = false;
     bool finished = false;
   };
@@ -140,6 +142,7 @@ class SubtreeLedger {
   std::unordered_multimap<std::uint64_t, std::uint64_t> roots_;
   engine::Stats stats_;
   std::set<engine::ClassKey> classes_;
+  std::uint64_t counted_classes_ = 0;  ///< of explorers that count their classes (count())
   BugsFigures bugs_;
 };
 

@@ -106,15 +106,24 @@ class Explorer {
   const ExplorerOptions& options() const;
 
   /// The classes of the explored paths as text (their keys in hex), sorted: equal sets, the same
-  /// classes (for differential testing).
+  /// classes. Empty where classes are counted, not held (counts_classes()).
   std::set<std::string> classes() const;
   /// The keys of the classes of the explored paths, sorted: what an explorer of a subtree reports,
-  /// so that classes are counted exactly across explorers. Made per path, 16 bytes held per class.
+  /// so that classes are counted exactly across explorers. Made per path, 16 bytes held per class;
+  /// empty where classes are counted, not held (counts_classes()).
   std::vector<ClassKey> class_keys() const;
+  /// Whether the path complete() last accepted was counted as a class of its own: the first of
+  /// its class this explorer saw, or, where classes are counted, the one its class is counted by.
+  bool new_class() const;
 
  private:
   std::unique_ptr<Exploration> state_;
 };
+
+/// Whether explorations with `options` count their classes without holding them (optimal DPOR:
+/// engine/src/class_representative.hpp): each class is counted by exactly one explorer, so the
+/// figures of several add up (Stats::classes), and no explorer has class keys to report.
+bool counts_classes(const ExplorerOptions& options);
 
 /// The canonical form of an execution's Mazurkiewicz class. Two executions of a deterministic
 /// actor program are equivalent iff every actor receives the same messages in the same order

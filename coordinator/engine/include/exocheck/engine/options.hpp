@@ -2,6 +2,7 @@
 // The independent axes of an exploration as the engine sees them. Their names, help texts and
 // wire values are in one table per axis (coordinator/options/).
 
+#include <cstddef>
 #include <cstdint>
 
 namespace exocheck::engine {
@@ -61,6 +62,19 @@ struct ExplorerOptions {
   Delivery delivery = Delivery::kUnordered;
   Timers timers = Timers::kAnytime;
   Checks checks{};
+  /// Optimal DPOR: the configurations an explorer holds before it hands out only the item no other
+  /// holds back. Items side by side keep what is explored to the right of one still out (pinned,
+  /// configuration_tree.hpp), which grows with the paths; past this many, the explorer takes the
+  /// leftmost work only and waits (its other workers, and agents, take subtrees meanwhile).
+  /// About 750 bytes each (tests/bench/results-2026-11-29.md).
+  std::size_t held_configurations = 50'000;
+  /// Optimal DPOR: the steps the analysis of one run reads to make its races' sequences
+  /// (v = notdep(e, E).e', quadratic in the run's length), and the events one sequence keeps.
+  /// Past either, a sequence stands for its rest with one event (WakeupEvent::rest) and the run
+  /// is analysed in part (Stats::analysed_in_part): the exploration is then bounded. A run of
+  /// 100,000 steps is analysed in about a second (tests/bench/results-2026-11-29.md).
+  std::uint64_t analysis_reads = 200'000'000;
+  std::size_t longest_sequence = 1024;
 };
 
 }  // namespace exocheck::engine

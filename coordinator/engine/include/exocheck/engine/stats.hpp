@@ -14,6 +14,9 @@ struct Stats {
   std::uint64_t bugs = 0;            ///< executions that ended in a bug
   std::uint64_t step_limited = 0;    ///< paths cut at the step limit (the exploration is then bounded)
   std::uint64_t faulted = 0;         ///< paths in which the explorer injected a fault (Execution::faulted)
+  /// Runs whose races were analysed in part (ExplorerOptions::analysis_reads): the exploration is
+  /// then bounded.
+  std::uint64_t analysed_in_part = 0;
 
   /// paths / classes (1.0 = no redundancy; 0 when nothing was explored).
   double redundancy() const { return classes == 0 ? 0.0 : static_cast<double>(paths) / static_cast<double>(classes); }
@@ -27,6 +30,7 @@ struct Stats {
     bugs += other.bugs;
     step_limited += other.step_limited;
     faulted += other.faulted;
+    analysed_in_part += other.analysed_in_part;
     return *this;
   }
 };

@@ -27,6 +27,7 @@ struct WakeupStep {
   bool tentative = false;
   std::uint32_t depth = 1;  ///< in a tree's preorder: 1 for the root's branches; in a sequence, 1
   bool chosen = false;      ///< its handler makes choices (WakeupEvent::chosen)
+  bool rest = false;        ///< not a step: the rest of a sequence cut short (WakeupEvent::rest)
 };
 
 /// The configuration reached by `prefix` and everything below it.

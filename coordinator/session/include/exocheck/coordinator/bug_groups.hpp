@@ -47,6 +47,8 @@ struct BugTally {
   std::string signature_key;  ///< BugSignature::key()
   std::uint64_t paths = 0;
   std::vector<engine::ClassKey> classes;
+  /// Classes counted without keys, by explorers that count them (engine::counts_classes).
+  std::uint64_t counted_classes = 0;
 };
 
 class BugGroups {
@@ -63,11 +65,15 @@ class BugGroups {
   /// when `run` has a trace and is shorter than the one held, or the group holds none and the cap
   /// allows one more. Takes `run` (moved from) when it becomes the representative.
   Offered offer(Bug& run);
-  /// Counts failing paths of group `index` and the classes they were in.
-  void count(std::size_t index, std::uint64_t paths, const std::vector<engine::ClassKey>& classes);
+  /// Counts failing paths of group `index` and the classes they were in: `classes` by their keys,
+  /// united, and `counted_classes` more, counted without keys (engine::counts_classes).
+  void count(std::size_t index, std::uint64_t paths, const std::vector<engine::ClassKey>& classes,
+             std::uint64_t counted_classes = 0);
   void count(std::size_t index, std::uint64_t paths, engine::ClassKey key) {
     count(index, paths, std::vector<engine::ClassKey>{key});
   }
+  /// Classes of group `index` counted without keys.
+  std::uint64_t counted_classes_of(std::size_t index) const { return groups_.at(index).counted_classes; }
 
   std::size_t size() const { return groups_.size(); }
   bool empty() const { return groups_.empty(); }
@@ -83,6 +89,7 @@ class BugGroups {
   struct Group {
     Bug bug;
     std::set<engine::ClassKey> classes;
+    std::uint64_t counted_classes = 0;
   };
   std::uint64_t traces_;
   std::uint64_t traces_held_ = 0;

@@ -1,0 +1,106 @@
+// Optimal DPOR within its bounds: with a few configurations held (ExplorerOptions::
+// held_configurations), items side by side go only where they pin nothing, and it still reaches
+// every class exhaustive exploration reaches, counting each once. A run whose races it analyses
+// in part (ExplorerOptions::analysis_reads, longest_sequence) makes the exploration bounded.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "differential.hpp"
+#include "paper_programs.hpp"
+#include "program_generator.hpp"
+
+namespace exocheck::engine::testing {
+namespace {
+
+constexpr int kPrograms = 250;
+
+ExplorerOptions bounded(Heuristic heuristic) {
+  ExplorerOptions options{Reduction::kOptimal, true, heuristic};
+  options.held_configurations = 8;
+  return options;
+}
+
+/// `every_class`: a run an abort cuts off has classes no reduction reaches (dependency.md, "A run a
+/// failure cuts off"); with aborts, only the outcomes are the same.
+void expect_bounded_optimal_reaches_what_exhaustive_reaches(const char* what, Features features,
+                                                            std::uint64_t first_seed, bool every_class = true) {
+  const auto expect_same = [&](const Reached& expected, const Reached& actual, const std::string& name) {
+    if (every_class) return expect_same_reach(expected, actual, name);
+    EXPECT_EQ(actual.final_states, expected.final_states) << name;
+    EXPECT_EQ(actual.deadlocks, expected.deadlocks) << name;
+    EXPECT_EQ(actual.failures, expected.failures) << name;
+    EXPECT_EQ(actual.stats.classes, actual.classes.size()) << name << ": classes counted";
+  };
+  int programs = 0;
+  std::uint64_t paths = 0, classes = 0, blocked = 0;
+  for (std::uint64_t seed = first_seed; programs < kPrograms; ++seed) {
+    const Program program = generate_program(seed, features);
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    const ExplorerOptions options = bounded(kHeuristics[seed % 6]);
+    const std::string name = describe(seed, options) + ", bounded, " + what;
+    const Reached alone = explore(program, options, Results::kWithoutPrefix);
+    expect_same(reference, alone, name + ", alone");
+    const Reached parallel =
+        explore_in_parallel(program, options, 2 + static_cast<int>(seed % 5), seed, Results::kWithoutPrefix);
+    expect_same(reference, parallel, name + ", in parallel");
+    expect_same(reference, explore_in_subtrees(program, options, 4, seed), name + ", in subtrees");
+    paths += alone.stats.paths;
+    classes += alone.stats.classes;
+    blocked += alone.stats.sleep_blocked;
+    if (::testing::Test::HasFailure()) break;
+  }
+  EXPECT_EQ(programs, kPrograms);
+  std::printf(
+      "optimal, 8 configurations held, %s: %d programs, alone %llu executions for %llu classes, %llu sleep-blocked\n",
+      what, programs, static_cast<unsigned long long>(paths), static_cast<unsigned long long>(classes),
+      static_cast<unsigned long long>(blocked));
+}
+
+TEST(OptimalBounds, PlainProgramsReachEveryClass) {
+  expect_bounded_optimal_reaches_what_exhaustive_reaches("plain", {}, 200001);
+}
+
+TEST(OptimalBounds, TimersAndChoicesReachEveryClass) {
+  expect_bounded_optimal_reaches_what_exhaustive_reaches("timers and choices", {.timers = true, .choices = true},
+                                                         210001);
+}
+
+TEST(OptimalBounds, FaultsAndMonitorsReachEveryClass) {
+  expect_bounded_optimal_reaches_what_exhaustive_reaches(
+      "faults and monitors", {.monitors = true, .faults = {.crashes = 1, .losses = 1, .duplicates = 1}}, 220001);
+}
+
+TEST(OptimalBounds, AbortsReachEveryClass) {
+  expect_bounded_optimal_reaches_what_exhaustive_reaches("aborts", {.aborts = true}, 230001, false);
+}
+
+// Sequences cut short: the runs they came from are analysed in part, which the exploration says
+// (never "explored completely"), and what it reaches is still classes of the program.
+TEST(OptimalBounds, RunsAnalysedInPartMakeTheExplorationBounded) {
+  const Program program = registry_program(3);
+  const Reached all = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo});
+  ExplorerOptions options{Reduction::kOptimal, true, Heuristic::kFifo};
+  options.longest_sequence = 1;
+  options.analysis_reads = 2;
+  Explorer explorer(options);
+  std::uint64_t runs = 0;
+  while (auto item = explorer.next()) {
+    explorer.complete(item->id, run_item(program, *item, options));
+    ++runs;
+  }
+  EXPECT_GT(explorer.stats().analysed_in_part, 0u);
+  EXPECT_LE(explorer.stats().analysed_in_part, runs);
+  EXPECT_FALSE(explorer.explored_completely());
+  EXPECT_TRUE(explorer.finished());
+  EXPECT_LE(explorer.stats().classes, all.stats.classes);
+  // Within bounds, the same program is explored completely.
+  const Reached whole = explore(program, {Reduction::kOptimal, true, Heuristic::kFifo});
+  EXPECT_EQ(whole.stats.analysed_in_part, 0u);
+  EXPECT_EQ(whole.classes, all.classes);
+}
+
+}  // namespace
+}  // namespace exocheck::engine::testing
