@@ -9,6 +9,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -339,8 +340,10 @@ int main(int argc, char** argv) {
       last.classes(), slots.runs(), seconds, static_cast<double>(last.paths()) / seconds, last.subtrees(),
       static_cast<double>(last.subtrees()) / seconds, most_agents);
   if (coordinator_pid != 0) {
-    fmt::print("; coordinator CPU {:.2f} s = {:.1f}% of one CPU, {:.1f} us per path", cpu, 100 * cpu / seconds,
-               cpu * 1e6 / static_cast<double>(last.paths()));
+    // Per lease: the coordinator's work is per subtree leased (its reports, splits and ends), not per path.
+    fmt::print("; coordinator CPU {:.2f} s = {:.1f}% of one CPU, {:.1f} us per path, {:.0f} us per lease", cpu,
+               100 * cpu / seconds, cpu * 1e6 / static_cast<double>(last.paths()),
+               cpu * 1e6 / static_cast<double>(std::max<std::uint64_t>(last.subtrees(), 1)));
   }
   fmt::print("\n");
   std::fflush(stdout);
