@@ -8,6 +8,7 @@
 // agent, and the redundancy of splitting among that many.
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -290,7 +291,10 @@ int main(int argc, char** argv) {
     agent->stream = stubs[static_cast<std::size_t>(i) % stubs.size()]->Connect(&agent->context);
     proto::AgentMessage hello;
     hello.mutable_hello()->set_name(agent->name);
-    hello.mutable_hello()->set_instance(agent->name);
+    // Unique per process, as an agent's is: the coordinator keeps each instance's last report
+    // number, so a second swarm on the same coordinator with the same names had its reports
+    // taken for ones sent again, and its job never moved (agent_swarm.sh's second subject).
+    hello.mutable_hello()->set_instance(agent->name + "-" + std::to_string(::getpid()));
     hello.mutable_hello()->set_slots(1);
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     agent->write(hello);
