@@ -22,9 +22,9 @@ namespace {
 constexpr std::chrono::milliseconds kWatchInterval{250};
 constexpr std::chrono::milliseconds kTickInterval{100};
 constexpr std::chrono::milliseconds kIdleWait{100};
-// An agent's writer is woken for its work (JobDispatcher::wait_for_work); this is only how often it
-// looks at a cancelled call meanwhile.
-constexpr std::chrono::milliseconds kWriterIdleWait{1'000};
+// An agent's writer is woken for its work (JobDispatcher::wait_for_work) and when its stream ends
+// (the reader sees a cancelled call end too); this is only a bound on a wait nobody ended.
+constexpr std::chrono::milliseconds kWriterIdleWait{10'000};
 
 bool is_final(proto::JobState state) {
   return state != proto::JOB_QUEUED && state != proto::JOB_RUNNING;
@@ -71,21 +71,27 @@ class AgentStream {
 
  private:
   void read_one(const proto::AgentMessage& message) {
-    if (message.has_job_check()) dispatcher_.record_check(agent_id_, message.job_check());
+    bool to_send = false;
+    if (message.has_job_check()) to_send = dispatcher_.record_check(agent_id_, message.job_check());
     if (message.has_report()) {
       try {
-        dispatcher_.accept_report(agent_id_, message.report());
+        to_send = dispatcher_.accept_report(agent_id_, message.report()) || to_send;
       } catch (const std::invalid_argument& error) {
         spdlog::error("agent {}: a report the coordinator cannot read: {}", agent_id_, error.what());
+        to_send = true;
       }
     }
     // The work this report made (subtrees for a hungry agent, splits asked) goes out from this
-    // thread, at once; other agents' writers are woken by the dispatcher's change.
-    write_pending_work();
+    // thread, at once; other agents' writers are woken by the dispatcher's change. A report that
+    // made nothing but its ack is not answered: the ack rides with the next work.
+    if (to_send) write_pending_work();
   }
 
+  // Not ServerContext::IsCancelled() at each turn: in a synchronous server it polls the call's
+  // completion queue, which with hundreds of agents cost more than the writing. A cancelled call
+  // ends the reader's Read, which ends this loop (done_).
   void write_work() {
-    while (!done_ && !context_.IsCancelled()) {
+    while (!done_) {
       const auto seen = dispatcher_.work_generation(agent_id_);
       const auto written = write_pending_work();
       if (written == Written::broken) return;

@@ -8,7 +8,9 @@
 // agent, and the redundancy of splitting among that many.
 
 #include <sys/resource.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -289,7 +291,10 @@ int main(int argc, char** argv) {
     agent->stream = stubs[static_cast<std::size_t>(i) % stubs.size()]->Connect(&agent->context);
     proto::AgentMessage hello;
     hello.mutable_hello()->set_name(agent->name);
-    hello.mutable_hello()->set_instance(agent->name);
+    // Unique per process, as an agent's is: the coordinator keeps each instance's last report
+    // number, so a second swarm on the same coordinator with the same names had its reports
+    // taken for ones sent again, and its job never moved (agent_swarm.sh's second subject).
+    hello.mutable_hello()->set_instance(agent->name + "-" + std::to_string(::getpid()));
     hello.mutable_hello()->set_slots(1);
     hello.mutable_hello()->set_protocol_version(wire::kProtocolVersion);
     agent->write(hello);
@@ -339,8 +344,10 @@ int main(int argc, char** argv) {
       last.classes(), slots.runs(), seconds, static_cast<double>(last.paths()) / seconds, last.subtrees(),
       static_cast<double>(last.subtrees()) / seconds, most_agents);
   if (coordinator_pid != 0) {
-    fmt::print("; coordinator CPU {:.2f} s = {:.1f}% of one CPU, {:.1f} us per path", cpu, 100 * cpu / seconds,
-               cpu * 1e6 / static_cast<double>(last.paths()));
+    // Per lease: the coordinator's work is per subtree leased (its reports, splits and ends), not per path.
+    fmt::print("; coordinator CPU {:.2f} s = {:.1f}% of one CPU, {:.1f} us per path, {:.0f} us per lease", cpu,
+               100 * cpu / seconds, cpu * 1e6 / static_cast<double>(last.paths()),
+               cpu * 1e6 / static_cast<double>(std::max<std::uint64_t>(last.subtrees(), 1)));
   }
   fmt::print("\n");
   std::fflush(stdout);

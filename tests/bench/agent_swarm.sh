@@ -3,7 +3,8 @@
 # one slot each, runs of COST_MS wall time; build/bin/exocheck-agent-swarm) on one real loopback
 # coordinator explore registry --workers K and pi --workers 5 with DPOR and LCA, beside
 # `exocheck explore --workers 1`. Prints the swarm's line (paths, classes, subtrees leased per
-# second, the coordinator's CPU share) and the redundancy against one worker.
+# second, the coordinator's CPU: its share of one CPU, per path and per subtree leased) and the
+# redundancy against one worker.
 # A benchmark, not a test: it prints figures.
 #   usage: tests/bench/agent_swarm.sh [BUILD_DIR] [AGENTS] [COST_MS] [K] [PORT]
 set -euo pipefail

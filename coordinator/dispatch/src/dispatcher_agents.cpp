@@ -80,11 +80,11 @@ void JobDispatcher::detach_agent(std::uint64_t agent_id) {
   notify();
 }
 
-void JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& check) {
+bool JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& check) {
   std::lock_guard lock(mutex_);
   auto agent = agents_.find(agent_id);
   Job* job = current_job();
-  if (agent == agents_.end() || job == nullptr || job->id != check.job_id()) return;
+  if (agent == agents_.end() || job == nullptr || job->id != check.job_id()) return false;
   if (check.accepted()) {
     agent->second.accepted_job = job->id;
     const bool back =
@@ -102,7 +102,7 @@ void JobDispatcher::record_check(std::uint64_t agent_id, const proto::JobCheck& 
     fail_when_nobody_can_run(*job);
   }
   write_journal();
-  notify();
+  return notify(agent_id);
 }
 
 // Without an agent able to run it, a job would wait forever: it fails, with every refusal as
@@ -148,17 +148,27 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
   return work;
 }
 
-void JobDispatcher::notify() {
+bool JobDispatcher::notify(std::uint64_t writes_itself) {
+  bool its_own = false;
   ++generation_;
   changed_.notify_all();
+  if (job_ended_) {
+    job_ended_ = false;
+    ended_.notify_all();
+  }
   for (const auto id : poked_) {
     const auto agent = agents_.find(id);
     if (agent == agents_.end() || !agent->second.poked) continue;
     agent->second.poked = false;
+    if (id == writes_itself) {
+      its_own = true;
+      continue;
+    }
     ++agent->second.work_generation;
     agent->second.woken->notify_all();
   }
   poked_.clear();
+  return its_own;
 }
 
 void JobDispatcher::poke(Agent& agent) {
@@ -180,6 +190,7 @@ void JobDispatcher::wake_writer(std::uint64_t agent_id) {
   std::lock_guard lock(mutex_);
   const auto found = agents_.find(agent_id);
   if (found == agents_.end()) return;
+  found->second.closing = true;
   ++found->second.work_generation;
   found->second.woken->notify_all();
 }
@@ -197,7 +208,8 @@ void JobDispatcher::wait_for_work(std::uint64_t agent_id, std::uint64_t seen, st
   const auto woken = found->second.woken;  // the agent may detach while this waits
   woken->wait_for(lock, timeout, [&] {
     const auto agent = agents_.find(agent_id);
-    return agent == agents_.end() || agent->second.work_generation != seen;
+    // closing: woken already, perhaps before `seen` was read.
+    return agent == agents_.end() || agent->second.closing || agent->second.work_generation != seen;
   });
 }
 

@@ -106,18 +106,42 @@ void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
 }
 
 // Hungry agents, up to date with the leases sent to them, take what waits; for those left
-// hungry, the shallowest leases are asked to split, one per hungry agent.
+// hungry, the shallowest leases are asked to split, one per hungry agent. Every report ends here:
+// with hundreds of agents, most of them hungry while nothing waits, looking at each hungry agent
+// at every report was most of the coordinator's work. So nothing is looked at when nothing can
+// come of it, and the agents are looked at only until nothing more can.
 void JobDispatcher::balance(Job& job) {
   if (job.stopped || job.state != proto::JOB_RUNNING) return;
+  // Nothing waits: no agent takes a lease, and at most one split is asked per hungry agent.
+  if (job.ledger->waiting() == 0 && (job.split_asked.size() >= hungry_.size() || !job.ledger->splittable())) return;
+  // Not of an agent away. An agent asked answers once it has something to give
+  // (SubtreeSessions::split), so one ask per hungry agent is out at a time, and a busy agent with
+  // one slot idle (nothing open yet) is asked too: it answers as soon as it has.
+  const auto may_ask = [&](std::uint64_t lease) {
+    const auto worker = job.ledger->worker_of(lease);
+    return worker && agent_of_worker(*worker) != nullptr;
+  };
   std::size_t unfed = 0;
-  const std::vector<std::uint64_t> hungry(hungry_.begin(), hungry_.end());
-  for (const auto id : hungry) {
-    Agent& agent = agents_.at(id);
+  std::size_t passed = 0;  // agents looked at and left hungry
+  for (auto next = hungry_.begin(); next != hungry_.end();) {
+    // Once nothing waits, the agents left only count towards the splits to ask: none when even
+    // all of them would not outnumber the splits asked already.
+    if (job.ledger->waiting() == 0 && unfed + (hungry_.size() - passed) <= job.split_asked.size()) break;
+    Agent& agent = agents_.at(*next++);  // set_hungry(false) below erases it
     auto& sent = job.leases_sent[agent.worker];
-    if (agent.accepted_job != job.id || agent.leases_seen != sent) continue;
+    if (agent.accepted_job != job.id || agent.leases_seen != sent) {
+      ++passed;
+      continue;
+    }
+    // Once one agent found nothing, nothing waits for the rest either: they are only counted.
     auto taken = job.ledger->take(agent.worker);
     if (!taken) {
-      ++unfed;
+      ++passed;
+      if (job.split_asked.size() >= ++unfed) continue;
+      const auto lease = job.ledger->lease_to_split(may_ask);
+      if (!lease) break;
+      job.split_asked.insert(*lease);
+      outbox_of(*agent_of_worker(*job.ledger->worker_of(*lease)), job).add_split(*lease);
       continue;
     }
     record(job.id, [&](proto::JournalRecord& r) { r.set_taken(instances_.at(agent.worker)); });
@@ -126,19 +150,6 @@ void JobDispatcher::balance(Job& job) {
     to_wire(taken->subtree, *lease.mutable_subtree());
     ++sent;
     set_hungry(agent, false);
-  }
-  // Not of an agent away. An agent asked answers once it has something to give
-  // (SubtreeSessions::split), so one ask per hungry agent is out at a time, and a busy agent with
-  // one slot idle (nothing open yet) is asked too: it answers as soon as it has.
-  const auto may_ask = [&](std::uint64_t lease) {
-    const auto worker = job.ledger->worker_of(lease);
-    return worker && agent_of_worker(*worker) != nullptr;
-  };
-  while (job.split_asked.size() < unfed) {
-    const auto lease = job.ledger->lease_to_split(may_ask);
-    if (!lease) break;
-    job.split_asked.insert(*lease);
-    outbox_of(*agent_of_worker(*job.ledger->worker_of(*lease)), job).add_split(*lease);
   }
 }
 

@@ -24,10 +24,10 @@ std::string warning_subject(const std::string& warning) {
 
 }  // namespace
 
-void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& report) {
+bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& report) {
   std::lock_guard lock(mutex_);
   auto found = agents_.find(agent_id);
-  if (found == agents_.end()) return;
+  if (found == agents_.end()) return false;
   ++reports_accepted_;
   Agent& agent = found->second;
   const auto& instance = instances_.at(agent.worker);
@@ -36,7 +36,7 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
   const bool stale = job == nullptr || report.job_id() != job->id;
   const bool seen = report.seq() != 0 && report.seq() <= applied;  // sent again after a reconnect
   // Not acked before the agent's check: it sends the report again once it has accepted the job.
-  if (!stale && !seen && agent.accepted_job != job->id) return;
+  if (!stale && !seen && agent.accepted_job != job->id) return false;
   if (report.seq() != 0) {
     if (!agent.outbox) {
       agent.outbox.emplace();
@@ -48,8 +48,8 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     if (report.seq() % kReportsPerAck == 0 || report.done_size() > 0 || report.bugs_size() > 0) poke(agent);
   }
   if (stale || seen) {
-    notify();
-    return;
+    poke(agent);  // its ack at once: the agent may be waiting to forget what it sent again
+    return notify(agent_id);
   }
   if (report.seq() != 0) {
     applied = report.seq();
@@ -62,8 +62,7 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     // Every agent runs the same binary (same SHA-256): every run would fail alike.
     fail_job(*job, "agent " + agent.name + " could not run the subject: " + report.launch_failure());
     write_journal();
-    notify();
-    return;
+    return notify(agent_id);
   }
   const auto held = [&](std::uint64_t lease) { return job->ledger->worker_of(lease) == agent.worker; };
   for (const auto& split : report.splits()) {
@@ -103,7 +102,7 @@ void JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
   balance(*job);
   finish_if_done(*job);
   write_journal();
-  notify();
+  return notify(agent_id);
 }
 
 void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {

@@ -35,6 +35,7 @@ bool JobDispatcher::cancel(std::uint64_t job_id) {
     std::erase(queue_, job_id);
     job.state = proto::JOB_LIMIT_REACHED;
     job.ended = job.started = Clock::now();
+    job_ended_ = true;
     record(job_id, [&](proto::JournalRecord& r) { r.mutable_ended()->set_state(job.state); });
   } else {
     stop_job(job);
@@ -111,6 +112,7 @@ void JobDispatcher::finish_if_done(Job& job) {
   }
   job.state = endings::row_of(verdict).state;
   job.ended = Clock::now();
+  job_ended_ = true;
   running_job_ = 0;
   record_end(job);
   spdlog::info("job {} ended: {}", job.id, proto::JobState_Name(job.state));
@@ -125,6 +127,7 @@ void JobDispatcher::fail_job(Job& job, const std::string& error) {
   job.state = proto::JOB_FAILED;
   if (running_job_ == job.id) running_job_ = 0;
   job.ended = Clock::now();
+  job_ended_ = true;
   if (job.ledger == nullptr) job.started = job.ended;
   std::erase(queue_, job.id);
   record_end(job);
@@ -143,8 +146,8 @@ const JobDispatcher::Job* JobDispatcher::find_job(std::uint64_t job_id) const {
 
 bool JobDispatcher::wait_until_over(std::uint64_t job_id, Clock::time_point deadline) const {
   std::unique_lock lock(mutex_);
-  // Every change of a job's state ends with notify().
-  return changed_.wait_until(lock, deadline, [&] {
+  // Every change of a job's state ends with notify(), which wakes `ended_` when a job ended.
+  return ended_.wait_until(lock, deadline, [&] {
     const Job* job = find_job(job_id);
     return job == nullptr || is_final(job->state);
   });

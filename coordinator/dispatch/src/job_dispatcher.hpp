@@ -75,11 +75,13 @@ class JobDispatcher {
   std::uint64_t attach_agent(const proto::AgentHello& hello);
   /// The agent's stream ended: its subtrees wait for it (reattach_grace), then for others.
   void detach_agent(std::uint64_t agent_id);
-  /// The agent's answer to an offer.
-  void record_check(std::uint64_t agent_id, const proto::JobCheck& check);
+  /// The agent's answer to an offer. True when the agent has something to be sent now, which the
+  /// caller sends (work_for): the agent's writer is not woken for it.
+  bool record_check(std::uint64_t agent_id, const proto::JobCheck& check);
   /// What the agent's explorations did since its last report. Reports about leases the agent no
-  /// longer holds are ignored. Throws std::invalid_argument for a malformed report.
-  void accept_report(std::uint64_t agent_id, const proto::Report& report);
+  /// longer holds are ignored. Throws std::invalid_argument for a malformed report. True as
+  /// record_check; false when all there is for the agent is an ack, which rides with its next work.
+  bool accept_report(std::uint64_t agent_id, const proto::Report& report);
   /// What to send to the agent now (an offer, or work), taken out of its queue.
   AgentWork work_for(std::uint64_t agent_id);
 
@@ -108,11 +110,12 @@ class JobDispatcher {
 
   /// A counter of the agent's that moves whenever there is something new to send it.
   std::uint64_t work_generation(std::uint64_t agent_id) const;
-  /// Blocks until work_generation(agent_id) differs from `seen`, the agent is gone, or `timeout`
-  /// passed. Only that agent's writer is woken: with hundreds of agents, waking every writer for
-  /// every report was most of the coordinator's work.
+  /// Blocks until work_generation(agent_id) differs from `seen`, the agent is gone or its writer
+  /// was woken for good (wake_writer), or `timeout` passed. Only that agent's writer is woken:
+  /// with hundreds of agents, waking every writer for every report was most of the coordinator's
+  /// work.
   void wait_for_work(std::uint64_t agent_id, std::uint64_t seen, std::chrono::milliseconds timeout) const;
-  /// Wakes the agent's writer (its stream ends).
+  /// Wakes the agent's writer for good (its stream ends): wait_for_work returns at once from now on.
   void wake_writer(std::uint64_t agent_id);
   /// A counter that moves whenever something changed (a submission, a report, a check, a tick).
   std::uint64_t generation() const;
@@ -167,6 +170,7 @@ class JobDispatcher {
     std::optional<proto::Work> outbox;
     bool poked = false;                 ///< something new to send: its writer is woken at notify()
     std::uint64_t work_generation = 0;  ///< moves at each such wake-up
+    bool closing = false;               ///< its stream ended: its writer waits no more (wake_writer)
     std::shared_ptr<std::condition_variable> woken = std::make_shared<std::condition_variable>();
   };
 
@@ -191,7 +195,11 @@ class JobDispatcher {
   void finish_if_done(Job& job);
   void fail_job(Job& job, const std::string& error);
   void fail_when_nobody_can_run(Job& job);
-  void notify();
+  /// Wakes what waits for this operation's changes: watchers, and the writers of the agents with
+  /// something new to send, but `writes_itself`'s: the reader of its stream, which called in,
+  /// sends what this made for it itself (a wake-up is a thread switched in and out, per report).
+  /// True when `writes_itself` has something new to send.
+  bool notify(std::uint64_t writes_itself = 0);
 
   // The journal (dispatcher_journal.cpp).
   /// Adds a record to this operation's entry (nothing without a journal, or while replaying).
@@ -216,6 +224,10 @@ class JobDispatcher {
   const DispatcherOptions options_;
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
+  /// wait_until_over's, notified only when a job ended: a client watching a job is not woken by
+  /// every agent report.
+  mutable std::condition_variable ended_;
+  bool job_ended_ = false;  ///< a job ended in this operation: notify() wakes `ended_`
   std::uint64_t generation_ = 0;
   std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
   std::deque<std::uint64_t> queue_;

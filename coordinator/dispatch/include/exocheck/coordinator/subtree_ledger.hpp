@@ -104,6 +104,8 @@ class SubtreeLedger {
   /// The distinct bugs' figures, taken back with the leases' as release() says.
   const BugsFigures& bugs() const { return bugs_; }
   std::size_t waiting() const { return waiting_.size(); }
+  /// Whether some lease may be asked to split (lease_to_split may find one).
+  bool splittable() const { return !splittable_.empty(); }
   /// Subtrees taken so far, each time counted (a released one is taken again).
   std::uint64_t takings() const { return takings_; }
 
