@@ -410,15 +410,18 @@ class OptimalExploration final : public Exploration {
   /// a new v after a new continuation. With the new steps only, random programs lost classes
   /// (program seed 30736 in tests/engine/optimal_test.cpp: a message lost to an actor that
   /// another delivery destroyed). It costs no measurable time beside the runs.
+  /// Interrupted (Explorer::interrupt), it stops where it is: no more is handed out anyway.
   void analyse_races() {
     const std::vector<Key> pending = trace_.pending_at_end();
     cut_off_ = cut_off(trace_, pending, races_);
     for (std::size_t k = 1; k <= trace_.size(); ++k) {
+      if (interrupted()) return;  // each step's races take a walk of the trace: one look per step
       const ViewStep& step = trace_.step(k);
       analyse(step.message, k - 1);
       for (Key m : step.dead_letters) analyse(m, k);
     }
     for (Key m : pending) {
+      if (interrupted()) return;
       analyse(m, trace_.size());
       find_cut_off_race(trace_, m, races_);
       for (const Race& race : races_) insert(race.step, m);
@@ -440,6 +443,7 @@ class OptimalExploration final : public Exploration {
     // A failure that cut the run off ends the process: nothing goes after it, so it is in no v.
     const std::size_t end = cut_off_ ? trace_.size() - 1 : trace_.size();
     for (std::size_t k = i + 1; k <= end; ++k) {
+      if (k % kInterruptCheckEvery == 0 && interrupted()) return;
       if (trace_.happens_before(i, k)) continue;
       v.push_back(event_of(trace_.step(k).label, trace_.step(k).lane(), i));
       v.back().chosen = trace_.step(k).label != trace_.step(k).message || !trace_.alternatives(k).empty();
