@@ -102,6 +102,12 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// Answers the splits waiting for something to give away, where there is now.
   void split_wanted();
   bool try_split(Part& part, proto::SplitAnswer& answer);
+  /// Stops every part's session, and those added later, without mutex_: that is held while a
+  /// part's session is asked for work or figures, which waits for a result's analysis (minutes
+  /// for a long run). ExplorationSession::stop() takes no lock, and makes that analysis give up.
+  void stop_sessions();
+  /// stop() or close() came.
+  bool stopping();
 
   const coordinator::ExplorationOptions options_;
   mutable coordinator::SpinningMutex mutex_;
@@ -116,8 +122,11 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
   const std::function<void()> on_urgent_;
   const std::size_t report_bytes_;
-  bool stopped_ = false;
   bool closed_ = false;
+  /// The parts' sessions, for stop_sessions(): a lock taken under mutex_ or alone, never before it.
+  std::mutex stoppable_mutex_;
+  std::set<coordinator::ExplorationSession*> stoppable_;
+  bool stopping_ = false;  ///< under stoppable_mutex_: a session added is stopped at once
 };
 
 }  // namespace exocheck::agent
