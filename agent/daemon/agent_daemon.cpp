@@ -278,7 +278,9 @@ class Connection {
       seen_reported = report.leases_seen();
       hungry_reported = report.hungry();
       held_.keep(message);
-      if (!write(message)) return;
+      const bool written = write(message);
+      sessions->drop_ended();
+      if (!written) return;
     }
   }
 

@@ -61,6 +61,9 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// What happened since the last collect(), in the order the coordinator applies it. A
   /// subtree's end comes after its last requests, and it is then forgotten.
   void collect(proto::Report& report);
+  /// Destroys the sessions of the subtrees whose end collect() took: called once the report is
+  /// written, so that their destruction does not hold it back.
+  void drop_ended();
   /// A slot asked for work and found none (since the last subtree came).
   bool hungry() const;
   std::uint64_t leases_seen() const;
@@ -126,6 +129,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// The parts' sessions, for stop_sessions(): a lock taken under mutex_ or alone, never before it.
   std::mutex stoppable_mutex_;
   std::set<coordinator::ExplorationSession*> stoppable_;
+  std::vector<std::unique_ptr<coordinator::ExplorationSession>> ended_;  ///< for drop_ended()
   bool stopping_ = false;  ///< under stoppable_mutex_: a session added is stopped at once
 };
 
