@@ -31,9 +31,26 @@ namespace exocheck::cli {
 namespace {
 
 constexpr std::chrono::milliseconds kPollPeriod{50};
+constexpr std::chrono::milliseconds kStopPollPeriod{20};
 
 std::size_t default_workers() {
   return std::max(1U, std::thread::hardware_concurrency());
+}
+
+// Stops `agent` (its session, and the runs in flight) at the time limit or a signal. A thread of
+// its own: the progress line waits for the session's lock, which a result's analysis may hold for
+// minutes; stopping takes no lock, and makes that analysis give up.
+std::jthread stop_at_the_limit(agent::LocalAgent& agent, std::chrono::milliseconds time_limit) {
+  return std::jthread([&agent, time_limit, started = std::chrono::steady_clock::now()](std::stop_token done) {
+    while (!done.stop_requested()) {
+      if (Interruption::requested() ||
+          (time_limit.count() > 0 && std::chrono::steady_clock::now() - started >= time_limit)) {
+        agent.stop();
+        return;
+      }
+      std::this_thread::sleep_for(kStopPollPeriod);
+    }
+  });
 }
 
 // Runs the session with local agent threads until it is finished, showing progress.
@@ -48,16 +65,12 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
                                       .fork_server = settings.fork_server,
                                       .pin_workers = settings.pin_workers,
                                       .in_place = settings.in_place});
-    const auto time_limit = std::chrono::duration<double>(settings.session.time_limit).count();
+    const auto stopper = stop_at_the_limit(agent, settings.session.time_limit);
     while (!agent.wait_for(kPollPeriod)) {
       if (progress.due()) {
         auto now = session.progress();
         now.explored_share = session.explored_share();  // a walk of the tree: only when shown
         progress.update(now);
-      }
-      if (Interruption::requested()) session.stop();
-      if (time_limit > 0 && progress.elapsed_seconds() >= time_limit) {
-        session.stop();
       }
     }
     progress.finish();

@@ -17,7 +17,7 @@ struct sigaction previous_term {};
 // that the next signal ends the process.
 void on_signal(int signal) {
   if (interrupted.exchange(true)) return;
-  constexpr char kNote[] = "\nexocheck: stopping after the runs in progress (again to quit at once)\n";
+  constexpr char kNote[] = "\nexocheck: stopping: the runs in progress are given up (again to quit at once)\n";
   [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kNote, sizeof kNote - 1);
   struct sigaction fallback {};
   fallback.sa_handler = SIG_DFL;

@@ -1,7 +1,8 @@
 #pragma once
 // Ctrl-C during `exocheck explore`: the first SIGINT (or SIGTERM) asks the exploration to stop
-// after the runs in progress, so that what was found is still reported (and a remote job is
-// cancelled instead of running on for nobody); a second one ends the process at once.
+// now, giving up the runs in progress and any analysis of a result, so that what was found is
+// still reported (and a remote job is cancelled instead of running on for nobody); a second one
+// ends the process at once.
 
 namespace exocheck::cli {
 

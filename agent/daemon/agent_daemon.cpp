@@ -49,14 +49,15 @@ class HeldJob {
     return coordinator == coordinator_ && job == job_id_ ? sessions_ : nullptr;
   }
 
-  /// Stops the sessions held, if they are `job`'s.
-  void stop(std::uint64_t job) {
+  /// Stops the sessions held, if they are `job`'s; true when they were.
+  bool stop(std::uint64_t job) {
     std::shared_ptr<SubtreeSessions> sessions;
     {
       std::lock_guard lock(mutex_);
       if (job == job_id_) sessions = sessions_;
     }
     if (sessions) sessions->stop();
+    return sessions != nullptr;
   }
 
   /// Holds `sessions` for `job` from now on; returns what was held before, to be closed.
@@ -141,11 +142,12 @@ class HeldJob {
   std::uint64_t next_seq_ = 1;
 };
 
-/// Closes `sessions` (a job over, or another taken up) and waits for the slots to bring their
-/// runs back.
+/// Closes `sessions` (a job over, or another taken up, or the agent stopping) and waits for the
+/// slots to bring their runs back: those in flight are killed, their subtrees unexplored.
 void close_sessions(const std::shared_ptr<SubtreeSessions>& sessions, LocalAgent& local) {
   if (!sessions) return;
   sessions->close();
+  local.stop();
   local.wake();
   while (!local.wait_for(kReportInterval)) {
   }
@@ -227,9 +229,12 @@ class Connection {
     }
     if (!sessions) {
       // The coordinator ends a job this agent still explores (it ended while the agent was away).
-      if (work.stop()) held_.stop(work.job_id());
+      if (work.stop() && held_.stop(work.job_id())) local_.stop();
       return;
     }
+    // A job stopped (its time limit, a cancel) ends its runs in flight too: the coordinator
+    // waits for every lease's end before the job's.
+    if (work.stop()) local_.stop();
     sessions->apply(work);
     local_.wake();
   }
@@ -273,7 +278,9 @@ class Connection {
       seen_reported = report.leases_seen();
       hungry_reported = report.hungry();
       held_.keep(message);
-      if (!write(message)) return;
+      const bool written = write(message);
+      sessions->drop_ended();
+      if (!written) return;
     }
   }
 
@@ -399,10 +406,15 @@ std::string AgentDaemon::metrics() const {
 }
 
 void AgentDaemon::stop() {
-  std::lock_guard lock(impl_->mutex);
-  impl_->stopping = true;
-  if (impl_->current != nullptr) impl_->current->TryCancel();
-  impl_->stopped.notify_all();
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->stopping = true;
+    if (impl_->current != nullptr) impl_->current->TryCancel();
+    impl_->stopped.notify_all();
+  }
+  // The subtrees held end now, their runs killed: the stream's reporter may wait for a result's
+  // analysis, which this makes give up, and run() for the slots.
+  impl_->local.stop();
 }
 
 }  // namespace exocheck::agent

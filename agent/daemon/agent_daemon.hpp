@@ -39,7 +39,8 @@ class AgentDaemon {
   /// Serves the coordinator until stop(), then returns 0; never returns because of a subject or
   /// the network. Returns 2 when the coordinator refuses this agent (its token).
   int run();
-  /// Ends run(): closes the stream; runs in progress finish first. Safe from any thread.
+  /// Ends run(): closes the stream; runs in progress are killed, their subtrees unexplored. Safe
+  /// from any thread.
   void stop();
   /// This agent's metrics (agent_metrics.hpp), now. Safe from any thread.
   std::string metrics() const;

@@ -31,13 +31,14 @@ void SubtreeSessions::mark_urgent() {
 
 // Drops first: a lease dropped and granted again in one message (the coordinator released it
 // while this agent was away, then gave it back) is explored anew, not dropped.
+// A stop first: what follows takes the lock, which may wait for a result's analysis to give up.
 void SubtreeSessions::apply(const proto::Work& work) {
+  if (work.stop()) stop();
   for (const auto lease : work.drop()) drop(lease);
   for (const auto& lease : work.leases()) add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
   for (const auto& routed : work.backtracks()) backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
   for (const auto& finished : work.finished()) given_away_finished(finished.lease_id(), finished.subtree_id());
   for (const auto lease : work.split()) split(lease);
-  if (work.stop()) stop();
 }
 
 void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
@@ -47,7 +48,11 @@ void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
   hungry_ = false;
   if (closed_) return;
   if (const Part* held = part_of_lease(lease); held != nullptr && !held->dropped) return;  // sent again
-  if (stopped_) session->stop();
+  {
+    std::lock_guard stoppable(stoppable_mutex_);
+    if (stopping_) session->stop();
+    stoppable_.insert(session.get());
+  }
   const auto ordinal = next_ordinal_++;
   parts_.emplace(ordinal, Part{lease, std::move(session), {}, false, {}, {}});
   ordinal_of_lease_[lease] = ordinal;  // a dropped part of the same lease is only collected
@@ -129,15 +134,29 @@ void SubtreeSessions::drop(std::uint64_t lease) {
 }
 
 void SubtreeSessions::close() {
+  stop_sessions();  // first: the lock may wait for an analysis that this makes give up
   std::lock_guard lock(mutex_);
   closed_ = true;
-  for (auto& [ordinal, part] : parts_) part.session->stop();
 }
 
 void SubtreeSessions::stop() {
-  std::lock_guard lock(mutex_);
-  stopped_ = true;
-  for (auto& [ordinal, part] : parts_) part.session->stop();
+  stop_sessions();
+}
+
+bool SubtreeSessions::stopping() {
+  std::lock_guard lock(stoppable_mutex_);
+  return stopping_;
+}
+
+void SubtreeSessions::stop_sessions() {
+  {
+    std::lock_guard lock(stoppable_mutex_);
+    stopping_ = true;
+    for (auto* session : stoppable_) session->stop();
+  }
+  // A part with no run out has ended: no result comes to say so (those with runs out end as their
+  // last one comes back or is given up, which says so). Not mark_urgent(): that needs mutex_.
+  if (on_urgent_) on_urgent_();
 }
 
 bool SubtreeSessions::finished() const {
@@ -220,7 +239,13 @@ coordinator::Handover SubtreeSessions::handed_over(std::uint64_t ordinal, coordi
 }
 
 void SubtreeSessions::abandon(std::uint64_t id) {
-  if (Part* part = part_of_run(id)) part->session->abandon(id & ((std::uint64_t{1} << kPartShift) - 1));
+  Part* part = part_of_run(id);
+  if (part == nullptr) return;
+  part->session->abandon(id & ((std::uint64_t{1} << kPartShift) - 1));
+  // A stopped part whose last run was given up ends here, and no result comes to say so: the
+  // coordinator hears it now, not at the next periodic report.
+  std::lock_guard lock(mutex_);
+  if (part->session->finished()) mark_urgent();
 }
 
 void SubtreeSessions::collect(proto::Report& report) {
@@ -244,6 +269,11 @@ void SubtreeSessions::collect(proto::Report& report) {
           mapped != ordinal_of_lease_.end() && mapped->second == it->first) {
         ordinal_of_lease_.erase(mapped);
       }
+      {
+        std::lock_guard stoppable(stoppable_mutex_);
+        stoppable_.erase(it->second.session.get());
+      }
+      ended_.push_back(std::move(it->second.session));  // destroyed after the report: see drop_ended()
       it = parts_.erase(it);
     } else {
       ++it;
@@ -255,8 +285,23 @@ void SubtreeSessions::collect(proto::Report& report) {
   if (more) mark_urgent();  // the rest at once, in the next report
 }
 
+// Destroying a long lease's session (its tree, its classes) took up to 0.26 s: done before the
+// report was written, it held back the lease's end, and so a stopped job's.
+void SubtreeSessions::drop_ended() {
+  std::vector<std::unique_ptr<coordinator::ExplorationSession>> ended;
+  {
+    std::lock_guard lock(mutex_);
+    ended.swap(ended_);
+  }
+}
+
 bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& report, std::size_t& room) {
   auto& session = *part.session;
+  if (stopping()) {
+    // The job explores nothing more: its requests would only hold the lease's end back.
+    session.take_backtrack_requests();
+    part.backtracks.clear();
+  }
   // A race found again on another path is the same request: the owner needs it once.
   for (auto& request : session.take_backtrack_requests()) {
     proto::BacktrackRequest wire;

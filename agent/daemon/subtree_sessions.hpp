@@ -61,6 +61,9 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// What happened since the last collect(), in the order the coordinator applies it. A
   /// subtree's end comes after its last requests, and it is then forgotten.
   void collect(proto::Report& report);
+  /// Destroys the sessions of the subtrees whose end collect() took: called once the report is
+  /// written, so that their destruction does not hold it back.
+  void drop_ended();
   /// A slot asked for work and found none (since the last subtree came).
   bool hungry() const;
   std::uint64_t leases_seen() const;
@@ -102,6 +105,12 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// Answers the splits waiting for something to give away, where there is now.
   void split_wanted();
   bool try_split(Part& part, proto::SplitAnswer& answer);
+  /// Stops every part's session, and those added later, without mutex_: that is held while a
+  /// part's session is asked for work or figures, which waits for a result's analysis (minutes
+  /// for a long run). ExplorationSession::stop() takes no lock, and makes that analysis give up.
+  void stop_sessions();
+  /// stop() or close() came.
+  bool stopping();
 
   const coordinator::ExplorationOptions options_;
   mutable coordinator::SpinningMutex mutex_;
@@ -116,8 +125,12 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
   const std::function<void()> on_urgent_;
   const std::size_t report_bytes_;
-  bool stopped_ = false;
   bool closed_ = false;
+  /// The parts' sessions, for stop_sessions(): a lock taken under mutex_ or alone, never before it.
+  std::mutex stoppable_mutex_;
+  std::set<coordinator::ExplorationSession*> stoppable_;
+  std::vector<std::unique_ptr<coordinator::ExplorationSession>> ended_;  ///< for drop_ended()
+  bool stopping_ = false;  ///< under stoppable_mutex_: a session added is stopped at once
 };
 
 }  // namespace exocheck::agent

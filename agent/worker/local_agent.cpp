@@ -97,6 +97,20 @@ bool LocalAgent::wait_for(std::chrono::milliseconds timeout) {
   return ended_.wait_for(lock, timeout, [this] { return running_workers_ == 0; });
 }
 
+void LocalAgent::stop() {
+  coordinator::LeaseSource* session = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if (session_ == nullptr || running_workers_ == 0) return;
+    session = session_;
+  }
+  // Outside the lock: a worker waiting to join asks the session under it, which may wait for a
+  // result's analysis; LeaseSource::stop() makes that give up. The session outlives its service.
+  session->stop();
+  give_up_server_starts();  // and the runs in flight
+  changed_.notify_all();
+}
+
 void LocalAgent::wake() {
   {
     std::lock_guard lock(mutex_);
@@ -159,6 +173,7 @@ LocalAgentStats LocalAgent::explore(std::size_t index, Runner& runner, DecodedEx
   spec.args = session_->options().args;
   spec.timeout = session_->options().run_timeout;
   spec.lean_events = &decoded;
+  spec.give_up = session_over_.get();
   std::optional<coordinator::Lease> lease;   // the next run, handed over with the last result
   RunReport& report = runner.kept_report();  // every run's, reused: see Runner::run(spec, report)
   const double cpu_at_start = thread_cpu_seconds();
@@ -277,6 +292,10 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, con
       if (!launch_error_) launch_error_ = refusal_text(report.result);
     }
     session_->stop();
+    session_->abandon(lease->id);
+    lease.reset();
+  } else if (report.given_up) {
+    // The session was stopped (stop()): its schedule stays unexplored, as a lease never run.
     session_->abandon(lease->id);
     lease.reset();
   } else {

@@ -92,6 +92,10 @@ class LocalAgent {
   /// Waits up to `timeout` for every worker to end the session served last; true when they have
   /// (and when no session was served).
   bool wait_for(std::chrono::milliseconds timeout);
+  /// Stops the session served (LeaseSource::stop: nothing more is handed out, a result's analysis
+  /// in progress gives up) and kills the runs in flight, whose leases go back unexplored: a time
+  /// limit, Ctrl-C or a job stopped ends the exploration now, not after its longest run.
+  void stop();
   /// New work came to the source from outside (a lease source fed by a coordinator): idle workers
   /// ask it again now instead of at their next poll.
   void wake();
@@ -137,7 +141,8 @@ class LocalAgent {
   /// Results handed to the session served last so far (new leases may follow each); changed under
   /// mutex_, so that a waiter cannot miss the change, and read without it.
   std::atomic<std::uint64_t> results_{0};
-  /// Readable once the session is over: a worker still starting its fork server gives up.
+  /// Readable once the session is over or stopped: a worker still starting its fork server gives
+  /// up, a run in flight is killed (RunSpec::give_up).
   UniqueFd session_over_;
   /// Every worker can have a CPU of its own: another server's start costs the others nothing.
   bool cpu_per_worker_ = false;

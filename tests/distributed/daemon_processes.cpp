@@ -151,6 +151,10 @@ void LoopbackCluster::kill_agent(std::size_t index) {
   agents_.at(index)->stop(SIGKILL);
 }
 
+int LoopbackCluster::stop_agent(std::size_t index, int signal) {
+  return agents_.at(index)->stop(signal);
+}
+
 std::string LoopbackCluster::coordinator_log() const {
   std::stringstream text;
   for (int start = 0; start < starts_; ++start) {

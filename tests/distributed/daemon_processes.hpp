@@ -60,6 +60,8 @@ class LoopbackCluster {
   void wait_for_agents(std::size_t count) const;
   /// Kills agent `index` with SIGKILL (no goodbye on its stream).
   void kill_agent(std::size_t index);
+  /// Sends agent `index` `signal` and waits for its exit; returns its exit status.
+  int stop_agent(std::size_t index, int signal);
   /// Kills the coordinator with SIGKILL and starts it again on the same port (and state dir).
   void restart_coordinator();
   /// The coordinator's log so far, every start of it (for failure messages).

@@ -1,6 +1,6 @@
-// Ctrl-C during `exocheck explore`: the exploration stops after the runs in progress and reports
-// what it found as stopped by a limit (exit 3); a remote job is cancelled on the coordinator
-// instead of running on for nobody.
+// Ctrl-C during `exocheck explore`: the exploration stops at once, giving up the runs in
+// progress, and reports what it found as stopped by a limit (exit 3); a remote job is cancelled on
+// the coordinator instead of running on for nobody.
 #include <gtest/gtest.h>
 
 #include <signal.h>

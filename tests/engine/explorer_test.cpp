@@ -69,6 +69,34 @@ TEST(Explorer, ThePathLimitStopsHandingOutWork) {
   EXPECT_FALSE(explorer.explored_completely());
 }
 
+// A time limit or Ctrl-C stops the explorer from another thread, also inside complete(): the
+// result's analysis gives up (no race of it opens a choice), nothing more is handed out, and the
+// exploration is finished once the items out are back, never complete.
+TEST(Explorer, AnInterruptedExplorerAnalysesNoMoreAndHandsOutNothing) {
+  const Program registry = registry_program(2);
+  for (const Reduction reduction : {Reduction::kDpor, Reduction::kTransDpor, Reduction::kOptimal}) {
+    SCOPED_TRACE(static_cast<int>(reduction));
+    Explorer explorer({reduction, true, Heuristic::kFifo});
+    auto first = explorer.next();
+    ASSERT_TRUE(first);
+    explorer.interrupt();
+    EXPECT_FALSE(explorer.next());
+    EXPECT_FALSE(explorer.finished());  // its item is out
+    EXPECT_TRUE(explorer.complete(first->id, run(registry, *first)));
+    EXPECT_EQ(explorer.stats().paths, 1u);
+    EXPECT_EQ(explorer.frontier(), 0u);
+    EXPECT_FALSE(explorer.next());
+    EXPECT_FALSE(explorer.split());
+    EXPECT_TRUE(explorer.finished());
+    EXPECT_FALSE(explorer.explored_completely());
+  }
+  // Not interrupted, the same first run's races open choices.
+  Explorer explorer({Reduction::kOptimal, true, Heuristic::kFifo});
+  auto first = explorer.next();
+  explorer.complete(first->id, run(registry, *first));
+  EXPECT_GT(explorer.frontier(), 0u);
+}
+
 TEST(Explorer, ExploringToTheEndIsReportedAsComplete) {
   const Program registry = registry_program(2);
   Explorer explorer({Reduction::kTransDpor, false, Heuristic::kFifo});

@@ -241,7 +241,11 @@ ForkServerClient::Served ForkServerClient::run(const RunSpec& spec, Clock::time_
   report.hello_seen = true;  // the server said hello for every run it forks
   Run run{HookConversation(report), 0, StderrTail()};
   run.conversation.defer_for(spec);
+  give_up_fd_ = spec.give_up;  // a run is given up as a start is
   Heard heard = wait_for_end(deadline, run);
+  const bool given_up = heard == Heard::given_up;
+  give_up_fd_ = -1;  // else the wait for the end of a run killed below would end at once
+  given_up_ = false;
   if (heard == Heard::frame && !message_.has_end()) {
     // The server sends nothing else during a run: the run itself wrote on the control socket.
     problem_ =
@@ -273,7 +277,7 @@ ForkServerClient::Served ForkServerClient::run(const RunSpec& spec, Clock::time_
     case Heard::gone:
       return server_gone(spec, run, report);
     case Heard::timeout:
-    case Heard::given_up:  // only while starting
+    case Heard::given_up:  // killed as a run that hangs
       break;
   }
   kill_run();
@@ -284,6 +288,12 @@ ForkServerClient::Served ForkServerClient::run(const RunSpec& spec, Clock::time_
     status = message_.end().wait_status();
   } else {
     usable_ = false;
+  }
+  if (given_up) {
+    // Nothing the run wrote is of use (its schedule goes back unexplored), and parsing a long
+    // run's events took seconds.
+    given_up_verdict(report);
+    return Served::complete;
   }
   return verdict(spec, RunEnding::timeout, status, true, run, report);
 }

@@ -41,11 +41,17 @@ RunSession::RunSession(const RunSpec& spec, SubjectProcess process, Clock::time_
 
 void RunSession::run() {
   Ending ending = converse();
+  if (given_up_ && ending == Ending::timeout) {
+    give_up();
+    return;
+  }
   switch (ending) {
     case Ending::result:
       wait_for_exit(Clock::now() + kExitGrace);
       if (!process_.exited()) {
-        spdlog::warn("{} did not exit within {} ms after its result; killed", spec_.binary, kExitGrace.count());
+        if (!given_up_) {  // else the wait was cut short: the process is not to blame
+          spdlog::warn("{} did not exit within {} ms after its result; killed", spec_.binary, kExitGrace.count());
+        }
         kill_and_reap();
       }
       break;
@@ -54,6 +60,10 @@ void RunSession::run() {
       break;
     case Ending::exited:
       wait_for_exit(deadline_);
+      if (given_up_ && !process_.exited()) {
+        give_up();
+        return;
+      }
       if (!process_.exited()) {
         ending = Ending::timeout;
         stop_after_timeout();
@@ -73,16 +83,20 @@ RunSession::Ending RunSession::converse() {
     if (conversation_.finished()) return Ending::result;
     if (conversation_.failed()) return Ending::protocol_error;
     if (process_.control_fd() < 0) return Ending::exited;
-    if (Clock::now() >= deadline_) return Ending::timeout;
+    if (Clock::now() >= deadline_ || given_up_) return Ending::timeout;
     pump(deadline_);
   }
 }
 
 // One poll round: whatever is ready among the control socket, stderr and the exit is handled.
 void RunSession::pump(Clock::time_point until) {
-  std::array<pollfd, 3> fds{};
+  std::array<pollfd, 4> fds{};
   nfds_t count = 0;
-  int control = -1, errors = -1, exit = -1;
+  int control = -1, errors = -1, exit = -1, give_up = -1;
+  if (spec_.give_up >= 0 && !given_up_) {  // once seen, it is not polled again: it stays readable
+    fds[count] = {spec_.give_up, POLLIN, 0};
+    give_up = static_cast<int>(count++);
+  }
   if (process_.control_fd() >= 0 && !conversation_.done()) {
     const bool sending = request_sent_ < request_.size();
     fds[count] = {process_.control_fd(), static_cast<short>(POLLIN | (sending ? POLLOUT : 0)), 0};
@@ -105,6 +119,7 @@ void RunSession::pump(Clock::time_point until) {
     }
     return;
   }
+  if (give_up >= 0 && fds[give_up].revents != 0) given_up_ = true;
   if (control >= 0 && (fds[control].revents & POLLOUT)) write_request();
   if (control >= 0 && (fds[control].revents & (POLLIN | POLLHUP | POLLERR))) read_control();
   if (errors >= 0 && fds[errors].revents != 0) read_stderr();
@@ -176,7 +191,7 @@ void RunSession::collect_after_exit() {
 }
 
 void RunSession::wait_for_exit(Clock::time_point until) {
-  while (!process_.exited() && Clock::now() < until) pump(until);
+  while (!process_.exited() && Clock::now() < until && !given_up_) pump(until);
 }
 
 void RunSession::stop_after_timeout() {
@@ -198,6 +213,13 @@ void RunSession::kill_and_reap() {
 void RunSession::verdict(Ending ending) {
   run_verdict(spec_, conversation_, report_,
               RunEnd{ending, process_.wait_status(), killed_by_runner_, conversation_.problem(), stderr_.text()});
+}
+
+// Nothing the run wrote is of use (its schedule goes back unexplored), and reading and parsing a
+// long run's events took seconds: it is killed at once, its output left unread.
+void RunSession::give_up() {
+  kill_and_reap();
+  given_up_verdict(report_);
 }
 
 }  // namespace exocheck::agent

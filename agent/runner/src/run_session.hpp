@@ -37,6 +37,7 @@ class RunSession {
   void stop_after_timeout();
   void kill_and_reap();
   void verdict(Ending ending);  // into report_.result
+  void give_up();               // RunSpec::give_up became readable: killed, reported given up
 
   const RunSpec& spec_;
   SubjectProcess process_;
@@ -47,6 +48,7 @@ class RunSession {
   std::string request_;  // the RunRequest frame; bytes from request_sent_ on are still to be sent
   std::size_t request_sent_ = 0;
   bool killed_by_runner_ = false;
+  bool given_up_ = false;  ///< RunSpec::give_up became readable
 };
 
 }  // namespace exocheck::agent

@@ -75,4 +75,10 @@ void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport&
   result.set_stderr_tail(wire::valid_utf8(end.stderr_tail));
 }
 
+void given_up_verdict(RunReport& report) {
+  report.given_up = true;
+  report.result.set_status(proto::RUN_HANG);
+  report.result.set_detail("given up: the exploration stopped");
+}
+
 }  // namespace exocheck::agent

@@ -33,4 +33,8 @@ struct RunEnd {
 /// RunSpec::lean_events, if set; a problem it finds with them makes the run a protocol error).
 void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport& report, RunEnd end);
 
+/// A run killed (it had no result yet), or not started, because RunSpec::give_up became readable:
+/// RunReport::given_up, and its verdict says so instead of a hang.
+void given_up_verdict(RunReport& report);
+
 }  // namespace exocheck::agent

@@ -1,5 +1,7 @@
 #include "exocheck/agent/runner.hpp"
 
+#include <poll.h>
+
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -12,6 +14,7 @@
 #include "event_buffer.hpp"
 #include "fork_server_client.hpp"
 #include "run_session.hpp"
+#include "run_verdict.hpp"
 #include "subject_process.hpp"
 
 namespace exocheck::agent {
@@ -46,11 +49,18 @@ void recycle(RunReport& report) {
   report.result.Clear();
   report.hello_seen = false;
   report.events_taken = false;
+  report.given_up = false;
   // As with spare messages: a long-lived agent does not hold on to its longest run's bytes.
   if (report.deferred_events.capacity() > kDeferredBytesKept) {
     report.deferred_events = {};
     report.deferred_event_ends = {};
   }
+}
+
+bool readable(int fd) {
+  if (fd < 0) return false;
+  pollfd poll_fd{fd, POLLIN, 0};
+  return ::poll(&poll_fd, 1, 0) > 0 && (poll_fd.revents & POLLIN) != 0;
 }
 
 std::string invocation(const std::string& binary, const std::vector<std::string>& args) {
@@ -69,7 +79,7 @@ class Runner::ForkServing {
   /// The run's report through a fork server into `report`; false when it must run in a process of
   /// its own instead (`report` then holds nothing of this attempt).
   bool run(const RunSpec& spec, RunnerCounters& counters, RunReport& report) {
-    if (!start(spec.binary, spec.args, Clock::now() + spec.timeout, counters, -1)) return false;
+    if (!start(spec.binary, spec.args, Clock::now() + spec.timeout, counters, spec.give_up)) return false;
     const auto served = server_->run(spec, Clock::now() + spec.timeout, report);
     const bool in_place = server_->in_place();
     if (!server_->in_place_lost().empty()) {
@@ -174,6 +184,11 @@ RunReport Runner::run(const RunSpec& spec) {
 void Runner::run(const RunSpec& spec, RunReport& report) {
   recycle(report);
   if (serving_ && serving_->run(spec, counters_, report)) return;
+  // A server start given up, or none: looked at here, not per run, so a served run costs no call.
+  if (readable(spec.give_up)) {
+    given_up_verdict(report);
+    return;
+  }
   if (run_in_own_process(spec, report)) ++counters_.process_runs;
 }
 

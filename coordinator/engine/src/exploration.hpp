@@ -3,6 +3,7 @@
 // (tree_exploration.cpp), optimal DPOR (optimal_exploration.cpp) or seeded sampled runs
 // (sampled_runs.cpp). Explorer's comments say what each member means.
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <set>
@@ -34,7 +35,19 @@ class Exploration {
   virtual std::set<std::string> classes() const = 0;
   virtual std::vector<ClassKey> class_keys() const = 0;
   virtual bool new_class() const = 0;
+
+  /// Explorer::interrupt(), from any thread, while another may be inside complete().
+  void interrupt() { interrupted_.store(true, std::memory_order_relaxed); }
+  /// Read in the loops of a result's analysis: a relaxed load costs what a plain one does, so
+  /// an analysis that may run for minutes looks at it often.
+  bool interrupted() const { return interrupted_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> interrupted_{false};
 };
+
+/// How many iterations of an analysis's inner loop go between two looks at interrupted().
+inline constexpr std::size_t kInterruptCheckEvery = 1024;
 
 /// Counts a path (not a sleep-blocked run) that ended with `ending`: its bug, or its cut at the step limit.
 inline void count_path(Stats& stats, const Execution& execution, const ExplorerOptions& options) {

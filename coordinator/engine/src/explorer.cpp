@@ -17,6 +17,7 @@ Explorer::Explorer(ExplorerOptions options) : state_(make_exploration(options, n
 Explorer::Explorer(ExplorerOptions options, const Subtree& subtree) : state_(make_exploration(options, &subtree)) {}
 Explorer::~Explorer() = default;
 std::optional<WorkItem> Explorer::next() {
+  if (state_->interrupted()) return std::nullopt;
   return state_->next();
 }
 bool Explorer::complete(std::uint64_t id, const Execution& execution) {
@@ -26,6 +27,7 @@ void Explorer::abandon(std::uint64_t id) {
   state_->abandon(id);
 }
 std::optional<Subtree> Explorer::split() {
+  if (state_->interrupted()) return std::nullopt;
   return state_->split();
 }
 void Explorer::subtree_finished(std::uint64_t id) {
@@ -37,15 +39,19 @@ bool Explorer::request_backtrack(const BacktrackRequest& request) {
 std::vector<BacktrackRequest> Explorer::take_backtrack_requests() {
   return state_->take_backtrack_requests();
 }
+void Explorer::interrupt() {
+  state_->interrupt();
+}
+// Interrupted, it waits for no subtree given away: whoever explores that was stopped too.
 bool Explorer::finished() const {
-  return state_->finished();
+  return state_->finished() || (state_->interrupted() && state_->outstanding() == 0);
 }
 // A path cut at the step limit leaves what comes after it unexplored: unless that is a bug
 // (--check termination), the exploration is bounded, never complete. So does a run whose races
 // were analysed in part.
 bool Explorer::explored_completely() const {
   const Stats& stats = state_->stats();
-  return state_->explored_completely() && stats.analysed_in_part == 0 &&
+  return !state_->interrupted() && state_->explored_completely() && stats.analysed_in_part == 0 &&
          (stats.step_limited == 0 || state_->options().checks.termination);
 }
 std::size_t Explorer::outstanding() const {

@@ -431,17 +431,20 @@ class OptimalExploration final : public Exploration {
   /// a new v after a new continuation. With the new steps only, random programs lost classes
   /// (program seed 30736 in tests/engine/optimal_test.cpp: a message lost to an actor that
   /// another delivery destroyed). It costs no measurable time beside the runs.
+  /// Interrupted (Explorer::interrupt), it stops where it is: no more is handed out anyway.
   void analyse_races() {
     reads_left_ = options_.analysis_reads;
     analysed_in_part_ = false;
     const std::vector<Key> pending = trace_.pending_at_end();
     cut_off_ = cut_off(trace_, pending, races_);
     for (std::size_t k = 1; k <= trace_.size(); ++k) {
+      if (interrupted()) return;  // each step's races take a walk of the trace: one look per step
       const ViewStep& step = trace_.step(k);
       analyse(step.message, k - 1);
       for (Key m : step.dead_letters) analyse(m, k);
     }
     for (Key m : pending) {
+      if (interrupted()) return;
       analyse(m, trace_.size());
       find_cut_off_race(trace_, m, races_);
       for (const Race& race : races_) insert(race.step, m);
@@ -476,6 +479,7 @@ class OptimalExploration final : public Exploration {
     bool cut_short = false;
     const std::uint32_t own = trace_.own_clock_entry(i);
     for (std::size_t k = i + 1; k <= end; ++k) {
+      if (k % kInterruptCheckEvery == 0 && interrupted()) return;
       if (v.size() == options_.longest_sequence || reads_left_ == 0) {
         const std::size_t first = v.empty() ? trace_.first_step_not_after(i, k, end) : 0;
         if (first != 0) add_event(v, first, i);

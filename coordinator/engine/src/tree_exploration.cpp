@@ -193,7 +193,9 @@ void TreeExploration::analyse_races(const TraceView& trace, const std::vector<No
                                     std::size_t first_new_step) {
   // At each event, as in the paper's Fig. 1 walk-through: the message just delivered, then the
   // messages just sent or lost; and at the end, whatever is still pending.
+  // Interrupted (Explorer::interrupt), it stops where it is: no more is handed out anyway.
   for (std::size_t k = first_new_step; k <= trace.size(); ++k) {
+    if (interrupted()) return;  // each step's races take a walk of the trace: one look per step
     const ViewStep& step = trace.step(k);
     analyse(trace, path, step.message, k - 1);
     for (Key m : step.sent) analyse(trace, path, m, k);
@@ -202,6 +204,7 @@ void TreeExploration::analyse_races(const TraceView& trace, const std::vector<No
     }
   }
   for (Key m : trace.pending_at_end()) {
+    if (interrupted()) return;
     analyse(trace, path, m, trace.size());
     find_cut_off_race(trace, m, races_);
     take_races(trace, path);

@@ -260,8 +260,8 @@ void ExplorationSession::abandon(std::uint64_t id) {
 }
 
 void ExplorationSession::stop() {
-  std::lock_guard lock(mutex_);
   stopped_ = true;
+  explorer_.interrupt();
 }
 
 bool ExplorationSession::finished() const {

@@ -57,6 +57,10 @@ struct RunSpec {
   /// Set: a run whose result may be lean hands all its events to this sink; RunReport::events
   /// then holds none (RunReport::events_taken). Every other run is reported as without it.
   LeanEventSink* lean_events = nullptr;
+  /// A file descriptor (-1: none): once it is readable the run is killed and reported given up
+  /// (RunReport::given_up). An exploration that stops (a time limit, Ctrl-C) ends its runs in
+  /// flight instead of waiting up to their timeout for them.
+  int give_up = -1;
 };
 
 /// Spare messages a RunReport keeps at most from one run to the next: enough for the runs of an
@@ -69,6 +73,9 @@ struct RunReport {
   proto::RunResult result;           ///< the hook's verdict, or the runner's when the process misbehaved
   bool hello_seen = false;           ///< the subject announced itself: it is linked with the hook
   bool events_taken = false;         ///< the events went to RunSpec::lean_events: `events` is empty
+  /// The run was killed because RunSpec::give_up became readable, or not started for it: its
+  /// result (RUN_HANG) tells nothing about the subject, and its schedule was not explored.
+  bool given_up = false;
   /// Messages of earlier runs' events, cleared, for the next run to parse into: protobuf keeps a
   /// message's strings and repeated fields when it is parsed again, so a run like the last one
   /// allocates nothing for its events (Runner::run(spec, report)). At most kSpareEventsKept. Not

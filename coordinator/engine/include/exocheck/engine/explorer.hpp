@@ -86,10 +86,16 @@ class Explorer {
   /// name (always empty for an explorer of the whole tree).
   std::vector<BacktrackRequest> take_backtrack_requests();
 
+  /// Stops the exploration from any thread, also while another thread is inside complete(): a
+  /// result's analysis in progress gives up at its next look (a run cut at the step limit can have
+  /// races enough to take minutes), and from then on next() and split() hand out nothing. A time
+  /// limit or Ctrl-C must hold whatever the program does. Results still coming are accepted.
+  void interrupt();
   /// True when nothing is outstanding (items and subtrees given away) and nothing is left to
-  /// explore, or the path limit is reached.
+  /// explore, or the path limit is reached; once interrupted, when no item is out.
   bool finished() const;
-  /// True when every choice was explored: the exploration was not cut short by a limit.
+  /// True when every choice was explored: the exploration was not cut short by a limit, nor
+  /// interrupted.
   bool explored_completely() const;
   /// Items handed out and not yet completed.
   std::size_t outstanding() const;

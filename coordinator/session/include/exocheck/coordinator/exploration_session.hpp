@@ -4,6 +4,7 @@
 // embedded explorer (local agent threads) and the gRPC daemon both drive this class.
 // Thread-safe: every member locks the session.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -107,7 +108,9 @@ class ExplorationSession final : public LeaseSource {
                              proto::RunRequest spent) override;
   /// The lease's run was lost (agent died, deadline passed): it is leased again.
   void abandon(std::uint64_t id) override;
-  /// Stops handing out work (time limit, cancel); outstanding results are still accepted.
+  /// Stops handing out work (time limit, cancel); outstanding results are still accepted, and
+  /// neither they nor one being taken in now are analysed further (engine::Explorer::interrupt).
+  /// Takes no lock: it is called while a result's analysis holds the session's, which may last.
   void stop() override;
 
   /// Subtrees (engine/subtree.hpp): gives the shallowest open choice away; takes back one given
@@ -189,7 +192,7 @@ class ExplorationSession final : public LeaseSource {
   std::optional<std::pair<proto::TraceFile, std::size_t>> nearest_passing_;  // see nearest_passing()
   std::set<std::string> dead_letters_seen_;
   std::vector<std::string> warnings_;
-  bool stopped_ = false;
+  std::atomic<bool> stopped_{false};  ///< stop(), which takes no lock
 };
 
 }  // namespace exocheck::coordinator
