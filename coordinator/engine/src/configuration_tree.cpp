@@ -53,6 +53,44 @@ bool Configuration::settled() const {
   return true;
 }
 
+template <typename Link>
+bool PathFacts::any_above(const Configuration& c, Memo& memo, Link link) {
+  std::vector<const Configuration*> chain;
+  bool found = false;
+  for (const Configuration* at = &c; at->parent != nullptr; at = at->parent) {
+    if (const auto known = memo.find(at); known != memo.end()) {
+      found = known->second;
+      break;
+    }
+    chain.push_back(at);
+  }
+  // From the top down: a configuration's answer is its link's or its parent's.
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    found = found || link(**it);
+    memo.emplace(*it, found);
+  }
+  return found;
+}
+
+bool PathFacts::pinned(const Configuration& c) {
+  return any_above(c, pinned_, [](const Configuration& at) {
+    for (const Taken& t : at.parent->done) {
+      if (t.serial == at.via_serial) break;
+      if (!t.finished) return true;
+    }
+    return false;
+  });
+}
+
+bool PathFacts::settled(const Configuration& c) {
+  return !any_above(c, unsettled_, [](const Configuration& at) {
+    for (const Taken& t : at.parent->done) {
+      if (t.serial == at.via_serial && t.unsure) return true;
+    }
+    return false;
+  });
+}
+
 ConfigurationTree::ConfigurationTree(std::size_t depth) {
   root_.depth = depth;
 }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,25 @@ struct Configuration {
   /// No choice on the way here is a tentative entry whose run is not back: a guard may yet hold
   /// it back, and this configuration then goes. Nothing starts from here before.
   bool settled() const;
+};
+
+/// Configuration::pinned() and settled() asked of many configurations at once (split() looks at
+/// every open one): each walks its path to the root, so asking each anew is quadratic in a long
+/// run's length (a 100,000-step run's split took minutes). Here each link of a path is looked at
+/// once, the answers of its ancestors remembered. Valid while the tree does not change.
+class PathFacts {
+ public:
+  bool pinned(const Configuration& c);
+  bool settled(const Configuration& c);
+
+ private:
+  using Memo = std::unordered_map<const Configuration*, bool>;
+  /// Whether `link` (c -> its parent) holds for c or any configuration above it.
+  template <typename Link>
+  static bool any_above(const Configuration& c, Memo& memo, Link link);
+
+  Memo pinned_;
+  Memo unsettled_;
 };
 
 class ConfigurationTree {

@@ -162,9 +162,12 @@ class OptimalExploration final : public Exploration {
   /// 198,560. Such a branch stays here.
   std::optional<Subtree> split() override {
     if (!started_ || limit_reached()) return std::nullopt;
+    PathFacts facts;
+    std::size_t looked_at = 0;
     for (const auto& [place, configuration] : tree_.open()) {
+      if (++looked_at % kInterruptCheckEvery == 0 && interrupted()) return std::nullopt;
       Configuration& from = *configuration;
-      if (from.wakeup.first().tentative || from.pinned() || !from.settled()) continue;
+      if (from.wakeup.first().tentative || facts.pinned(from) || !facts.settled(from)) continue;
       if (!sleeps_alike(from, from.wakeup.first())) continue;
       auto [first, rest] = from.wakeup.take_first();
       tree_.relist(from);
