@@ -5,7 +5,8 @@
 # libcaf-dev, explored three ways: embedded with --time-limit LIMIT; embedded with SIGTERM sent at
 # LIMIT seconds; through a loopback coordinator and one agent with --time-limit LIMIT. Per way:
 # the explore command's exit status, its wall time, and the time past the limit or the signal
-# (goal: exit 3 within a second of it).
+# (goal: exit 3 within a second of it). Then one run explored and analysed alone: its wall time
+# and peak memory.
 # A benchmark, not a test: it prints figures.
 #   usage: tests/bench/stop_latency.sh CAF_EXAMPLES_DIR [BUILD_DIR] [LIMIT_SECONDS] [PORT]
 # CAF_EXAMPLES_DIR: the examples/ folder of a CAF 0.17.6 checkout (as for caf_examples.sh).
@@ -73,7 +74,22 @@ status=0
 end=$(now)
 report "loopback coordinator, --time-limit ${limit}s" "$status" "$start" "$end" "$(awk -v s="$start" -v l="$limit" 'BEGIN { printf "%.3f", s + l }')"
 
+# One run to the step limit, explored and analysed alone (--max-paths 1): its wall time and the
+# explorer's peak RSS (wait4's, the largest of the command and what it waited for).
+python3 - "$build/bin/exocheck" "$subject" "$subjects" <<'PY'
+import os, subprocess, sys, time
+exocheck, subject, work = sys.argv[1:4]
+start = time.monotonic()
+with open(f"{work}/one.txt", "w") as out, open(f"{work}/one.err", "w") as err:
+    child = subprocess.Popen([exocheck, "explore", "--max-paths", "1", "--out", f"{work}/one.out", "--", subject],
+                             stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+wall = time.monotonic() - start
+print(f"\none run explored and analysed (--max-paths 1): exit {os.waitstatus_to_exitcode(status)}, "
+      f"{wall:.2f} s, peak RSS {usage.ru_maxrss / 1024:.0f} MiB")
+PY
+
 echo
-for way in limit term remote; do
+for way in limit term remote one; do
   echo "$way: $(grep -m1 '^Summary' "$subjects/$way.txt" || echo 'no summary')"
 done
