@@ -91,6 +91,16 @@ bool PathFacts::settled(const Configuration& c) {
   });
 }
 
+bool PathFacts::below_a_second_taking(const Configuration& c) {
+  return any_above(c, second_, [](const Configuration& at) {
+    for (const Taken& t : at.parent->done) {
+      if (t.serial == at.via_serial) return false;
+      if (t.message == at.via) return true;
+    }
+    return false;
+  });
+}
+
 ConfigurationTree::ConfigurationTree(std::size_t depth) {
   root_.depth = depth;
 }

@@ -85,6 +85,9 @@ class PathFacts {
  public:
   bool pinned(const Configuration& c);
   bool settled(const Configuration& c);
+  /// A choice on the way to `c` is a label taken again where it had been taken already (by an
+  /// item issued before another's run came back): what lies below explores a class again.
+  bool below_a_second_taking(const Configuration& c);
 
  private:
   using Memo = std::unordered_map<const Configuration*, bool>;
@@ -94,6 +97,7 @@ class PathFacts {
 
   Memo pinned_;
   Memo unsettled_;
+  Memo second_;
 };
 
 class ConfigurationTree {

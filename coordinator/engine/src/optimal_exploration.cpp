@@ -168,6 +168,15 @@ class OptimalExploration final : public Exploration {
       if (++looked_at % kInterruptCheckEvery == 0 && interrupted()) return std::nullopt;
       Configuration& from = *configuration;
       if (from.wakeup.first().tentative || facts.pinned(from) || !facts.settled(from)) continue;
+      // A subtree's explorer does not see the configurations above its root: its paths are its
+      // classes' own (class_representative.cpp) only if its sleep set holds every choice taken
+      // before it. A tentative choice whose run is not back sleeps nowhere yet, and a label taken
+      // again explores a class again, whose message a sleep set cannot hold where it is delivered.
+      const auto unsure = [](const Taken& t) { return t.unsure; };
+      if (std::any_of(from.done.begin(), from.done.end(), unsure) ||
+          from.taken(from.wakeup.first().message) != nullptr || facts.below_a_second_taking(from)) {
+        continue;
+      }
       if (!sleeps_alike(from, from.wakeup.first())) continue;
       auto [first, rest] = from.wakeup.take_first();
       tree_.relist(from);
