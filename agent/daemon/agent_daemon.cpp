@@ -86,6 +86,7 @@ class HeldJob {
     if (!sessions) return;
     for (const auto lease : sessions->leases()) hello.add_held(lease);
     hello.set_leases_seen(sessions->leases_seen());
+    hello.set_backtracks_seen(sessions->backtracks_seen());
   }
 
   /// Numbers `message`'s report and keeps it until acked.
@@ -244,6 +245,7 @@ class Connection {
   // from an earlier stream go first.
   void report() {
     std::uint64_t seen_reported = 0;
+    std::uint64_t backtracks_reported = 0;
     bool hungry_reported = false;
     std::uint64_t failure_reported_for = 0;  // the job whose launch failure was reported
     bool resent = false;
@@ -274,8 +276,11 @@ class Connection {
       const bool moved = report.splits_size() > 0 || report.backtracks_size() > 0 || report.progress_size() > 0 ||
                          report.bugs_size() > 0 || report.done_size() > 0 || !report.launch_failure().empty();
       // Hunger is said when it starts (reports are sent again until acked: once is enough).
-      if (!moved && report.hungry() == hungry_reported && report.leases_seen() == seen_reported) continue;
+      // Requests received are said too (at most once per report): the coordinator forgets them.
+      const bool delivered = report.backtracks_seen() != backtracks_reported;
+      if (!moved && !delivered && report.hungry() == hungry_reported && report.leases_seen() == seen_reported) continue;
       seen_reported = report.leases_seen();
+      backtracks_reported = report.backtracks_seen();
       hungry_reported = report.hungry();
       held_.keep(message);
       const bool written = write(message);

@@ -72,6 +72,7 @@ SubtreeSessions::Part* SubtreeSessions::part_of_run(std::uint64_t id) {
 // Under the lock, so that a part found finished by collect() stays so until it is forgotten.
 void SubtreeSessions::backtrack(std::uint64_t lease, const engine::BacktrackRequest& request) {
   std::lock_guard lock(mutex_);
+  ++backtracks_seen_;
   if (Part* part = part_of_lease(lease)) part->session->request_backtrack(request);
 }
 
@@ -173,6 +174,11 @@ bool SubtreeSessions::hungry() const {
 std::uint64_t SubtreeSessions::leases_seen() const {
   std::lock_guard lock(mutex_);
   return leases_seen_;
+}
+
+std::uint64_t SubtreeSessions::backtracks_seen() const {
+  std::lock_guard lock(mutex_);
+  return backtracks_seen_;
 }
 
 std::vector<std::uint64_t> SubtreeSessions::leases() const {
@@ -280,6 +286,7 @@ void SubtreeSessions::collect(proto::Report& report) {
     }
   }
   report.set_leases_seen(leases_seen_);
+  report.set_backtracks_seen(backtracks_seen_);
   report.set_hungry(hungry_);
   urgent_ = false;
   if (more) mark_urgent();  // the rest at once, in the next report

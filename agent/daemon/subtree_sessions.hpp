@@ -67,6 +67,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// A slot asked for work and found none (since the last subtree came).
   bool hungry() const;
   std::uint64_t leases_seen() const;
+  /// Routed backtrack requests received so far (Report.backtracks_seen).
+  std::uint64_t backtracks_seen() const;
   /// The leases held (not yet reported done).
   std::vector<std::uint64_t> leases() const;
 
@@ -121,6 +123,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   std::set<std::uint64_t> split_wanted_;       ///< leases asked to split that had nothing to give yet
   std::atomic<bool> any_split_wanted_{false};  ///< read without the lock after each run
   std::uint64_t leases_seen_ = 0;
+  std::uint64_t backtracks_seen_ = 0;
   bool hungry_ = false;
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
   const std::function<void()> on_urgent_;

@@ -64,6 +64,11 @@ std::string coordinator_metrics(const JobDispatcher::Figures& figures, const Lin
   text.family("exocheck_bugs_total", "counter", "Bugs found, all jobs.").sample("exocheck_bugs_total", bugs);
   text.family("exocheck_reports_received_total", "counter", "Agent reports (results) accepted.")
       .sample("exocheck_reports_received_total", figures.reports);
+  text.family("exocheck_backtracks_routed_total", "counter", "Backtrack requests routed to the agents owning them.")
+      .sample("exocheck_backtracks_routed_total", figures.backtracks_routed);
+  text.family("exocheck_backtracks_held", "gauge",
+              "Routed backtrack requests not yet known to have reached their agents (kept to send again).")
+      .sample("exocheck_backtracks_held", figures.backtracks_held);
   text.family("exocheck_agent_messages_received_total", "counter", "Messages read from agent streams.")
       .sample("exocheck_agent_messages_received_total", counters.agent_messages.load());
   text.family("exocheck_received_bytes_total", "counter", "Bytes of the messages read from agent streams.")

@@ -285,6 +285,41 @@ TEST(CoordinatorRestart, AJobGoesOnThroughAKillAndRestartFromTheStateDir) {
   EXPECT_LE(last.paths(), 19'845u * 105 / 100) << cluster.coordinator_log();
 }
 
+// Optimal DPOR split over two agents sends backtrack requests to the lease owning their
+// configuration; the coordinator forgets those its agent has received (RoutedDelivered in the
+// journal). Killed and restarted mid-job, it sends again only the others, and nothing is lost.
+TEST(CoordinatorRestart, AnOptimalJobSplitOverAgentsLosesNoRequestThroughARestart) {
+  LoopbackCluster cluster(/*journaled=*/true);
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  // minesweeper 2x3, going on after bugs: 3,474 classes, 90 of them one deadlock.
+  proto::SubmitRequest request;
+  request.set_subject(subject("minesweeper"));
+  for (const char* arg : {"--rows", "2", "--cols", "3"}) request.add_args(arg);
+  request.set_sha256(agent::sha256_of_file(request.subject()));
+  auto& settings = *request.mutable_settings();
+  settings.set_reduction(proto::REDUCTION_OPTIMAL);
+  settings.set_heuristic(proto::FIFO);
+  settings.set_sleep_sets(true);
+  settings.set_keep_going(true);
+  settings.set_run_timeout_ms(10'000);
+  agent::CoordinatorClient client{cluster.address(), milliseconds(5'000)};
+  const auto job = client.submit(request);
+  bool restarted = false;
+  const auto last = client.watch(job, [&](const proto::JobProgress& update) {
+    if (restarted || update.paths() < 600) return;
+    cluster.restart_coordinator();  // this watch breaks, and the client watches again
+    restarted = true;
+  });
+  ASSERT_TRUE(restarted) << "the exploration ended before the kill";
+  const auto outcome = remote_outcome(client, job, last);
+  EXPECT_EQ(outcome.state, proto::JOB_BUG_FOUND) << cluster.coordinator_log();
+  EXPECT_EQ(outcome.classes, 3'474u) << cluster.coordinator_log();
+  EXPECT_EQ(outcome, embedded_outcome(request)) << cluster.coordinator_log();
+  EXPECT_NE(cluster.coordinator_log().find("records replayed"), std::string::npos);
+}
+
 TEST(CoordinatorAddress, ThatDoesNotAnswerIsReportedInBoundedTime) {
   const auto start = std::chrono::steady_clock::now();
   try {

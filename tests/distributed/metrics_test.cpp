@@ -76,6 +76,41 @@ double sample(const Scrape& scraped, const std::string& key) {
   return found->second;
 }
 
+// Optimal DPOR over two agents: the root lease lives as long as the job, and a request is routed
+// to it for most paths explored below it. The coordinator keeps a request only until the agent
+// says it has it (Report.backtracks_seen): kept to the job's end, they grew it by gigabytes an hour.
+TEST(Metrics, RoutedRequestsAnAgentHasAreForgotten) {
+  LoopbackCluster cluster(false, {"--metrics", "127.0.0.1:0"});
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const int coordinator_port = metrics_port(cluster.coordinator_log());
+  ASSERT_GT(coordinator_port, 0) << cluster.coordinator_log();
+  proto::SubmitRequest request;
+  request.set_subject((bin_dir() / "minesweeper").string());
+  request.set_sha256(agent::sha256_of_file(request.subject()));
+  auto& settings = *request.mutable_settings();
+  settings.set_reduction(proto::REDUCTION_OPTIMAL);
+  settings.set_sleep_sets(true);
+  settings.set_keep_going(true);
+  settings.set_time_limit_ms(120'000);
+  settings.set_run_timeout_ms(10'000);
+  agent::CoordinatorClient client{cluster.address(), std::chrono::milliseconds(5'000)};
+  const auto job = client.submit(request);
+  double routed = 0;
+  double held = 0;
+  client.watch(job, [&](const proto::JobProgress& update) {
+    if (routed >= 20'000 || update.state() != proto::JOB_RUNNING) return;
+    const auto running = scrape(coordinator_port);
+    routed = sample(running, "exocheck_backtracks_routed_total");
+    held = sample(running, "exocheck_backtracks_held");
+    if (routed >= 20'000) client.cancel(job);
+  });
+  ASSERT_GE(routed, 20'000) << "the job ended before it routed 20,000 requests; " << cluster.coordinator_log();
+  // What was routed since the agent's last report (a second's worth at most) is held.
+  EXPECT_LT(held, routed / 2) << cluster.coordinator_log();
+}
+
 TEST(PrometheusText, EscapesLabelValuesAndHelpAsTheFormatSays) {
   metrics::PrometheusText text;
   text.family("m", "gauge", "a \\ b\nc \"d\"").sample("m", std::uint64_t{3}, {{"path", "C:\\x \"y\"\nz"}});

@@ -21,6 +21,10 @@ JobDispatcher::Figures JobDispatcher::figures() const {
       status.set_job_id(agent.accepted_job);
     }
     figures.reports = reports_accepted_;
+    figures.backtracks_routed = backtracks_routed_;
+    for (const auto& [id, job] : jobs_) {
+      for (const auto& [lease, requests] : job->routed) figures.backtracks_held += requests.size();
+    }
   }
   std::sort(figures.agent_list.begin(), figures.agent_list.end(),
             [](const auto& a, const auto& b) { return a.name() < b.name(); });

@@ -117,7 +117,12 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
       if (running_job_ == id) running_job_ = 0;
       break;
     case proto::JournalRecord::kRouted:
-      job.routed[record.routed().lease_id()].push_back(record.routed().request());
+      job.routed[record.routed().lease_id()].push_back(RoutedRequest{0, record.routed().request()});
+      break;
+    case proto::JournalRecord::kDelivered:
+      if (const auto found = job.routed.find(record.delivered().lease_id()); found != job.routed.end()) {
+        forget_routed(found->second, record.delivered().count());
+      }
       break;
     case proto::JournalRecord::kApplied:
       applied_reports_[record.applied().instance()] = record.applied().seq();

@@ -67,15 +67,17 @@ void JobDispatcher::reattach(Agent& agent, Job& job) {
     take_back(job, job.ledger->release_lease(lease));
   }
   auto& work = outbox_of(agent, job);
+  job.backtracks_sent[agent.worker] = same_job ? agent.hello.backtracks_seen() : 0;
   for (const auto lease : held) {
     if (job.ledger->worker_of(lease) != agent.worker) {
       work.add_drop(lease);
       continue;
     }
-    for (const auto& request : job.routed[lease]) {
-      auto& routed = *work.add_backtracks();
-      routed.set_lease_id(lease);
-      *routed.mutable_request() = request;
+    for (auto& routed : job.routed[lease]) {
+      routed.sent_as = ++job.backtracks_sent[agent.worker];
+      auto& sent = *work.add_backtracks();
+      sent.set_lease_id(lease);
+      *sent.mutable_request() = routed.request;
     }
     for (const auto& notice : job.ledger->finished_children(lease)) {
       auto& finished = *work.add_finished();
@@ -99,10 +101,40 @@ void JobDispatcher::apply_split(Job& job, const proto::SplitAnswer& split) {
 }
 
 void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
-  job.routed[routed.lease_id()].push_back(routed.request());
+  ++backtracks_routed_;
+  auto& kept = job.routed[routed.lease_id()].emplace_back(RoutedRequest{0, routed.request()});
   const auto worker = job.ledger->worker_of(routed.lease_id());
   Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
-  if (agent != nullptr) *outbox_of(*agent, job).add_backtracks() = routed;
+  if (agent == nullptr) return;
+  kept.sent_as = ++job.backtracks_sent[agent->worker];
+  *outbox_of(*agent, job).add_backtracks() = routed;
+}
+
+void JobDispatcher::forget_routed(std::deque<RoutedRequest>& requests, std::uint64_t count) {
+  requests.erase(requests.begin(),
+                 requests.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(count, requests.size())));
+}
+
+// The root lease of an optimal exploration lives as long as its job and is sent a request for
+// most paths explored below it (180,000 in 40 s of minesweeper over two agents): kept until the
+// job's end, they held most of the coordinator's 4 GB. Once its agent has them, they are its
+// explorer's; an agent that comes back has them still, and one that does not gives its leases
+// back, to be explored anew from their roots.
+void JobDispatcher::forget_delivered(Job& job, std::uint64_t worker, std::uint64_t backtracks_seen) {
+  for (auto& [lease, requests] : job.routed) {
+    if (requests.empty() || job.ledger->worker_of(lease) != worker) continue;
+    std::uint64_t count = 0;
+    while (count < requests.size() && requests[count].sent_as != 0 && requests[count].sent_as <= backtracks_seen) {
+      ++count;
+    }
+    if (count == 0) continue;
+    const std::uint64_t id = lease;  // clang's lambdas capture no structured binding
+    record(job.id, [&](proto::JournalRecord& r) {
+      r.mutable_delivered()->set_lease_id(id);
+      r.mutable_delivered()->set_count(count);
+    });
+    forget_routed(requests, count);
+  }
 }
 
 // Hungry agents, up to date with the leases sent to them, take what waits; for those left

@@ -99,6 +99,7 @@ bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     apply_done(*job, done);
   }
   agent.leases_seen = report.leases_seen();
+  forget_delivered(*job, agent.worker, report.backtracks_seen());
   // Hunger from before the last leases reached it says nothing about the agent now.
   set_hungry(agent, report.hungry() && report.leases_seen() == job->leases_sent[agent.worker]);
   stop_at_bounds(*job);

@@ -105,6 +105,8 @@ class JobDispatcher {
     std::size_t agents = 0;                      ///< agent streams attached
     std::uint64_t slots = 0;                     ///< their slots
     std::uint64_t reports = 0;                   ///< agent reports accepted since the start
+    std::uint64_t backtracks_routed = 0;         ///< backtrack requests routed since the start
+    std::uint64_t backtracks_held = 0;           ///< those not known to have reached their agents
   };
   Figures figures() const;
 
@@ -123,6 +125,12 @@ class JobDispatcher {
   void wait_for_change(std::uint64_t seen, std::chrono::milliseconds timeout) const;
 
  private:
+  struct RoutedRequest {
+    /// Its number among the requests sent to its lease's agent instance (Job::backtracks_sent);
+    /// 0 while not sent (the agent is away).
+    std::uint64_t sent_as = 0;
+    proto::BacktrackRequest request;
+  };
   struct Job {
     explicit Job(JobSettings job_settings) : settings(std::move(job_settings)), bugs(settings.exploration.bug_traces) {}
     std::uint64_t id = 0;
@@ -139,10 +147,13 @@ class JobDispatcher {
     std::unique_ptr<SubtreeLedger> ledger;
     std::map<std::uint64_t, engine::Stats> live;  ///< the latest figures of leases not yet done
     std::set<std::uint64_t> split_asked;          ///< leases asked to split, not yet answered
-    /// Backtrack requests routed to each lease not yet done: sent again when its agent comes back.
-    std::map<std::uint64_t, std::vector<proto::BacktrackRequest>> routed;
+    /// Backtrack requests routed to each lease not yet done and not known to have reached its
+    /// agent: sent again when the agent comes back. Oldest first.
+    std::map<std::uint64_t, std::deque<RoutedRequest>> routed;
     /// Subtree leases sent to each agent instance (AgentHello.leases_seen's counterpart).
     std::map<std::uint64_t, std::uint64_t> leases_sent;
+    /// Routed requests sent to each agent instance (Report.backtracks_seen's counterpart).
+    std::map<std::uint64_t, std::uint64_t> backtracks_sent;
     /// The distinct bugs, each with its shortest run the agents sent; their counts are the
     /// ledger's (SubtreeLedger::bugs()), as a lease explored again counts its paths once.
     BugGroups bugs;
@@ -216,11 +227,16 @@ class JobDispatcher {
   void reattach(Agent& agent, Job& job);
   void apply_split(Job& job, const proto::SplitAnswer& split);
   void route(Job& job, const proto::RoutedBacktrack& routed);
+  /// Forgets the oldest `count` of `requests` (those the lease's agent has received).
+  static void forget_routed(std::deque<RoutedRequest>& requests, std::uint64_t count);
+  /// Forgets the requests routed to `worker`'s leases that its agent says it has received.
+  void forget_delivered(Job& job, std::uint64_t worker, std::uint64_t backtracks_seen);
   void balance(Job& job);
   /// The agent's next message, for its writer to send at once.
   proto::Work& outbox_of(Agent& agent, const Job& job);
 
   std::uint64_t reports_accepted_ = 0;
+  std::uint64_t backtracks_routed_ = 0;
   const DispatcherOptions options_;
   mutable std::mutex mutex_;
   mutable std::condition_variable changed_;
