@@ -27,25 +27,50 @@ bool weak_initial(const WakeupSequence& w, const WakeupEvent& p) {
                       [&](const WakeupEvent& e) { return dependency::dependent(e.receiver, p.receiver); });
 }
 
+WakeupTree& WakeupTree::below(Branch& branch) {
+  split(branch, 0);
+  return *branch.subtree;
+}
+
+void WakeupTree::split(Branch& branch, std::size_t k) {
+  if (k < branch.chain.size()) {
+    Branch tail{branch.chain[k],
+                std::move(branch.subtree),
+                {branch.chain.begin() + static_cast<std::ptrdiff_t>(k) + 1, branch.chain.end()}};
+    branch.chain.resize(k);
+    branch.chain.shrink_to_fit();
+    branch.subtree = std::make_unique<WakeupTree>();
+    branch.subtree->branches_.push_back(std::move(tail));
+  }
+  if (!branch.subtree) branch.subtree = std::make_unique<WakeupTree>();
+}
+
+WakeupTree WakeupTree::take_below(Branch& branch) {
+  return std::move(below(branch));
+}
+
 std::pair<WakeupEvent, WakeupTree> WakeupTree::take_first() {
   Branch first = std::move(branches_.front());
   branches_.erase(branches_.begin());
-  return {first.event, std::move(*first.subtree)};
+  return {first.event, take_below(first)};
 }
 
 std::optional<WakeupTree> WakeupTree::take(Key message) {
   const auto it =
       std::find_if(branches_.begin(), branches_.end(), [&](const Branch& b) { return b.event.message == message; });
   if (it == branches_.end()) return std::nullopt;
-  WakeupTree subtree = std::move(*it->subtree);
+  WakeupTree subtree = take_below(*it);
   branches_.erase(it);
   return subtree;
 }
 
 WakeupSequence WakeupTree::leftmost() const {
   WakeupSequence events;
-  for (const WakeupTree* tree = this; !tree->empty(); tree = tree->branches_.front().subtree.get()) {
-    events.push_back(tree->branches_.front().event);
+  for (const WakeupTree* tree = this; tree != nullptr && !tree->empty();) {
+    const Branch& first = tree->branches_.front();
+    events.push_back(first.event);
+    events.insert(events.end(), first.chain.begin(), first.chain.end());
+    tree = first.subtree.get();
   }
   return events;
 }
@@ -63,7 +88,7 @@ void WakeupTree::insert(WakeupSequence v) {
 
 void WakeupTree::insert_below(WakeupEvent first, WakeupSequence rest) {
   for (Branch& branch : branches_) {
-    if (branch.event.same_delivery(first)) return branch.subtree->descend(std::move(rest), &branch);
+    if (branch.event.same_delivery(first)) return below(branch).descend(std::move(rest), &branch);
   }
   rest.insert(rest.begin(), first);
   grow(rest);
@@ -72,6 +97,11 @@ void WakeupTree::insert_below(WakeupEvent first, WakeupSequence rest) {
 // A sequence cut short ends in a leaf that covers none that goes below it (Branch::bare): it is
 // not the whole reversal of a race, whose exploration would find what a longer one reverses.
 void WakeupTree::grow(const WakeupSequence& events) {
+  if (events.empty()) return;
+  if (std::none_of(events.begin(), events.end(), [](const WakeupEvent& e) { return e.rest; })) {
+    branches_.push_back({events.front(), nullptr, {events.begin() + 1, events.end()}});
+    return;
+  }
   WakeupTree* node = this;
   Branch* last = nullptr;
   for (const WakeupEvent& event : events) {
@@ -79,7 +109,7 @@ void WakeupTree::grow(const WakeupSequence& events) {
       if (last != nullptr) last->bare = true;
       return;
     }
-    node->branches_.push_back({event, std::make_unique<WakeupTree>()});
+    node->branches_.push_back({event, std::make_unique<WakeupTree>(), {}});
     last = &node->branches_.back();
     node = last->subtree.get();
   }
@@ -87,16 +117,18 @@ void WakeupTree::grow(const WakeupSequence& events) {
 
 void WakeupTree::descend(WakeupSequence v, Branch* through) {
   WakeupTree* node = this;
+  bool not_bare = false;  // the flag of an event of a chain, which is never bare
+  bool* through_bare = through == nullptr ? nullptr : &through->bare;
   for (;;) {
     // A leaf: exploring it covers v, unless v makes a choice a run does not make by itself, or the
     // leaf is an alternative's label alone or a sequence cut short (Branch::bare).
-    if (through != nullptr && !through->bare && node->empty() &&
+    if (through_bare != nullptr && !*through_bare && node->empty() &&
         std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen; })) {
       return;
     }
     if (v.empty() || v.front().rest) {  // v leads here: the subtree explores it
       // A leaf here is v's too, when v ends here (a sequence cut short does not).
-      if (through != nullptr && node->empty() && v.empty()) through->bare = false;
+      if (through_bare != nullptr && node->empty() && v.empty()) *through_bare = false;
       return;
     }
     Branch* next = nullptr;
@@ -119,8 +151,21 @@ void WakeupTree::descend(WakeupSequence v, Branch* through) {
       }
     }
     if (next == nullptr) break;
-    through = next;
+    // Along next's chain each node has one branch, its event: v goes on as above, through what it
+    // delivers first or what is a weak initial of it, and where it stops, a node is made.
+    std::size_t k = 0;
+    for (; k < next->chain.size(); ++k) {
+      if (v.empty() || v.front().rest) return;  // not a leaf: the subtree explores it
+      const WakeupEvent& event = next->chain[k];
+      if (const auto at = initial_position(v, event)) {
+        v.erase(v.begin() + static_cast<std::ptrdiff_t>(*at));
+        continue;
+      }
+      if (other_label_position(v, event) || event.tentative || !weak_initial(v, event)) break;
+    }
+    split(*next, k);
     node = next->subtree.get();
+    through_bare = k > 0 ? &not_bare : &next->bare;
   }
   node->grow(v);
 }
@@ -129,7 +174,7 @@ bool WakeupTree::add_branch(WakeupEvent event) {
   const bool present = std::any_of(branches_.begin(), branches_.end(),
                                    [&](const Branch& branch) { return branch.event.same_delivery(event); });
   if (present) return false;
-  branches_.push_back({event, std::make_unique<WakeupTree>(), true});
+  branches_.push_back({event, nullptr, {}, true});
   return true;
 }
 
@@ -138,7 +183,8 @@ std::vector<std::pair<std::size_t, WakeupEvent>> WakeupTree::preorder() const {
   const auto walk = [&](const WakeupTree& tree, std::size_t depth, const auto& self) -> void {
     for (const Branch& branch : tree.branches_) {
       nodes.emplace_back(depth, branch.event);
-      self(*branch.subtree, depth + 1, self);
+      for (std::size_t k = 0; k < branch.chain.size(); ++k) nodes.emplace_back(depth + 1 + k, branch.chain[k]);
+      if (branch.subtree) self(*branch.subtree, depth + 1 + branch.chain.size(), self);
     }
   };
   walk(*this, 1, walk);
@@ -152,7 +198,7 @@ WakeupTree WakeupTree::from_preorder(const std::vector<std::pair<std::size_t, Wa
     if (depth == 0 || depth > at.size()) throw std::invalid_argument("a wakeup tree's preorder skips a depth");
     at.resize(depth);
     WakeupTree& parent = *at.back();
-    parent.branches_.push_back({event, std::make_unique<WakeupTree>()});
+    parent.branches_.push_back({event, std::make_unique<WakeupTree>(), {}});
     at.push_back(parent.branches_.back().subtree.get());
   }
   return tree;

@@ -102,7 +102,13 @@ class WakeupTree {
  private:
   struct Branch {
     WakeupEvent event;
+    /// What follows the last event of `chain` (of `event` when it is empty); nothing: a leaf.
     std::unique_ptr<WakeupTree> subtree;
+    /// Events after `event` along which each node has one branch, the next event: a sequence grown
+    /// here stays a row until another one leaves it there (split() then makes that node), so it
+    /// costs an event's space per event rather than a node's (issue 50: a shallow configuration's
+    /// tree holds a sequence for most paths explored below it, each adding several events).
+    std::vector<WakeupEvent> chain;
     /// Added by add_branch, and no sequence has ended at it since: a label to explore from here,
     /// no race's reversal. Algorithm 2 lets a leaf u cover a sequence v compatible with it: a
     /// sequence a race puts into the tree of a configuration E while a choice p taken there is
@@ -114,6 +120,14 @@ class WakeupTree {
     /// choice, whose subtree does not hold v's reversal of it. So v goes into this branch instead.
     bool bare = false;
   };
+
+  /// The subtree of `branch`, made (from its chain) if need be.
+  static WakeupTree& below(Branch& branch);
+  /// Makes the node after the first `k` events of `branch`'s chain (k <= its size) a tree of its
+  /// own, `branch`'s subtree: what follows is below it, the chain's event k its one branch.
+  static void split(Branch& branch, std::size_t k);
+  /// The subtree of `branch`, taken out of it.
+  static WakeupTree take_below(Branch& branch);
 
   /// v into this tree: the configuration's own (`through` nullptr), or the subtree of `through`.
   void descend(WakeupSequence v, Branch* through);
