@@ -41,8 +41,15 @@ Starts starts_the_rest(const TraceView& trace, const Names& names, bool cut_off,
 }  // namespace
 
 ClassVerdict represents_its_class(const TraceView& trace, const std::vector<Configuration*>& path, const Names& names,
-                                  bool cut_off) {
+                                  bool cut_off, const Configuration* started_at) {
   ClassVerdict verdict;
+  // A run a failure ended where its item started ran nothing new: the run that reached that
+  // configuration ended there too (the same delivery ends the process), and counted its class.
+  // Not so at a subtree's root (no parent, a depth): its giver chose the step to it, never ran it.
+  if (started_at != nullptr && trace.size() <= started_at->depth) {
+    const bool given_root = started_at->parent == nullptr && started_at->depth > 0 && trace.size() == started_at->depth;
+    if (!given_root) return verdict;
+  }
   for (std::size_t k = 0; k < trace.size(); ++k) {
     Configuration* at = path[k];
     if (at == nullptr) continue;

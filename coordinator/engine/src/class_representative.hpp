@@ -22,8 +22,9 @@ struct ClassVerdict {
 
 /// Whether `trace`, which went through `path` (path[k]: the configuration after k steps; nullptr
 /// above the explorer's root), is the path its class is counted by. `cut_off`: a failure in its
-/// last step ended it with messages still enabled (race.hpp, cut_off()).
+/// last step ended it with messages still enabled (race.hpp, cut_off()). `started_at`: the
+/// configuration its item delivered its first entry from (nullptr: a run of its own).
 ClassVerdict represents_its_class(const TraceView& trace, const std::vector<Configuration*>& path, const Names& names,
-                                  bool cut_off);
+                                  bool cut_off, const Configuration* started_at);
 
 }  // namespace exocheck::engine

@@ -1,5 +1,8 @@
 #include "configuration_sleep.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace exocheck::engine {
 
 std::vector<Taken> taken_before(const Names& names, const Configuration& from, Key label) {
@@ -23,6 +26,22 @@ SleepSet sleep_after(const Names& names, const Configuration& from, const Wakeup
     }
     return kNoKey;
   });
+}
+
+bool may_give_away(const Names& names, const Configuration& from, PathFacts& facts) {
+  const WakeupEvent& first = from.wakeup.first();
+  if (first.tentative || facts.pinned(from) || !facts.settled(from)) return false;
+  // A subtree's explorer does not see the configurations above its root: its paths are its
+  // classes' own (class_representative.cpp) only if its sleep set holds every choice taken before
+  // it. A tentative choice whose run is not back sleeps nowhere yet, and a label taken again
+  // explores a class again, whose message a sleep set cannot hold where it is delivered.
+  const auto unsure_or_same = [&](const Taken& t) { return t.unsure || t.message == first.message; };
+  if (std::any_of(from.done.begin(), from.done.end(), unsure_or_same) || facts.below_a_second_taking(from)) {
+    return false;
+  }
+  const SleepSet given = sleep_after(names, from, first, true);
+  const SleepSet algorithm = sleep_after(names, from, first);
+  return std::distance(given.begin(), given.end()) == std::distance(algorithm.begin(), algorithm.end());
 }
 
 }  // namespace exocheck::engine

@@ -21,4 +21,13 @@ std::vector<Taken> taken_before(const Names& names, const Configuration& from, K
 /// the finished ones for a subtree given away).
 SleepSet sleep_after(const Names& names, const Configuration& from, const WakeupEvent& p, bool finished_only = false);
 
+/// Whether the first branch of `from`'s wakeup tree may be given away as a subtree: its event is
+/// firm (a tentative one may be held back, and the subtree's root would not exist), `from` is
+/// unpinned and settled, and the subtree's sleep set, of the finished choices only, is the one the
+/// algorithm gives it. A choice under way that is independent of the branch would sleep there in
+/// the algorithm; the taker, without it, explores again what that choice's subtree explores: over
+/// two agents registry K=5 took 840 executions for 720 classes (a root branch's classes twice)
+/// and shortpath 5 396,664 for 198,560. Such a branch stays with its giver.
+bool may_give_away(const Names& names, const Configuration& from, PathFacts& facts);
+
 }  // namespace exocheck::engine

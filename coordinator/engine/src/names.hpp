@@ -40,8 +40,16 @@ class Names {
     }
   }
   const std::string& name(Key key) const { return names_[key]; }
+  std::vector<std::string> names_of(const std::vector<Key>& keys) const {
+    std::vector<std::string> names;
+    names.reserve(keys.size());
+    for (Key k : keys) names.push_back(name(k));
+    return names;
+  }
   /// The message a delivery label names (the key itself for a message id or any other name).
   Key base(Key key) const { return bases_[key]; }
+  /// The message `key` is a label of, kNoKey when it is a message itself (WakeupEvent::label_of).
+  Key label_of(Key key) const { return base(key) == key ? kNoKey : base(key); }
   /// Keys run from 0 to size() - 1: tables indexed by key can be plain vectors.
   std::size_t size() const { return names_.size(); }
 

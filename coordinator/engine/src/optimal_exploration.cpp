@@ -15,7 +15,7 @@
 // above, is still being explored. One worker explores exactly as the algorithm does. A subtree
 // given to another explorer is given only from an unpinned configuration, and without the choices
 // still under way there in its sleep set: it needs no sequence from them, and gets none. Only
-// where none of them would sleep there in the algorithm (split(), sleeps_alike()).
+// where none of them would sleep there in the algorithm (split(), may_give_away()).
 // Races whose pre(E, e) lies above a subtree's root become requests carrying v for its owner.
 //
 // Guards. A race whose message m was sent after the racing step (it raced although it was not
@@ -41,6 +41,7 @@
 #include "held_steps.hpp"
 #include "names.hpp"
 #include "race.hpp"
+#include "race_sequence.hpp"
 #include "trace_view.hpp"
 #include "wakeup_placement.hpp"
 
@@ -133,16 +134,10 @@ class OptimalExploration final : public Exploration {
       ++stats_.sleep_blocked;
     } else {
       count_path(stats_, execution, options_);
-      // A run a failure ended where its item started ran nothing new: the run that reached that
-      // configuration ended there too (the same delivery ends the process), and counted its class.
-      // Not so at a subtree's root: its giver chose the step to it and never ran it.
-      const bool at_given_root = out.from == &tree_.root() && !root_prefix_.empty() && trace_.size() == out.from->depth;
-      const bool ran_nothing = out.first.message != kNoKey && trace_.size() <= out.from->depth && !at_given_root;
-      if (!ran_nothing) {
-        const ClassVerdict verdict = represents_its_class(trace_, path_, names_, cut_off_);
-        new_class_ = verdict.represents;
-        if (verdict.waits_on != nullptr) ++verdict.waits_on->classes_waiting;
-      }
+      const ClassVerdict verdict =
+          represents_its_class(trace_, path_, names_, cut_off_, out.first.message != kNoKey ? out.from : nullptr);
+      new_class_ = verdict.represents;
+      if (verdict.waits_on != nullptr) ++verdict.waits_on->classes_waiting;
       if (new_class_) ++stats_.classes;
     }
     tree_.drop_explored(path_.back());
@@ -153,13 +148,8 @@ class OptimalExploration final : public Exploration {
     if (out_.count(id)) reissue_.push_back(id);
   }
 
-  /// The shallowest unpinned configuration's first branch whose event is firm (a tentative one
-  /// may be held back, and the subtree's root would not exist) and whose sleep set loses nothing
-  /// to the choices still under way there, with the wakeup tree below it. A choice under way
-  /// that is independent of the branch would sleep there in the algorithm; the taker, without it,
-  /// explores again what that choice's subtree explores: over two agents registry K=5 took 840
-  /// executions for 720 classes (a root branch's classes twice) and shortpath 5 396,664 for
-  /// 198,560. Such a branch stays here.
+  /// The shallowest configuration's first branch that may be given away (may_give_away), with
+  /// the wakeup tree below it.
   std::optional<Subtree> split() override {
     if (!started_ || limit_reached()) return std::nullopt;
     PathFacts facts;
@@ -167,22 +157,12 @@ class OptimalExploration final : public Exploration {
     for (const auto& [place, configuration] : tree_.open()) {
       if (++looked_at % kInterruptCheckEvery == 0 && interrupted()) return std::nullopt;
       Configuration& from = *configuration;
-      if (from.wakeup.first().tentative || facts.pinned(from) || !facts.settled(from)) continue;
-      // A subtree's explorer does not see the configurations above its root: its paths are its
-      // classes' own (class_representative.cpp) only if its sleep set holds every choice taken
-      // before it. A tentative choice whose run is not back sleeps nowhere yet, and a label taken
-      // again explores a class again, whose message a sleep set cannot hold where it is delivered.
-      const auto unsure = [](const Taken& t) { return t.unsure; };
-      if (std::any_of(from.done.begin(), from.done.end(), unsure) ||
-          from.taken(from.wakeup.first().message) != nullptr || facts.below_a_second_taking(from)) {
-        continue;
-      }
-      if (!sleeps_alike(from, from.wakeup.first())) continue;
+      if (!may_give_away(names_, from, facts)) continue;
       auto [first, rest] = from.wakeup.take_first();
       tree_.relist(from);
       Subtree subtree;
       subtree.id = next_id_++;
-      subtree.prefix = names_of(prefix_of(from));
+      subtree.prefix = names_.names_of(prefix_of(from));
       subtree.prefix.push_back(names_.name(first.message));
       for (const Pending& p : sleep_after(names_, from, first, true)) {
         subtree.sleep.emplace_back(names_.name(p.message), names_.name(p.receiver));
@@ -198,14 +178,6 @@ class OptimalExploration final : public Exploration {
       return subtree;
     }
     return std::nullopt;
-  }
-
-  /// Whether the sleep set a subtree of `first` gets (the finished choices only) is the one the
-  /// algorithm gives it.
-  bool sleeps_alike(const Configuration& from, const WakeupEvent& first) const {
-    const SleepSet given = sleep_after(names_, from, first, true);
-    const SleepSet algorithm = sleep_after(names_, from, first);
-    return std::distance(given.begin(), given.end()) == std::distance(algorithm.begin(), algorithm.end());
   }
 
   void subtree_finished(std::uint64_t id) override {
@@ -289,12 +261,6 @@ class OptimalExploration final : public Exploration {
     std::copy(root_prefix_.begin(), root_prefix_.end(), prefix.begin());
     return prefix;
   }
-  std::vector<std::string> names_of(const std::vector<Key>& keys) const {
-    std::vector<std::string> names;
-    names.reserve(keys.size());
-    for (Key k : keys) names.push_back(names_.name(k));
-    return names;
-  }
 
   /// The hook gets the sleep set before the prefix's last entry, which it delivers as a step of
   /// its own: it wakes that receiver's messages, and when a guard holds the entry back (a
@@ -339,7 +305,7 @@ class OptimalExploration final : public Exploration {
     }
     for (const Pending& p : sleep) item.sleep.push_back(names_.name(p.message));
     out.before_last = std::move(sleep);
-    item.prefix = names_of(out.prefix);
+    item.prefix = names_.names_of(out.prefix);
     ++out.holder->out;
     const auto stored = out_.emplace(item.id, std::move(out)).first;
     return stored->second.item;
@@ -445,8 +411,7 @@ class OptimalExploration final : public Exploration {
   /// another delivery destroyed). It costs no measurable time beside the runs.
   /// Interrupted (Explorer::interrupt), it stops where it is: no more is handed out anyway.
   void analyse_races() {
-    reads_left_ = options_.analysis_reads;
-    analysed_in_part_ = false;
+    budget_ = {.reads_left = options_.analysis_reads, .longest_sequence = options_.longest_sequence};
     const std::vector<Key> pending = trace_.pending_at_end();
     cut_off_ = cut_off(trace_, pending, races_);
     for (std::size_t k = 1; k <= trace_.size(); ++k) {
@@ -464,7 +429,7 @@ class OptimalExploration final : public Exploration {
     if (Configuration* pre = cut_off_ ? path_[trace_.size() - 1] : nullptr) {  // a cut-off run has a step
       if (Taken* cut_by = pre->taken_of(path_.back()->via_serial)) mark_cut_off(*cut_by);
     }
-    if (analysed_in_part_) ++stats_.analysed_in_part;
+    if (budget_.cut_short) ++stats_.analysed_in_part;
   }
 
   /// The paths that waited for this (ClassVerdict::waits_on) are their classes' own.
@@ -478,62 +443,23 @@ class OptimalExploration final : public Exploration {
     for (const Race& race : races_) insert(race.step, m);
   }
 
-  /// v = notdep(e, E).e' for the race of step i with message m, into the tree at pre(E, i), or
-  /// to its owner when that configuration lies above this explorer's root.
+  /// v = notdep(e, E).e' for the race of step i with message m (race_sequence.hpp), into the tree
+  /// at pre(E, i), or to its owner when that configuration lies above this explorer's root.
   void insert(std::size_t i, Key m) {
-    WakeupSequence v;
     // A failure that cut the run off ends the process: nothing goes after it, so it is in no v.
     const std::size_t end = cut_off_ ? trace_.size() - 1 : trace_.size();
-    // A long run's races would each read most of it (quadratic in its length): past the reads
-    // left for this run, or the events a sequence keeps, v stands for its rest with an event
-    // dependent with every other (WakeupEvent::rest), and the run is analysed in part. It keeps
-    // one event at least, an initial of v.
-    bool cut_short = false;
-    const std::uint32_t own = trace_.own_clock_entry(i);
-    for (std::size_t k = i + 1; k <= end; ++k) {
-      if (k % kInterruptCheckEvery == 0 && interrupted()) return;
-      if (v.size() == options_.longest_sequence || reads_left_ == 0) {
-        const std::size_t first = v.empty() ? trace_.first_step_not_after(i, k, end) : 0;
-        if (first != 0) add_event(v, first, i);
-        cut_short = !v.empty();
-        break;
-      }
-      --reads_left_;
-      if (!trace_.happens_before(i, own, k)) add_event(v, k, i);
-    }
-    analysed_in_part_ = analysed_in_part_ || cut_short;
-    if (cut_short) {
-      v.push_back(WakeupEvent::rest_of_sequence());
-    } else {
-      WakeupEvent last = event_of(m, trace_.receiver(m), i);
-      last.tentative = trace_.send_step(m) >= i;
-      v.push_back(last);
-    }
+    auto v = race_sequence(trace_, names_, i, m, end, budget_, *this);
+    if (!v) return;
     if (Configuration* at = path_[i - 1]) {
-      placement_.offer(*at, trace_.step(i).label, std::move(v));
+      placement_.offer(*at, trace_.step(i).label, std::move(*v));
       return;
     }
     BacktrackRequest request;
     for (std::size_t k = 1; k < i; ++k) request.prefix.push_back(names_.name(trace_.step(k).label));
     request.taken = names_.name(trace_.step(i).label);
     request.cut_off = cut_off_ && i == trace_.size();
-    for (const WakeupEvent& event : v) request.wakeup.push_back(step_named(event, names_));
+    for (const WakeupEvent& event : *v) request.wakeup.push_back(step_named(event, names_));
     requests_.push_back(std::move(request));
-  }
-
-  /// Step k, after step i and not after it, as the next event of v = notdep(e_i, E).e'.
-  void add_event(WakeupSequence& v, std::size_t k, std::size_t i) const {
-    v.push_back(event_of(trace_.step(k).label, trace_.step(k).lane(), i));
-    v.back().chosen = trace_.step(k).label != trace_.step(k).message || !trace_.alternatives(k).empty();
-  }
-
-  /// The delivery of `m` (a message, or a delivery's label) to `receiver` in a sequence that starts
-  /// at pre(E, i).
-  WakeupEvent event_of(Key m, Key receiver, std::size_t i) const {
-    WakeupEvent event{.message = m, .receiver = receiver, .label_of = placement_.label_of(m)};
-    const std::size_t sender = trace_.send_step(names_.base(m));  // a label's message's
-    if (sender > i && !trace_.happens_before(i, sender)) event.sender = trace_.step(sender).label;
-    return event;
   }
 
   ExplorerOptions options_;
@@ -557,10 +483,9 @@ class OptimalExploration final : public Exploration {
   std::vector<Configuration*> entries_;    ///< extend(): the configurations an item's entries reached
   Configuration* held_back_at_ = nullptr;  ///< extend(): where an entry was held back, when it returns false
   std::vector<Race> races_;
-  bool cut_off_ = false;           ///< the run a failure cut off (race.hpp, find_cut_off_race)
-  bool new_class_ = false;         ///< the last path complete() accepted was counted as a class
-  std::uint64_t reads_left_ = 0;   ///< insert(): steps the analysis of this run may still read
-  bool analysed_in_part_ = false;  ///< a sequence of this run was cut short
+  bool cut_off_ = false;    ///< the run a failure cut off (race.hpp, find_cut_off_race)
+  bool new_class_ = false;  ///< the last path complete() accepted was counted as a class
+  AnalysisBudget budget_;   ///< what the analysis of this run may still read
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ void WakeupPlacement::offer(Configuration& at, Key taken, WakeupSequence v) {
       after_taken = true;
       continue;
     }
-    const WakeupEvent choice{.message = q.message, .receiver = q.receiver, .label_of = label_of(q.message)};
+    const WakeupEvent choice{.message = q.message, .receiver = q.receiver, .label_of = names_.label_of(q.message)};
     const auto position = initial_position(v, choice);
     if (!position) {
       if (const auto k = other_label_position(v, choice)) return offer_below_label(at, taken, std::move(v), *k);
@@ -57,7 +57,8 @@ void WakeupPlacement::offer_below_label(Configuration& at, Key taken, WakeupSequ
 
 void WakeupPlacement::add_alternative(Configuration& at, Key alternative, Key lane) {
   if (at.taken(alternative) != nullptr) return;
-  const WakeupEvent event{.message = alternative, .receiver = lane, .chosen = true, .label_of = label_of(alternative)};
+  const WakeupEvent event{
+      .message = alternative, .receiver = lane, .chosen = true, .label_of = names_.label_of(alternative)};
   if (at.wakeup.add_branch(event)) tree_.relist(at);
 }
 

@@ -26,9 +26,6 @@ class WakeupPlacement {
   /// of it (dependency.md, "Choices").
   void add_alternative(Configuration& at, Key alternative, Key lane);
 
-  /// WakeupEvent::label_of.
-  Key label_of(Key label) const { return names_.base(label) == label ? kNoKey : names_.base(label); }
-
  private:
   /// v, whose initial at k is another label of a message delivered at `at`, below that label's
   /// branch: the choices taken after the message sleep it with every label of it.
