@@ -18,6 +18,7 @@
 #include "exocheck/wire/frame.hpp"
 #include "local_agent.hpp"
 #include "proto/coordinator.grpc.pb.h"
+#include "report_gate.hpp"
 #include "subject_check.hpp"
 #include "subtree_sessions.hpp"
 
@@ -244,9 +245,7 @@ class Connection {
   // is urgent (a slot found nothing to run, a split was answered, a subtree ended). Reports kept
   // from an earlier stream go first.
   void report() {
-    std::uint64_t seen_reported = 0;
-    std::uint64_t backtracks_reported = 0;
-    bool hungry_reported = false;
+    ReportGate gate;
     std::uint64_t failure_reported_for = 0;  // the job whose launch failure was reported
     bool resent = false;
     while (true) {
@@ -273,15 +272,7 @@ class Connection {
         failure_reported_for = report.job_id();
       }
       sessions->collect(report);
-      const bool moved = report.splits_size() > 0 || report.backtracks_size() > 0 || report.progress_size() > 0 ||
-                         report.bugs_size() > 0 || report.done_size() > 0 || !report.launch_failure().empty();
-      // Hunger is said when it starts (reports are sent again until acked: once is enough).
-      // Requests received are said too (at most once per report): the coordinator forgets them.
-      const bool delivered = report.backtracks_seen() != backtracks_reported;
-      if (!moved && !delivered && report.hungry() == hungry_reported && report.leases_seen() == seen_reported) continue;
-      seen_reported = report.leases_seen();
-      backtracks_reported = report.backtracks_seen();
-      hungry_reported = report.hungry();
+      if (!gate.worth_sending(report)) continue;
       held_.keep(message);
       const bool written = write(message);
       sessions->drop_ended();
