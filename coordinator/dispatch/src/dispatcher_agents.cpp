@@ -1,5 +1,5 @@
 // The agents: streams attached and detached, their answers to offers, what goes to each, and
-// the writers woken when it does.
+// their streams woken when it does.
 #include <algorithm>
 #include <utility>
 
@@ -9,7 +9,7 @@
 
 namespace exocheck::coordinator {
 
-std::uint64_t JobDispatcher::attach_agent(const proto::AgentHello& hello) {
+std::uint64_t JobDispatcher::attach_agent(const proto::AgentHello& hello, std::function<void()> wake) {
   std::lock_guard lock(mutex_);
   const auto id = next_agent_id_++;
   Agent agent;
@@ -18,6 +18,7 @@ std::uint64_t JobDispatcher::attach_agent(const proto::AgentHello& hello) {
   // An agent without an instance (an older build) is an instance of its own on every stream.
   agent.worker = worker_of_instance(hello.instance().empty() ? "stream-" + std::to_string(id) : hello.instance());
   agent.hello = hello;
+  agent.wake = std::move(wake);
   // Subtrees of a job that is over (it ended while the agent was away), or of another coordinator:
   // explored for nobody.
   const Job* job = current_job();
@@ -164,8 +165,7 @@ bool JobDispatcher::notify(std::uint64_t writes_itself) {
       its_own = true;
       continue;
     }
-    ++agent->second.work_generation;
-    agent->second.woken->notify_all();
+    if (agent->second.wake) agent->second.wake();
   }
   poked_.clear();
   return its_own;
@@ -184,33 +184,6 @@ void JobDispatcher::set_hungry(Agent& agent, bool hungry) {
   } else {
     hungry_.erase(agent.id);
   }
-}
-
-void JobDispatcher::wake_writer(std::uint64_t agent_id) {
-  std::lock_guard lock(mutex_);
-  const auto found = agents_.find(agent_id);
-  if (found == agents_.end()) return;
-  found->second.closing = true;
-  ++found->second.work_generation;
-  found->second.woken->notify_all();
-}
-
-std::uint64_t JobDispatcher::work_generation(std::uint64_t agent_id) const {
-  std::lock_guard lock(mutex_);
-  const auto found = agents_.find(agent_id);
-  return found == agents_.end() ? 0 : found->second.work_generation;
-}
-
-void JobDispatcher::wait_for_work(std::uint64_t agent_id, std::uint64_t seen, std::chrono::milliseconds timeout) const {
-  std::unique_lock lock(mutex_);
-  const auto found = agents_.find(agent_id);
-  if (found == agents_.end()) return;
-  const auto woken = found->second.woken;  // the agent may detach while this waits
-  woken->wait_for(lock, timeout, [&] {
-    const auto agent = agents_.find(agent_id);
-    // closing: woken already, perhaps before `seen` was read.
-    return agent == agents_.end() || agent->second.closing || agent->second.work_generation != seen;
-  });
 }
 
 std::uint64_t JobDispatcher::generation() const {

@@ -71,8 +71,10 @@ class JobDispatcher {
   /// resumes as it was journaled. Throws std::runtime_error for an entry that does not fit.
   void restore(const std::vector<proto::JournalEntry>& entries);
 
-  /// A new agent stream; returns the stream's id.
-  std::uint64_t attach_agent(const proto::AgentHello& hello);
+  /// A new agent stream; returns the stream's id. `wake` is called, under the dispatcher's lock
+  /// (it must not call back), whenever there is something new to send the agent (work_for) that
+  /// the stream does not send itself (record_check's and accept_report's true).
+  std::uint64_t attach_agent(const proto::AgentHello& hello, std::function<void()> wake = {});
   /// The agent's stream ended: its subtrees wait for it (reattach_grace), then for others.
   void detach_agent(std::uint64_t agent_id);
   /// The agent's answer to an offer. True when the agent has something to be sent now, which the
@@ -110,15 +112,6 @@ class JobDispatcher {
   };
   Figures figures() const;
 
-  /// A counter of the agent's that moves whenever there is something new to send it.
-  std::uint64_t work_generation(std::uint64_t agent_id) const;
-  /// Blocks until work_generation(agent_id) differs from `seen`, the agent is gone or its writer
-  /// was woken for good (wake_writer), or `timeout` passed. Only that agent's writer is woken:
-  /// with hundreds of agents, waking every writer for every report was most of the coordinator's
-  /// work.
-  void wait_for_work(std::uint64_t agent_id, std::uint64_t seen, std::chrono::milliseconds timeout) const;
-  /// Wakes the agent's writer for good (its stream ends): wait_for_work returns at once from now on.
-  void wake_writer(std::uint64_t agent_id);
   /// A counter that moves whenever something changed (a submission, a report, a check, a tick).
   std::uint64_t generation() const;
   /// Blocks until generation() differs from `seen` or `timeout` passed.
@@ -179,10 +172,8 @@ class JobDispatcher {
     std::uint64_t leases_seen = 0;  ///< as the agent's last report said
     bool hungry = false;
     std::optional<proto::Work> outbox;
-    bool poked = false;                 ///< something new to send: its writer is woken at notify()
-    std::uint64_t work_generation = 0;  ///< moves at each such wake-up
-    bool closing = false;               ///< its stream ended: its writer waits no more (wake_writer)
-    std::shared_ptr<std::condition_variable> woken = std::make_shared<std::condition_variable>();
+    bool poked = false;          ///< something new to send: `wake` is called at notify()
+    std::function<void()> wake;  ///< attach_agent's
   };
 
   Job* current_job();
@@ -206,9 +197,9 @@ class JobDispatcher {
   void finish_if_done(Job& job);
   void fail_job(Job& job, const std::string& error);
   void fail_when_nobody_can_run(Job& job);
-  /// Wakes what waits for this operation's changes: watchers, and the writers of the agents with
-  /// something new to send, but `writes_itself`'s: the reader of its stream, which called in,
-  /// sends what this made for it itself (a wake-up is a thread switched in and out, per report).
+  /// Wakes what waits for this operation's changes: watchers, and the streams of the agents with
+  /// something new to send, but `writes_itself`'s: its stream, which called in, sends what this
+  /// made for it itself (a wake-up is a thread switched in and out, per report).
   /// True when `writes_itself` has something new to send.
   bool notify(std::uint64_t writes_itself = 0);
 

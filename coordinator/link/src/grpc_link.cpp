@@ -36,7 +36,7 @@ void present_token(grpc::ClientContext& context, const LinkSettings& settings) {
   if (!settings.token.empty()) context.AddMetadata(kTokenKey, settings.token);
 }
 
-std::optional<grpc::Status> token_refusal(const grpc::ServerContext& context, const std::string& token) {
+std::optional<grpc::Status> token_refusal(const grpc::ServerContextBase& context, const std::string& token) {
   if (token.empty()) return std::nullopt;
   const auto& metadata = context.client_metadata();
   const auto presented = metadata.find(kTokenKey);

@@ -24,6 +24,6 @@ void present_token(grpc::ClientContext& context, const LinkSettings& settings);
 
 /// UNAUTHENTICATED when the coordinator has a token and the call does not carry it; nothing
 /// when it may go on. Compared in constant time.
-std::optional<grpc::Status> token_refusal(const grpc::ServerContext& context, const std::string& token);
+std::optional<grpc::Status> token_refusal(const grpc::ServerContextBase& context, const std::string& token);
 
 }  // namespace exocheck::link
