@@ -75,6 +75,7 @@ void JobDispatcher::reattach(Agent& agent, Job& job) {
     }
     for (auto& routed : job.routed[lease]) {
       routed.sent_as = ++job.backtracks_sent[agent.worker];
+      ++job.numbered[agent.worker];
       auto& sent = *work.add_backtracks();
       sent.set_lease_id(lease);
       *sent.mutable_request() = routed.request;
@@ -107,6 +108,7 @@ void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
   Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
   if (agent == nullptr) return;
   kept.sent_as = ++job.backtracks_sent[agent->worker];
+  ++job.numbered[agent->worker];
   *outbox_of(*agent, job).add_backtracks() = routed;
 }
 
@@ -121,6 +123,12 @@ void JobDispatcher::forget_routed(std::deque<RoutedRequest>& requests, std::uint
 // explorer's; an agent that comes back has them still, and one that does not gives its leases
 // back, to be explored anew from their roots.
 void JobDispatcher::forget_delivered(Job& job, std::uint64_t worker, std::uint64_t backtracks_seen) {
+  // Every report ends here, and the scan is over every lease with requests: not again when
+  // nothing changed since the last one (the same count received, no request numbered since).
+  const Forgotten now{backtracks_seen, job.numbered[worker]};
+  auto& last = job.forgotten[worker];
+  if (last == now) return;
+  last = now;
   for (auto& [lease, requests] : job.routed) {
     if (requests.empty() || job.ledger->worker_of(lease) != worker) continue;
     std::uint64_t count = 0;

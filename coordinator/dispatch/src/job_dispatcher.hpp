@@ -124,6 +124,11 @@ class JobDispatcher {
     std::uint64_t sent_as = 0;
     proto::BacktrackRequest request;
   };
+  struct Forgotten {
+    std::uint64_t seen = 0;      ///< Report.backtracks_seen
+    std::uint64_t numbered = 0;  ///< Job::numbered
+    bool operator==(const Forgotten&) const = default;
+  };
   struct Job {
     explicit Job(JobSettings job_settings) : settings(std::move(job_settings)), bugs(settings.exploration.bug_traces) {}
     std::uint64_t id = 0;
@@ -147,6 +152,11 @@ class JobDispatcher {
     std::map<std::uint64_t, std::uint64_t> leases_sent;
     /// Routed requests sent to each agent instance (Report.backtracks_seen's counterpart).
     std::map<std::uint64_t, std::uint64_t> backtracks_sent;
+    /// Requests given a number (RoutedRequest::sent_as) for each agent instance, ever: unlike
+    /// backtracks_sent, never set back when the agent comes back.
+    std::map<std::uint64_t, std::uint64_t> numbered;
+    /// What forget_delivered last looked at for each agent instance.
+    std::map<std::uint64_t, Forgotten> forgotten;
     /// The distinct bugs, each with its shortest run the agents sent; their counts are the
     /// ledger's (SubtreeLedger::bugs()), as a lease explored again counts its paths once.
     BugGroups bugs;
