@@ -119,7 +119,7 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
       if (running_job_ == id) running_job_ = 0;
       break;
     case proto::JournalRecord::kRouted:
-      job.routed[record.routed().lease_id()].push_back(RoutedRequest{0, record.routed().request()});
+      job.routed[record.routed().lease_id()].push_back(RoutedRequest{0, record.routed().request().SerializeAsString()});
       break;
     case proto::JournalRecord::kDelivered:
       if (const auto found = job.routed.find(record.delivered().lease_id()); found != job.routed.end()) {

@@ -132,7 +132,9 @@ class JobDispatcher {
     /// Its number among the requests sent to its lease's agent instance (Job::backtracks_sent);
     /// 0 while not sent (the agent is away).
     std::uint64_t sent_as = 0;
-    proto::BacktrackRequest request;
+    /// The proto::BacktrackRequest serialised: a few hundred bytes, where the message was several
+    /// kilobytes of small strings, and thousands are held in a long optimal job.
+    std::string request;
   };
   struct Job {
     Job(const proto::SubmitRequest& submitted, JobSettings job_settings)
