@@ -50,6 +50,12 @@ int main(int argc, char** argv) {
                  "explore them anew")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  std::uint64_t compact_at = exocheck::coordinator::DispatcherOptions{}.compact_at_bytes;
+  app.add_option("--compact-journal-at", compact_at,
+                 "bytes the journal in --state-dir grows to (and twice its last compacted size) before it is "
+                 "written anew as the jobs' present state")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   std::string metrics_address;
   exocheck::link::add_metrics_option(app, metrics_address);
   exocheck::link::LinkFlags link_flags;
@@ -100,6 +106,7 @@ int main(int argc, char** argv) {
     std::optional<exocheck::coordinator::FileJournal> journal;
     exocheck::coordinator::DispatcherOptions options;
     options.reattach_grace = std::chrono::milliseconds(static_cast<std::int64_t>(reattach_grace * 1000));
+    options.compact_at_bytes = compact_at;
     if (!state_dir.empty()) {
       journal.emplace(state_dir);
       options.journal = &*journal;

@@ -109,6 +109,69 @@ TEST(SubtreeLedger, ALostWorkersLeasesWaitAgainAndWhatTheyGaveAwayIsVoid) {
   EXPECT_TRUE(ledger.finished());
 }
 
+TEST(SubtreeLedger, WhatIsFinishedIsFoldedIntoItsGiverAndHeldNoLonger) {
+  SubtreeLedger ledger;
+  const auto whole = ledger.take(1)->lease;
+  engine::Stats explored;
+  explored.paths = 2;
+  explored.classes = 2;
+  // A thousand gifts of the whole tree explored and finished: the book holds the whole tree only.
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    const auto gift = ledger.split_off(whole, subtree(i, {"env#" + std::to_string(i)}));
+    ledger.take(2);
+    ledger.count(gift, explored, {}, {{"deadlock", {1, {}, 1}}});
+    const auto giver = ledger.finish(gift);
+    ASSERT_TRUE(giver);
+    EXPECT_EQ(giver->subtree_id, i);
+  }
+  EXPECT_EQ(ledger.held_leases(), 1u);
+  EXPECT_EQ(ledger.stats().paths, 2000u);
+  EXPECT_EQ(ledger.stats().classes, 2000u);
+  EXPECT_EQ(ledger.bugs().at("deadlock").paths, 1000u);
+  EXPECT_EQ(ledger.finished_children(whole).size(), 1000u) << "its explorer may come back without the notices";
+
+  // A gift's gift is folded into it, then it into the whole tree, as each is finished.
+  const auto a = ledger.split_off(whole, subtree(2000, {"env#a"}));
+  ledger.take(3);
+  const auto b = ledger.split_off(a, subtree(1, {"env#a", "0#1"}));
+  ledger.take(4);
+  EXPECT_EQ(ledger.held_leases(), 3u);
+  ledger.count(b, explored, {});
+  EXPECT_EQ(ledger.finish(b)->lease, a);
+  EXPECT_EQ(ledger.held_leases(), 2u);
+  EXPECT_EQ(ledger.finished_children(a).size(), 1u);
+  ledger.count(a, explored, {});
+  EXPECT_EQ(ledger.finish(a)->lease, whole);
+  EXPECT_EQ(ledger.held_leases(), 1u);
+  EXPECT_EQ(ledger.stats().paths, 2004u);
+  EXPECT_EQ(ledger.finished_children(whole).size(), 1001u);
+
+  // A finished gift whose own gift is not finished stays, and goes with its gift.
+  const auto c = ledger.split_off(whole, subtree(3000, {"env#c"}));
+  ledger.take(3);
+  const auto d = ledger.split_off(c, subtree(1, {"env#c", "0#1"}));
+  ledger.take(4);
+  ledger.count(c, explored, {});
+  ledger.finish(c);
+  EXPECT_EQ(ledger.held_leases(), 3u);
+  ledger.count(d, explored, {});
+  EXPECT_FALSE(ledger.finish(d)) << "c is finished: nobody to tell";
+  EXPECT_EQ(ledger.held_leases(), 1u);
+  EXPECT_EQ(ledger.stats().paths, 2008u);
+
+  // The whole tree's worker is gone: every folded gift is taken back, the classes counted too.
+  const auto released = ledger.release(1);
+  EXPECT_EQ(released.waiting, std::vector<std::uint64_t>{whole});
+  EXPECT_EQ(ledger.stats().paths, 0u);
+  EXPECT_EQ(ledger.stats().classes, 0u);
+  EXPECT_EQ(ledger.bugs().at("deadlock").paths, 0u);
+  EXPECT_EQ(ledger.bugs().at("deadlock").counted_classes, 0u);
+  EXPECT_TRUE(ledger.finished_children(whole).empty());
+  ledger.take(5);
+  EXPECT_FALSE(ledger.finish(whole));
+  EXPECT_TRUE(ledger.finished());
+}
+
 TEST(SubtreeLedger, ClassesAreCountedOnceAcrossWorkers) {
   SubtreeLedger ledger;
   engine::Stats first;

@@ -288,8 +288,10 @@ TEST(CoordinatorRestart, AJobGoesOnThroughAKillAndRestartFromTheStateDir) {
 // Optimal DPOR split over two agents sends backtrack requests to the lease owning their
 // configuration; the coordinator forgets those its agent has received (RoutedDelivered in the
 // journal). Killed and restarted mid-job, it sends again only the others, and nothing is lost.
-TEST(CoordinatorRestart, AnOptimalJobSplitOverAgentsLosesNoRequestThroughARestart) {
-  LoopbackCluster cluster(/*journaled=*/true);
+/// An optimal exploration over two agents, its coordinator restarted mid-job; `coordinator_args`
+/// go to the coordinator.
+void optimal_job_through_a_restart(const std::vector<std::string>& coordinator_args) {
+  LoopbackCluster cluster(/*journaled=*/true, coordinator_args);
   cluster.start_agent("a1");
   cluster.start_agent("a2");
   cluster.wait_for_agents(2);
@@ -318,6 +320,17 @@ TEST(CoordinatorRestart, AnOptimalJobSplitOverAgentsLosesNoRequestThroughARestar
   EXPECT_EQ(outcome.classes, 3'474u) << cluster.coordinator_log();
   EXPECT_EQ(outcome, embedded_outcome(request)) << cluster.coordinator_log();
   EXPECT_NE(cluster.coordinator_log().find("records replayed"), std::string::npos);
+  const bool compacting = !coordinator_args.empty();
+  EXPECT_EQ(cluster.coordinator_log().find("journal compacted") != std::string::npos, compacting);
+}
+
+TEST(CoordinatorRestart, AnOptimalJobSplitOverAgentsLosesNoRequestThroughARestart) {
+  optimal_job_through_a_restart({});
+}
+
+// The same, its journal compacted whenever it reached 4 KB and twice its last compacted size.
+TEST(CoordinatorRestart, AnOptimalJobLosesNothingThroughACompactedJournal) {
+  optimal_job_through_a_restart({"--compact-journal-at", "4096"});
 }
 
 TEST(CoordinatorAddress, ThatDoesNotAnswerIsReportedInBoundedTime) {

@@ -36,6 +36,7 @@ void JobDispatcher::write_journal() {
     spdlog::error("{}: a restart would not resume from here", error.what());
   }
   pending_.Clear();
+  compact_journal_if_grown();
 }
 
 void JobDispatcher::restore(const std::vector<proto::JournalEntry>& entries) {
@@ -57,13 +58,14 @@ void JobDispatcher::restore(const std::vector<proto::JournalEntry>& entries) {
     }
   }
   spdlog::info("journal: {} records replayed: {} jobs, job {} running", records, jobs_.size(), running_job_);
+  compact_journal_if_grown();
   notify();
 }
 
 void JobDispatcher::apply_record(const proto::JournalRecord& record) {
   const auto id = record.job_id();
   if (record.has_submitted()) {
-    auto job = std::make_unique<Job>(to_job_settings(record.submitted()));
+    auto job = std::make_unique<Job>(record.submitted(), to_job_settings(record.submitted()));
     job->id = id;
     jobs_.emplace(id, std::move(job));
     queue_.push_back(id);
@@ -117,12 +119,15 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
       if (running_job_ == id) running_job_ = 0;
       break;
     case proto::JournalRecord::kRouted:
-      job.routed[record.routed().lease_id()].push_back(RoutedRequest{0, record.routed().request()});
+      job.routed[record.routed().lease_id()].push_back(RoutedRequest{0, record.routed().request().SerializeAsString()});
       break;
     case proto::JournalRecord::kDelivered:
       if (const auto found = job.routed.find(record.delivered().lease_id()); found != job.routed.end()) {
         forget_routed(found->second, record.delivered().count());
       }
+      break;
+    case proto::JournalRecord::kImage:
+      apply_image(job, record.image());
       break;
     case proto::JournalRecord::kApplied:
       applied_reports_[record.applied().instance()] = record.applied().seq();

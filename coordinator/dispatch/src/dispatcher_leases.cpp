@@ -78,7 +78,7 @@ void JobDispatcher::reattach(Agent& agent, Job& job) {
       ++job.numbered[agent.worker];
       auto& sent = *work.add_backtracks();
       sent.set_lease_id(lease);
-      *sent.mutable_request() = routed.request;
+      sent.mutable_request()->ParseFromString(routed.request);
     }
     for (const auto& notice : job.ledger->finished_children(lease)) {
       auto& finished = *work.add_finished();
@@ -103,7 +103,7 @@ void JobDispatcher::apply_split(Job& job, const proto::SplitAnswer& split) {
 
 void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
   ++backtracks_routed_;
-  auto& kept = job.routed[routed.lease_id()].emplace_back(RoutedRequest{0, routed.request()});
+  auto& kept = job.routed[routed.lease_id()].emplace_back(RoutedRequest{0, routed.request().SerializeAsString()});
   const auto worker = job.ledger->worker_of(routed.lease_id());
   Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
   if (agent == nullptr) return;

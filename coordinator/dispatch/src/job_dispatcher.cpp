@@ -12,7 +12,7 @@ JobDispatcher::JobDispatcher(DispatcherOptions options) : options_(options) {}
 JobDispatcher::~JobDispatcher() = default;
 
 std::uint64_t JobDispatcher::submit(const proto::SubmitRequest& request) {
-  auto job = std::make_unique<Job>(to_job_settings(request));
+  auto job = std::make_unique<Job>(request, to_job_settings(request));
   std::lock_guard lock(mutex_);
   job->id = next_job_id_++;
   const auto id = job->id;

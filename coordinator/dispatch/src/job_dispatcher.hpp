@@ -53,6 +53,9 @@ struct DispatcherOptions {
   /// The coordinator's name in job offers (JobOffer.coordinator_instance): the same across
   /// restarts with one state dir, so that agents know the jobs they hold are still the same.
   std::string instance = "coordinator";
+  /// The journal is compacted (written anew as the records of the present state) once it holds
+  /// this many bytes, and twice what it held after its last compaction.
+  std::uint64_t compact_at_bytes = 4ULL << 20;
 };
 
 class JobDispatcher {
@@ -122,7 +125,9 @@ class JobDispatcher {
     /// Its number among the requests sent to its lease's agent instance (Job::backtracks_sent);
     /// 0 while not sent (the agent is away).
     std::uint64_t sent_as = 0;
-    proto::BacktrackRequest request;
+    /// The proto::BacktrackRequest serialised: a few hundred bytes, where the message was several
+    /// kilobytes of small strings, and thousands are held in a long optimal job.
+    std::string request;
   };
   struct Forgotten {
     std::uint64_t seen = 0;      ///< Report.backtracks_seen
@@ -130,8 +135,10 @@ class JobDispatcher {
     bool operator==(const Forgotten&) const = default;
   };
   struct Job {
-    explicit Job(JobSettings job_settings) : settings(std::move(job_settings)), bugs(settings.exploration.bug_traces) {}
+    Job(const proto::SubmitRequest& submitted, JobSettings job_settings)
+        : request(submitted), settings(std::move(job_settings)), bugs(settings.exploration.bug_traces) {}
     std::uint64_t id = 0;
+    proto::SubmitRequest request;  ///< as submitted, for a compacted journal
     JobSettings settings;
     proto::JobState state = proto::JOB_QUEUED;
     Clock::time_point started;
@@ -220,6 +227,13 @@ class JobDispatcher {
   /// This operation's entry to the journal, under the lock, before anything it decided goes out.
   void write_journal();
   void apply_record(const proto::JournalRecord& record);
+  // Compaction (journal_compaction.cpp).
+  /// The journal written anew as the records that rebuild the present state, once it has grown.
+  void compact_journal_if_grown();
+  /// Appends to `out` the entries that rebuild `job` as it is now (journal.hpp's frame()).
+  void frame_image(const Job& job, std::string& out) const;
+  /// A compacted journal's JobImage: `job`'s ledger and what its leases' ends brought.
+  void apply_image(Job& job, const proto::JobImage& image);
 
   // Leases (dispatcher_leases.cpp).
   /// What the worker held and had not reported done waits again.
@@ -260,6 +274,7 @@ class JobDispatcher {
   std::vector<std::uint64_t> poked_;                         ///< agent streams to wake at the next notify()
   std::map<std::string, std::uint64_t> applied_reports_;     ///< agent instance -> last report seq
   proto::JournalEntry pending_;                              ///< this operation's records, journaled at its end
+  std::uint64_t compacted_bytes_ = 0;                        ///< the journal's size after its last compaction
   bool replaying_ = false;
 };
 

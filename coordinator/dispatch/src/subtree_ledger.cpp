@@ -113,13 +113,57 @@ void SubtreeLedger::index_root(std::uint64_t lease, bool add) {
 }
 
 std::optional<SubtreeLedger::Giver> SubtreeLedger::finish(std::uint64_t lease) {
-  Entry& entry = leases_.at(lease);
-  if (entry.finished) throw std::logic_error("lease " + std::to_string(lease) + " finished twice");
+  const auto found = leases_.find(lease);
+  if (found == leases_.end() || found->second.finished) {
+    throw std::logic_error("lease " + std::to_string(lease) + " finished twice");
+  }
+  Entry& entry = found->second;
   end(lease, entry);
-  if (!entry.giver) return std::nullopt;
-  const Entry& giver = leases_.at(entry.giver->lease);
-  if (giver.finished || giver.holding != entry.giver->holding || !giver.worker) return std::nullopt;
-  return entry.giver;
+  std::optional<Giver> told;
+  if (entry.giver) {
+    const Entry& giver = leases_.at(entry.giver->lease);
+    if (!giver.finished && giver.holding == entry.giver->holding && giver.worker) told = entry.giver;
+  }
+  fold(lease);
+  return told;
+}
+
+// A lease given away lives on in its giver only as figures to take back and a notice to send
+// again: with an optimal exploration's root lease alive for the whole job, keeping every lease
+// it gave away was most of what the coordinator held.
+void SubtreeLedger::fold(std::uint64_t lease) {
+  for (;;) {
+    const auto found = leases_.find(lease);
+    Entry& entry = found->second;
+    if (!entry.finished || !entry.children.empty() || !entry.giver) return;
+    const Giver given_by = *entry.giver;
+    Entry& giver = leases_.at(given_by.lease);
+    giver.folded.add(entry.counted);
+    giver.folded.add(entry.folded);
+    giver.notices.push_back(given_by);
+    std::erase(giver.children, lease);
+    leases_.erase(found);
+    lease = given_by.lease;
+  }
+}
+
+void SubtreeLedger::Counted::add(const Counted& more) {
+  stats += more.stats;
+  for (const auto& [signature, counted] : more.bugs) {
+    auto& sum = bugs[signature];
+    sum.first += counted.first;
+    sum.second += counted.second;
+  }
+}
+
+void SubtreeLedger::take_back(const Counted& counted) {
+  stats_ -= counted.stats;
+  counted_classes_ -= counted.stats.classes;
+  stats_.classes = classes_.size() + counted_classes_;
+  for (const auto& [signature, figures] : counted.bugs) {
+    bugs_[signature].paths -= figures.first;
+    bugs_[signature].counted_classes -= figures.second;
+  }
 }
 
 SubtreeLedger::Released SubtreeLedger::release(std::uint64_t worker) {
@@ -143,7 +187,9 @@ SubtreeLedger::Released SubtreeLedger::release_lease(std::uint64_t lease) {
 }
 
 void SubtreeLedger::release_one(std::uint64_t lease, Released& released) {
-  Entry& entry = leases_.at(lease);
+  const auto found = leases_.find(lease);
+  if (found == leases_.end()) return;  // void: given away by another lease released before it
+  Entry& entry = found->second;
   if (entry.finished || !entry.worker) return;
   void_descendants(entry, released);
   splittable_.erase({entry.subtree.prefix.size(), lease});
@@ -173,6 +219,7 @@ std::vector<SubtreeLedger::Giver> SubtreeLedger::finished_children(std::uint64_t
   std::vector<Giver> notices;
   const auto it = leases_.find(lease);
   if (it == leases_.end()) return notices;
+  notices = it->second.notices;
   for (const auto child : it->second.children) {
     const Entry& given = leases_.at(child);
     if (given.finished && given.giver) notices.push_back(*given.giver);
@@ -180,32 +227,23 @@ std::vector<SubtreeLedger::Giver> SubtreeLedger::finished_children(std::uint64_t
   return notices;
 }
 
+// Void leases are forgotten: nothing names them any more but the dispatcher's drops.
 void SubtreeLedger::void_descendants(Entry& entry, Released& released) {
+  take_back(entry.folded);
+  entry.folded = {};
+  entry.notices.clear();
   for (const auto child : entry.children) {
-    Entry& given = leases_.at(child);
+    const auto found = leases_.find(child);
+    Entry& given = found->second;
     if (given.finished) {
-      stats_.paths -= given.counted.paths;
-      stats_.sleep_blocked -= given.counted.sleep_blocked;
-      stats_.transitions -= given.counted.transitions;
-      stats_.executed_steps -= given.counted.executed_steps;
-      stats_.bugs -= given.counted.bugs;
-      stats_.step_limited -= given.counted.step_limited;
-      stats_.faulted -= given.counted.faulted;
-      stats_.analysed_in_part -= given.counted.analysed_in_part;
-      counted_classes_ -= given.counted.classes;
-      stats_.classes = classes_.size() + counted_classes_;
-      given.counted = {};
-      for (const auto& [signature, counted] : given.counted_bugs) {
-        bugs_[signature].paths -= counted.first;
-        bugs_[signature].counted_classes -= counted.second;
-      }
-      given.counted_bugs.clear();
+      take_back(given.counted);
     } else {
       end(child, given);
       released.dropped.emplace_back(child, given.worker);
       std::erase(waiting_, child);
     }
     void_descendants(given, released);
+    leases_.erase(found);
   }
   entry.children.clear();
 }
@@ -233,13 +271,13 @@ void SubtreeLedger::count(std::uint64_t lease, const engine::Stats& stats, const
   counted_classes_ += added.classes;
   stats_ += added;
   Entry& entry = leases_.at(lease);
-  entry.counted = added;
+  entry.counted.stats = added;
   for (const auto& [signature, figures] : bugs) {
     auto& held = bugs_[signature];
     held.paths += figures.paths;
     held.classes.insert(figures.classes.begin(), figures.classes.end());
     held.counted_classes += figures.counted_classes;
-    entry.counted_bugs[signature] = {figures.paths, figures.counted_classes};
+    entry.counted.bugs[signature] = {figures.paths, figures.counted_classes};
   }
   classes_.insert(keys.begin(), keys.end());
   stats_.classes = classes_.size() + counted_classes_;
@@ -247,6 +285,29 @@ void SubtreeLedger::count(std::uint64_t lease, const engine::Stats& stats, const
 
 engine::Stats SubtreeLedger::stats() const {
   return stats_;
+}
+
+SubtreeLedger::Image SubtreeLedger::image() const {
+  return Image{leases_, waiting_, next_id_, takings_, stats_, classes_, counted_classes_, bugs_};
+}
+
+SubtreeLedger::SubtreeLedger(Image image)
+    : leases_(std::move(image.leases)),
+      waiting_(std::move(image.waiting)),
+      next_id_(image.next_id),
+      takings_(image.takings),
+      stats_(image.stats),
+      classes_(std::move(image.classes)),
+      counted_classes_(image.counted_classes),
+      bugs_(std::move(image.bugs)) {
+  for (auto& [lease, entry] : leases_) {
+    entry.asked = false;
+    if (entry.finished) continue;
+    ++unfinished_;
+    if (entry.worker) ++out_;
+    index_root(lease, true);
+    make_splittable(lease, entry);
+  }
 }
 
 }  // namespace exocheck::coordinator

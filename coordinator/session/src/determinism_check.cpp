@@ -14,6 +14,14 @@ std::optional<std::string> DeterminismCheck::observe(const std::vector<std::stri
   return final_state_diff(*reference_, state);
 }
 
+std::vector<std::vector<std::string>> DeterminismCheck::seen() const {
+  std::vector<std::vector<std::string>> states;
+  if (!reference_) return states;
+  states.push_back(*reference_);
+  states.insert(states.end(), reported_.begin(), reported_.end());
+  return states;
+}
+
 std::string final_state_diff(const std::vector<std::string>& before, const std::vector<std::string>& after,
                              std::size_t max_lines) {
   std::vector<std::string> only_before;

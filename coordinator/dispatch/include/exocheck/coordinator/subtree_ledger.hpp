@@ -10,6 +10,11 @@
 // most work), and what it gives away waits to be taken; its races above its root are routed to
 // their owners; once explored, with its requests delivered, it is finished, and its giver is told
 // (Explorer::subtree_finished), which may then finish in turn.
+//
+// What it holds is bounded by the leases not finished, never by those done: a finished lease whose
+// own gifts are all folded is folded into its giver (its figures added to the giver's, to be taken
+// back together should the giver be released, and the notice its giver's explorer must have), and
+// forgotten. A lease void with its giver's release is forgotten at once.
 
 #include <cstdint>
 #include <deque>
@@ -108,29 +113,58 @@ class SubtreeLedger {
   bool splittable() const { return !splittable_.empty(); }
   /// Subtrees taken so far, each time counted (a released one is taken again).
   std::uint64_t takings() const { return takings_; }
+  /// Leases held in the book: the unfinished ones, and the finished ones some of whose gifts are not.
+  std::size_t held_leases() const { return leases_.size(); }
+
+  /// Figures count() added, to be taken back should they become void.
+  struct Counted {
+    engine::Stats stats;
+    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> bugs;  ///< paths, classes counted
+    void add(const Counted& more);
+  };
+
+  /// One lease in the book.
+  struct Entry {
+    engine::Subtree subtree;
+    std::optional<std::uint64_t> worker;
+    std::optional<Giver> giver;
+    std::uint64_t holding = 0;            ///< times taken
+    std::vector<std::uint64_t> children;  ///< leases split off this one by its current explorer, not folded
+    Counted counted;                      ///< what count() added for it
+    Counted folded;                       ///< what count() added for the gifts folded into it (fold())
+    std::vector<Giver> notices;           ///< of those gifts: what its current explorer must have been told
+    bool asked = false;
+    bool finished = false;
+  };
+
+  /// All the book holds, for a compacted journal (coordinator/dispatch/src/ledger_image.cpp).
+  struct Image {
+    std::map<std::uint64_t, Entry> leases;
+    std::deque<std::uint64_t> waiting;
+    std::uint64_t next_id = 1;
+    std::uint64_t takings = 0;
+    engine::Stats stats;
+    std::set<engine::ClassKey> classes;
+    std::uint64_t counted_classes = 0;
+    BugsFigures bugs;
+  };
+  Image image() const;
+  /// The book image() gave (no lease asked to split: the asks die with the coordinator).
+  explicit SubtreeLedger(Image image);
 
  private:
-  struct Entry;
+  /// Takes `counted` back out of the exploration's figures.
+  void take_back(const Counted& counted);
   /// Voids every lease given away from `lease`'s, transitively (release()).
   void void_descendants(Entry& entry, Released& released);
+  /// Folds `lease`, if finished with no gifts left, into its giver, and so on up the givers.
+  void fold(std::uint64_t lease);
   void release_one(std::uint64_t lease, Released& released);
   void make_splittable(std::uint64_t lease, const Entry& entry);
   /// Adds `lease`'s root to `roots_`, or takes it out.
   void index_root(std::uint64_t lease, bool add);
   /// Marks `entry` finished, and out of the counts and of what may be split.
   void end(std::uint64_t lease, Entry& entry);
-
-  struct Entry {
-    engine::Subtree subtree;
-    std::optional<std::uint64_t> worker;
-    std::optional<Giver> giver;
-    std::uint64_t holding = 0;            ///< times taken
-    std::vector<std::uint64_t> children;  ///< leases split off this one, by its current explorer
-    engine::Stats counted;                ///< what count() added for it
-    std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> counted_bugs;  ///< paths, classes counted
-    bool asked = false;
-    bool finished = false;
-  };
 
   std::map<std::uint64_t, Entry> leases_;
   std::deque<std::uint64_t> waiting_;

@@ -33,6 +33,19 @@ struct Stats {
     analysed_in_part += other.analysed_in_part;
     return *this;
   }
+  /// Takes back figures added before (a subtree's, explored again by another worker).
+  Stats& operator-=(const Stats& other) {
+    paths -= other.paths;
+    sleep_blocked -= other.sleep_blocked;
+    transitions -= other.transitions;
+    executed_steps -= other.executed_steps;
+    classes -= other.classes;
+    bugs -= other.bugs;
+    step_limited -= other.step_limited;
+    faulted -= other.faulted;
+    analysed_in_part -= other.analysed_in_part;
+    return *this;
+  }
 };
 
 }  // namespace exocheck::engine

@@ -16,6 +16,9 @@ class DeterminismCheck {
   /// short diff against the reference ("-" its lines, "+" this one's) when `state` differs from
   /// it and from every state reported before, so that each distinct final state is one finding.
   std::optional<std::string> observe(const std::vector<std::string>& state);
+  /// The states observed: the reference first, then each one reported; observed again in this
+  /// order, they make the same check (a compacted journal's).
+  std::vector<std::vector<std::string>> seen() const;
 
  private:
   std::optional<std::vector<std::string>> reference_;
