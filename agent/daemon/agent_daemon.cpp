@@ -42,6 +42,8 @@ using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorM
 // How often a connection reports its explorations' figures when nothing urgent happens: the
 // figures are for people watching; what other agents wait for goes at once.
 constexpr std::chrono::milliseconds kReportInterval{1'000};
+// Free memory worth handing back (free_memory.hpp): a report of requests is a few times this.
+constexpr std::size_t kWorthReleasing = std::size_t{32} << 20;
 
 /// What an agent keeps across its streams (DESIGN.md, "Distribution"): the job whose subtrees it
 /// explores, which go on while the coordinator is away, and its reports until the coordinator
@@ -320,13 +322,13 @@ class Connection {
   }
 
   /// What this report and the sessions ended with it freed, and what other threads freed since
-  /// (a Work message of routed requests, a result's analysis), goes back to the system: at most
-  /// once per kReportInterval, as trimming walks the free chunks of every arena.
+  /// (a Work message of routed requests, a result's analysis), goes back to the system when it is
+  /// much: looked at once per kReportInterval.
   void release_now_and_then() {
     const auto now = std::chrono::steady_clock::now();
     if (now - released_ < kReportInterval) return;
     released_ = now;
-    release_free_memory();
+    release_free_memory(kWorthReleasing);
   }
 
   bool write(const proto::AgentMessage& message) {

@@ -5,10 +5,14 @@
 // arena once held (it gives back only the top of a heap), so the agent's RSS rose to its largest
 // swing on every arena and stayed there, growing with the job though little was in use.
 
+#include <cstddef>
+
 namespace exocheck::agent {
 
-/// Returns the free pages of every arena to the system (glibc's malloc_trim); nothing elsewhere.
-/// It walks the free chunks: call it now and then, not per allocation.
-void release_free_memory();
+/// Returns the free pages of every arena to the system (glibc's malloc_trim) when the arenas hold
+/// at least `least` bytes free; true when it did. Trimming holds each arena's lock while it makes
+/// a system call per free run of pages: on minesweeper it took 10 ms as a rule and up to 0.5 s on
+/// a loaded machine, so it is worth it only when much is free. Elsewhere than glibc, nothing.
+bool release_free_memory(std::size_t least);
 
 }  // namespace exocheck::agent
