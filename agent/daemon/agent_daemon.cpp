@@ -1,5 +1,7 @@
 #include "agent_daemon.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <memory>
@@ -7,7 +9,9 @@
 #include <optional>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include <grpcpp/grpcpp.h>
 #include <spdlog/spdlog.h>
@@ -16,6 +20,7 @@
 #include "exocheck/coordinator/exploration_settings.hpp"
 #include "exocheck/link/grpc_link.hpp"
 #include "exocheck/wire/frame.hpp"
+#include "free_memory.hpp"
 #include "local_agent.hpp"
 #include "proto/coordinator.grpc.pb.h"
 #include "report_gate.hpp"
@@ -38,6 +43,8 @@ using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorM
 // How often a connection reports its explorations' figures when nothing urgent happens: the
 // figures are for people watching; what other agents wait for goes at once.
 constexpr std::chrono::milliseconds kReportInterval{1'000};
+// Free memory worth handing back (free_memory.hpp): a report of requests is a few times this.
+constexpr std::size_t kWorthReleasing = std::size_t{32} << 20;
 
 /// What an agent keeps across its streams (DESIGN.md, "Distribution"): the job whose subtrees it
 /// explores, which go on while the coordinator is away, and its reports until the coordinator
@@ -79,9 +86,9 @@ class HeldJob {
       sessions = sessions_;
       hello.set_coordinator_instance(coordinator_);
       hello.set_job_id(sessions ? job_id_ : 0);
-      for (const auto& message : unacked_) {
-        if (message.report().job_id() != job_id_) continue;
-        for (const auto& done : message.report().done()) hello.add_held(done.lease_id());
+      for (const auto& kept : unacked_) {
+        if (kept.job_id != job_id_) continue;
+        for (const auto lease : kept.done) hello.add_held(lease);
       }
     }
     if (!sessions) return;
@@ -90,21 +97,34 @@ class HeldJob {
     hello.set_backtracks_seen(sessions->backtracks_seen());
   }
 
-  /// Numbers `message`'s report and keeps it until acked.
+  /// Numbers `message`'s report and keeps it until acked, in its wire form: as a message its
+  /// backtrack requests take about three times as much (a string object per name).
   void keep(proto::AgentMessage& message) {
+    Kept kept;
+    {
+      std::lock_guard lock(mutex_);
+      message.mutable_report()->set_seq(next_seq_++);
+    }
+    kept.seq = message.report().seq();
+    kept.job_id = message.report().job_id();
+    for (const auto& done : message.report().done()) kept.done.push_back(done.lease_id());
+    kept.wire = message.SerializeAsString();  // outside the lock, which nudge() takes
     std::lock_guard lock(mutex_);
-    message.mutable_report()->set_seq(next_seq_++);
-    unacked_.push_back(message);
+    if (kept.seq > acked_) unacked_.push_back(std::move(kept));
   }
 
-  std::deque<proto::AgentMessage> unacked() {
+  /// The reports not acked yet, in their wire form, oldest first.
+  std::vector<std::string> unacked() {
     std::lock_guard lock(mutex_);
-    return unacked_;
+    std::vector<std::string> wires;
+    for (const auto& kept : unacked_) wires.push_back(kept.wire);
+    return wires;
   }
 
   void acked(std::uint64_t seq) {
     std::lock_guard lock(mutex_);
-    while (!unacked_.empty() && unacked_.front().report().seq() <= seq) unacked_.pop_front();
+    acked_ = std::max(acked_, seq);
+    while (!unacked_.empty() && unacked_.front().seq <= seq) unacked_.pop_front();
   }
 
   /// Wakes the reporter (SubtreeSessions calls this under its lock: nothing here calls the
@@ -134,14 +154,23 @@ class HeldJob {
   }
 
  private:
+  /// A report sent, not acked yet.
+  struct Kept {
+    std::uint64_t seq = 0;
+    std::uint64_t job_id = 0;
+    std::vector<std::uint64_t> done;  ///< the leases it ends
+    std::string wire;                 ///< the AgentMessage, serialized
+  };
+
   std::mutex mutex_;
   std::condition_variable wake_;
   bool nudged_ = false;
   std::string coordinator_;
   std::uint64_t job_id_ = 0;
   std::shared_ptr<SubtreeSessions> sessions_;
-  std::deque<proto::AgentMessage> unacked_;
+  std::deque<Kept> unacked_;
   std::uint64_t next_seq_ = 1;
+  std::uint64_t acked_ = 0;  ///< the latest report acked
 };
 
 /// Closes `sessions` (a job over, or another taken up, or the agent stopping) and waits for the
@@ -261,8 +290,9 @@ class Connection {
       }
       if (!sessions) continue;  // nothing accepted on this stream yet
       if (!resent) {
-        for (const auto& kept : held_.unacked()) {
-          if (!write(kept)) return;
+        for (const auto& wire : held_.unacked()) {
+          proto::AgentMessage kept;
+          if (!kept.ParseFromString(wire) || !write(kept)) return;
         }
         resent = true;
       }
@@ -275,9 +305,21 @@ class Connection {
       if (!gate.worth_sending(report)) continue;
       held_.keep(message);
       const bool written = write(message);
+      message = proto::AgentMessage{};  // freed before the release below (Clear() keeps what it held)
       sessions->drop_ended();
+      release_now_and_then();
       if (!written) return;
     }
+  }
+
+  /// What this report and the sessions ended with it freed, and what other threads freed since
+  /// (a Work message of routed requests, a result's analysis), goes back to the system when it is
+  /// much: looked at once per kReportInterval.
+  void release_now_and_then() {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - released_ < kReportInterval) return;
+    released_ = now;
+    release_free_memory(kWorthReleasing);
   }
 
   bool write(const proto::AgentMessage& message) {
@@ -293,7 +335,8 @@ class Connection {
   std::mutex mutex_;
   std::shared_ptr<SubtreeSessions> sessions_;  ///< of the job accepted on this stream
   std::uint64_t job_id_ = 0;
-  bool closed_ = false;  ///< written under HeldJob's lock (close), read under it or after
+  bool closed_ = false;                             ///< written under HeldJob's lock (close), read under it or after
+  std::chrono::steady_clock::time_point released_;  ///< the reporter's last release_free_memory()
 };
 
 }  // namespace

@@ -313,7 +313,7 @@ bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
   for (auto& request : session.take_backtrack_requests()) {
     proto::BacktrackRequest wire;
     coordinator::to_wire(request, wire);
-    if (part.raised.insert(engine::class_key_of(wire.SerializeAsString())).second) {
+    if (part.raised.first_time(wire.SerializeAsString())) {
       part.backtracks.push_back(std::move(request));
     }
   }

@@ -21,18 +21,21 @@
 #include "exocheck/coordinator/exploration_session.hpp"
 #include "exocheck/coordinator/lease_source.hpp"
 #include "exocheck/coordinator/spinning_mutex.hpp"
-#include "exocheck/engine/class_key.hpp"
 #include "exocheck/engine/subtree.hpp"
 #include "proto/coordinator.pb.h"
+#include "raised_requests.hpp"
 
 namespace exocheck::agent {
 
 class SubtreeSessions final : public coordinator::LeaseSource {
  public:
-  /// What one report carries of backtrack requests at most. Under optimal DPOR a subtree given
-  /// away raised tens of thousands a second (minesweeper), and one report past gRPC's limit on a
-  /// message (256 MB) broke the stream for good: sent again at each reconnection, never taken.
-  static constexpr std::size_t kReportBytes = 32u << 20;
+  /// What one report carries of backtrack requests at most, in wire bytes. Under optimal DPOR a
+  /// subtree given away raised tens of thousands a second (minesweeper), and one report past
+  /// gRPC's limit on a message (256 MB) broke the stream for good: sent again at each
+  /// reconnection, never taken. A request takes about three times its wire size as a message (a
+  /// string object per name): reports of 32 MB made an agent's heap jump by 150 MB, which glibc
+  /// kept. The rest goes at once in the next report.
+  static constexpr std::size_t kReportBytes = 4u << 20;
 
   /// `urgent` is called (under this source's lock: it must not call back) when something the
   /// coordinator should hear soon happens: a slot found nothing to run, a subtree ended, a split
@@ -91,8 +94,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
     bool dropped = false;
     /// Taken from the session, not yet reported: a report carries at most kReportBytes of them.
     std::deque<engine::BacktrackRequest> backtracks;
-    /// Every request raised so far, by a 128-bit hash of its wire form (engine/class_key.hpp's).
-    std::set<engine::ClassKey> raised;
+    RaisedRequests raised;  ///< those raised lately: a race found again goes once
   };
 
   /// A lease's id among every part's: the part's ordinal above kPartShift, the session's id below.

@@ -1,0 +1,18 @@
+#pragma once
+// Hands the C library's free memory back to the system. An agent's heap swings: a report of
+// backtrack requests, a Work message of routed ones, a lease's session destroyed at its end are
+// each tens of megabytes made and freed on one thread or another, and glibc keeps what a thread's
+// arena once held (it gives back only the top of a heap), so the agent's RSS rose to its largest
+// swing on every arena and stayed there, growing with the job though little was in use.
+
+#include <cstddef>
+
+namespace exocheck::agent {
+
+/// Returns the free pages of every arena to the system (glibc's malloc_trim) when the arenas hold
+/// at least `least` bytes free; true when it did. Trimming holds each arena's lock while it makes
+/// a system call per free run of pages: on minesweeper it took 10 ms as a rule and up to 0.5 s on
+/// a loaded machine, so it is worth it only when much is free. Elsewhere than glibc, nothing.
+bool release_free_memory(std::size_t least);
+
+}  // namespace exocheck::agent
