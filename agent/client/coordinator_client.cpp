@@ -18,6 +18,15 @@ struct CoordinatorClient::Impl {
 
   /// A call's context, with the token.
   void prepare(grpc::ClientContext& context) const { link::present_token(context, link); }
+  /// For a read that may be asked again: a coordinator restarting (killed as a job ended, say,
+  /// right after the watch saw its end) is waited for, within a bound, rather than failing at once
+  /// on the connection it broke.
+  void prepare_read(grpc::ClientContext& context) const {
+    prepare(context);
+    context.set_wait_for_ready(true);
+    context.set_deadline(std::chrono::system_clock::now() + kReadWait);
+  }
+  static constexpr std::chrono::seconds kReadWait{30};
 
   /// Throws CoordinatorError for a failed call, naming what was asked.
   void check(const grpc::Status& status, const std::string& what) const {
@@ -65,7 +74,6 @@ proto::JobProgress CoordinatorClient::watch(std::uint64_t job_id,
   while (true) {
     grpc::ClientContext context;
     impl_->prepare(context);
-    impl_->prepare(context);
     proto::JobRef job;
     job.set_job_id(job_id);
     auto reader = impl_->stub->Watch(&context, job);
@@ -105,7 +113,7 @@ proto::JobProgress CoordinatorClient::watch(std::uint64_t job_id,
 
 std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {
   grpc::ClientContext context;
-  impl_->prepare(context);
+  impl_->prepare_read(context);
   proto::JobRef job;
   job.set_job_id(job_id);
   proto::BugList list;
@@ -115,7 +123,7 @@ std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {
 
 proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bug_number, bool reference) {
   grpc::ClientContext context;
-  impl_->prepare(context);
+  impl_->prepare_read(context);
   proto::BugRef ref;
   ref.set_job_id(job_id);
   ref.set_number(bug_number);
@@ -127,7 +135,7 @@ proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bu
 
 proto::NearestPassing CoordinatorClient::nearest_passing(std::uint64_t job_id) {
   grpc::ClientContext context;
-  impl_->prepare(context);
+  impl_->prepare_read(context);
   proto::JobRef job;
   job.set_job_id(job_id);
   proto::NearestPassing nearest;
