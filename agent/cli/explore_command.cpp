@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ctime>
 #include <iostream>
+#include <limits>
 #include <thread>
 
 #include <fmt/chrono.h>
@@ -137,6 +138,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_seconds_option(*app_, options::kRunTimeout, run_timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)->capture_default_str();
+  options::add_bound_option(*app_, options::kWakeupBudget, wakeup_budget_)->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
   app_->add_option("--from", from_,
                    "Explore only the classes that share TRACE's first deliveries (a recorded run's, a bug's): "
@@ -184,6 +186,8 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.explorer.delivery = options::parse_delivery(delivery_).value();
   session.explorer.timers = options::parse_timers(timers_).value();
   session.explorer.max_paths = max_paths_;
+  session.explorer.held_wakeup_events =
+      wakeup_budget_ == 0 ? std::numeric_limits<std::uint64_t>::max() : wakeup_budget_;
   apply_strategy(session.explorer);
   if (const auto refusal = options::refusal(session.explorer); !refusal.empty()) {
     throw InputError("explore: " + refusal);
@@ -319,6 +323,12 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
         fmt::format("{} {} cut at the step limit of {} ({}): what they would have done next is not explored, so the "
                     "exploration is bounded; --check termination reports such runs as bugs (livelocks)",
                     cut, cut == 1 ? "run was" : "runs were", settings.session.step_limit, options::kStepLimit.flag));
+  }
+  if (const auto cut = outcome.progress.stats.cut_for_memory; cut != 0) {
+    outcome.warnings.push_back(fmt::format(
+        "the wakeup trees held their budget ({} events, {}), so the sequences of {} {} were cut short: some "
+        "orders after their races are not explored, so the exploration is bounded",
+        settings.session.explorer.held_wakeup_events, options::kWakeupBudget.flag, cut, cut == 1 ? "run" : "runs"));
   }
   if (const auto part = outcome.progress.stats.analysed_in_part; part != 0) {
     outcome.warnings.push_back(fmt::format(

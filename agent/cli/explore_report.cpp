@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <limits>
 #include <system_error>
 
 #include "exit_status.hpp"
@@ -83,6 +84,8 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["pin_workers"] = settings.pin_workers;
   options["in_place"] = settings.fork_server && settings.in_place;
   options["step_limit"] = settings.session.step_limit;
+  const bool no_budget = explorer.held_wakeup_events == std::numeric_limits<std::uint64_t>::max();
+  options["wakeup_budget"] = no_budget ? 0 : explorer.held_wakeup_events;
   if (settings.from) options["from_prefix"] = settings.from->prefix;  // --from: the deliveries kept
   const auto& faults = settings.session.faults;
   options["faults"] = {
@@ -110,6 +113,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["bug_paths"] = stats.bugs;
   json["step_limited"] = stats.step_limited;
   json["analysed_in_part"] = stats.analysed_in_part;
+  json["cut_for_memory"] = stats.cut_for_memory;
   json["faulted_paths"] = stats.faulted;
   json["wall_seconds"] = outcome.wall_seconds;
   json["paths_per_second"] = paths_per_second(outcome);
@@ -186,6 +190,7 @@ std::string figures_text(const ExploreOutcome& outcome) {
   row("failing paths", std::to_string(stats.bugs));
   if (stats.step_limited != 0) row("step-limited", std::to_string(stats.step_limited));
   if (stats.analysed_in_part != 0) row("analysed in part", std::to_string(stats.analysed_in_part));
+  if (stats.cut_for_memory != 0) row("cut for memory", std::to_string(stats.cut_for_memory));
   if (stats.faulted != 0) row("faulted paths", std::to_string(stats.faulted));
   row("wall time", fmt::format("{:.2f} s", outcome.wall_seconds));
   row("paths/s", fmt::format("{:.1f}", paths_per_second(outcome)));

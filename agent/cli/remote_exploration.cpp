@@ -46,6 +46,7 @@ coordinator::Progress to_progress(const proto::JobProgress& job) {
   progress.stats.bugs = job.bug_paths();
   progress.stats.step_limited = job.step_limited();
   progress.stats.analysed_in_part = job.analysed_in_part();
+  progress.stats.cut_for_memory = job.cut_for_memory();
   progress.stats.faulted = job.faulted();
   progress.outstanding = job.outstanding();
   progress.frontier = job.frontier();

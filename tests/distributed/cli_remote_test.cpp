@@ -81,6 +81,20 @@ TEST(RemoteExplore, OptimalOverTwoAgentsReachesEveryClass) {
   EXPECT_EQ(summary["complete"], true);
 }
 
+// --wakeup-budget goes to the agents' explorers with the job: past it, the job is bounded.
+TEST(RemoteExplore, AWakeupBudgetTravelsWithTheJobAndBoundsIt) {
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.wait_for_agents(1);
+  const auto result = run_command(
+      explore_command(cluster.address(), "--reduction optimal --wakeup-budget 1 --json", "registry --workers=5"));
+  ASSERT_EQ(result.exit_code, 3) << result.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(result.out);
+  EXPECT_GT(summary["stats"]["cut_for_memory"].get<std::uint64_t>(), 0u);
+  EXPECT_LE(summary["stats"]["classes"].get<std::uint64_t>(), 720u);
+  EXPECT_EQ(summary["complete"], false);
+}
+
 TEST(RemoteExplore, ChoicesAndTimersOverTwoAgentsReachEveryClass) {
   // Each node of election draws its timeout (exocheck::choose): a subtree's entry step with
   // values drawn otherwise is its giver's to explore, on whichever agent holds it.

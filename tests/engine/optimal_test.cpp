@@ -132,13 +132,18 @@ TEST(WakeupTree, ASequenceCoveredByALeafIsNotInsertedAndOthersBranchOff) {
   tree.insert({to(2, 11), to(1, 10)});  // the same class: covered
   EXPECT_EQ(tree.branches(), 1u);
   EXPECT_EQ(tree.leftmost().size(), 2u);
+  EXPECT_EQ(tree.events(), 2u);
   tree.insert({to(1, 10), to(3, 11)});  // shares m1, then parts
   EXPECT_EQ(tree.branches(), 1u);
+  EXPECT_EQ(tree.events(), 3u);
   tree.insert({to(5, 12), to(6, 10)});  // m1 is no weak initial (a receives 6): a new branch
   EXPECT_EQ(tree.branches(), 2u);
+  EXPECT_EQ(tree.events(), 5u);
   auto [first, rest] = tree.take_first();
   EXPECT_EQ(first.message, 1u);
   EXPECT_EQ(rest.branches(), 2u);  // 2 and 3 after 1
+  EXPECT_EQ(rest.events(), 2u);
+  EXPECT_EQ(tree.events(), 2u);
   EXPECT_EQ(tree.leftmost().front().message, 5u);
 }
 

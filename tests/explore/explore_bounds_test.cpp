@@ -24,6 +24,27 @@ TEST_F(ExploreTest, ARunCutAtTheStepLimitMakesTheExplorationBoundedNotComplete) 
   EXPECT_EQ(figures({"--step-limit", "1000"}, "pingpong", {"--steps=1000"}).exit_code, 0);
 }
 
+// Optimal DPOR's wakeup trees past their budget: sequences cut short, the exploration bounded and
+// saying why; within it (the default), the same program is explored completely.
+TEST_F(ExploreTest, WakeupTreesPastTheirBudgetMakeTheExplorationBoundedNotComplete) {
+  if (!built("registry")) GTEST_SKIP() << "registry not built";
+  const auto f = figures({"--wakeup-budget", "1", "--workers", "1"}, "registry", {"--workers=3"});
+  EXPECT_EQ(f.exit_code, 3) << f.summary.dump(2);
+  EXPECT_FALSE(f.complete);
+  EXPECT_GT(f.summary.at("stats").at("cut_for_memory").get<std::uint64_t>(), 0u);
+  EXPECT_EQ(f.summary.at("stats").at("analysed_in_part"), 0);
+  EXPECT_EQ(f.summary.at("options").at("wakeup_budget"), 1);
+  EXPECT_LE(f.summary.at("stats").at("classes").get<std::uint64_t>(), 24u);
+  const auto warnings = f.summary.at("warnings").dump();
+  EXPECT_NE(warnings.find("the wakeup trees held their budget (1 events, --wakeup-budget)"), std::string::npos)
+      << warnings;
+  const auto whole = figures({"--workers", "1"}, "registry", {"--workers=3"});
+  EXPECT_EQ(whole.exit_code, 0) << whole.summary.dump(2);
+  EXPECT_EQ(whole.summary.at("stats").at("classes"), 24);
+  EXPECT_EQ(whole.summary.at("stats").at("cut_for_memory"), 0);
+  EXPECT_EQ(whole.summary.at("options").at("wakeup_budget"), 2000000);
+}
+
 TEST_F(ExploreTest, CheckTerminationReportsARunCutAtTheStepLimitAsABugThatReplays) {
   if (!built("pingpong")) GTEST_SKIP() << "pingpong not built";
   const auto f = figures({"--step-limit", "100", "--check", "termination"}, "pingpong", {"--steps=1000"});

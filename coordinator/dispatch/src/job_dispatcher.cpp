@@ -173,6 +173,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_bug_paths(stats.bugs);
   progress.set_step_limited(stats.step_limited);
   progress.set_analysed_in_part(stats.analysed_in_part);
+  progress.set_cut_for_memory(stats.cut_for_memory);
   progress.set_faulted(stats.faulted);
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());

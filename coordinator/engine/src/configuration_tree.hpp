@@ -55,6 +55,9 @@ struct Configuration {
   std::size_t out = 0;        ///< items out that start here, subtrees given away from here
   std::uint64_t serial = 0;   ///< its place in the open list among those of its depth
   std::uint32_t choices = 0;  ///< choices taken here so far, the numbers of take()
+  /// The count of the wakeup trees' events (wakeup_budget.hpp) that found its tree among the
+  /// largest while they held their budget.
+  std::uint64_t wakeup_full = 0;
   /// The step that reached it, once a run has come back through it: a later run from here or
   /// below leaves out the steps of the path here (WorkItem::steps_held).
   std::optional<ViewStep> step;

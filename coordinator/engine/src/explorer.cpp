@@ -48,11 +48,11 @@ bool Explorer::finished() const {
 }
 // A path cut at the step limit leaves what comes after it unexplored: unless that is a bug
 // (--check termination), the exploration is bounded, never complete. So does a run whose races
-// were analysed in part.
+// were analysed in part, or cut short to hold the wakeup trees within their budget.
 bool Explorer::explored_completely() const {
   const Stats& stats = state_->stats();
   return !state_->interrupted() && state_->explored_completely() && stats.analysed_in_part == 0 &&
-         (stats.step_limited == 0 || state_->options().checks.termination);
+         stats.cut_for_memory == 0 && (stats.step_limited == 0 || state_->options().checks.termination);
 }
 std::size_t Explorer::outstanding() const {
   return state_->outstanding();

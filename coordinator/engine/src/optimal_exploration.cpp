@@ -17,18 +17,7 @@
 // still under way there in its sleep set: it needs no sequence from them, and gets none. Only
 // where none of them would sleep there in the algorithm (split(), may_give_away()).
 // Races whose pre(E, e) lies above a subtree's root become requests carrying v for its owner.
-//
-// Guards. A race whose message m was sent after the racing step (it raced although it was not
-// pending there) cannot know whether the receiver's guard accepts m at pre(E, e): a guard reads
-// the message's content and the actor's state, and neither is at hand before a run puts them
-// together. So m, v's last event, is tentative. A run that finds it held back goes on from there
-// as after its prefix (RunRequest.wakeup_entries), and its own races carry m back to the
-// receiver's earlier steps; when every other enabled message sleeps there, the run ends
-// sleep-blocked. With one worker, these are the only executions it wastes (tests/bench). Earlier
-// runs cannot tell either: guard verdicts remembered by receiver state and message content
-// avoided none of them (tests/bench/results-2026-11-26.md): no run had that message pending. A
-// held-back entry is no choice taken: it never joins a sleep set (a sleeping message must have
-// been explored), and a sequence whose initial it is cannot run there and is not inserted again.
+// Guards and what a held-back entry means: dependency.md, "Guards and races".
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
@@ -43,6 +32,7 @@
 #include "race.hpp"
 #include "race_sequence.hpp"
 #include "trace_view.hpp"
+#include "wakeup_budget.hpp"
 #include "wakeup_placement.hpp"
 
 namespace exocheck::engine {
@@ -211,6 +201,8 @@ class OptimalExploration final : public Exploration {
     if (request.wakeup.empty()) return true;
     WakeupSequence v;
     for (const WakeupStep& step : request.wakeup) v.push_back(event_named(step, names_));
+    if (wakeup_budget_.cut(v, at)) ++stats_.cut_for_memory;  // a request counts as a run of its own
+    wakeup_budget_.offered(v.size());
     placement_.offer(*at, taken, std::move(v));
     return true;
   }
@@ -411,6 +403,8 @@ class OptimalExploration final : public Exploration {
   /// another delivery destroyed). It costs no measurable time beside the runs.
   /// Interrupted (Explorer::interrupt), it stops where it is: no more is handed out anyway.
   void analyse_races() {
+    wakeup_budget_.before_analysis(tree_);
+    cut_for_memory_ = false;
     budget_ = {.reads_left = options_.analysis_reads, .longest_sequence = options_.longest_sequence};
     const std::vector<Key> pending = trace_.pending_at_end();
     cut_off_ = cut_off(trace_, pending, races_);
@@ -430,6 +424,7 @@ class OptimalExploration final : public Exploration {
       if (Taken* cut_by = pre->taken_of(path_.back()->via_serial)) mark_cut_off(*cut_by);
     }
     if (budget_.cut_short) ++stats_.analysed_in_part;
+    if (cut_for_memory_) ++stats_.cut_for_memory;
   }
 
   /// The paths that waited for this (ClassVerdict::waits_on) are their classes' own.
@@ -450,7 +445,10 @@ class OptimalExploration final : public Exploration {
     const std::size_t end = cut_off_ ? trace_.size() - 1 : trace_.size();
     auto v = race_sequence(trace_, names_, i, m, end, budget_, *this);
     if (!v) return;
-    if (Configuration* at = path_[i - 1]) {
+    Configuration* at = path_[i - 1];
+    cut_for_memory_ = wakeup_budget_.cut(*v, at) || cut_for_memory_;
+    wakeup_budget_.offered(v->size());
+    if (at != nullptr) {
       placement_.offer(*at, trace_.step(i).label, std::move(*v));
       return;
     }
@@ -486,6 +484,8 @@ class OptimalExploration final : public Exploration {
   bool cut_off_ = false;    ///< the run a failure cut off (race.hpp, find_cut_off_race)
   bool new_class_ = false;  ///< the last path complete() accepted was counted as a class
   AnalysisBudget budget_;   ///< what the analysis of this run may still read
+  WakeupBudget wakeup_budget_{options_.held_wakeup_events};
+  bool cut_for_memory_ = false;  ///< a sequence of this run was cut short for the budget
 };
 
 }  // namespace

@@ -178,6 +178,15 @@ bool WakeupTree::add_branch(WakeupEvent event) {
   return true;
 }
 
+std::size_t WakeupTree::events() const {
+  std::size_t events = 0;
+  for (const Branch& branch : branches_) {
+    events += 1 + branch.chain.size();
+    if (branch.subtree) events += branch.subtree->events();
+  }
+  return events;
+}
+
 std::vector<std::pair<std::size_t, WakeupEvent>> WakeupTree::preorder() const {
   std::vector<std::pair<std::size_t, WakeupEvent>> nodes;
   const auto walk = [&](const WakeupTree& tree, std::size_t depth, const auto& self) -> void {

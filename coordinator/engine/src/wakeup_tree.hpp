@@ -77,6 +77,8 @@ class WakeupTree {
   std::optional<WakeupTree> take(Key message);
   /// The events of the leftmost path from here to a leaf.
   WakeupSequence leftmost() const;
+  /// The events the tree holds (a node's and its chain's each count one).
+  std::size_t events() const;
 
   /// insert_[E](v): descends through the first branch whose event is a weak initial of what is
   /// left of v (removing it from v when v delivers it); a leaf reached covers v (unless v holds a

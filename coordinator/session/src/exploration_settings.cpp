@@ -49,6 +49,7 @@ ExplorationOptions from_wire(const proto::ExplorationSettings& settings, const s
   explorer.pct_depth = or_default(settings.pct_depth(), defaults.explorer.pct_depth);
   explorer.delivery = row_on_wire(options::kDeliveries, settings.delivery(), "delivery order").engine;
   explorer.timers = row_on_wire(options::kTimers, settings.timers(), "timer semantics").engine;
+  explorer.held_wakeup_events = or_default(settings.wakeup_budget(), defaults.explorer.held_wakeup_events);
   options.keep_going = settings.keep_going();
   options.bug_traces = or_default(settings.bug_traces(), defaults.bug_traces);
   options.max_bugs = settings.max_bugs();
@@ -83,6 +84,7 @@ proto::ExplorationSettings to_wire(const ExplorationOptions& options) {
   wire.set_pct_depth(explorer.pct_depth);
   wire.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
   wire.set_timers(options::row_of(options::kTimers, explorer.timers).wire);
+  wire.set_wakeup_budget(explorer.held_wakeup_events);
   wire.set_time_limit_ms(static_cast<std::uint64_t>(options.time_limit.count()));
   wire.set_keep_going(options.keep_going);
   wire.set_bug_traces(options.bug_traces);

@@ -98,11 +98,12 @@ void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
   out.set_step_limited(stats.step_limited);
   out.set_faulted(stats.faulted);
   out.set_analysed_in_part(stats.analysed_in_part);
+  out.set_cut_for_memory(stats.cut_for_memory);
 }
 
 engine::Stats from_wire(const proto::ExplorationStats& stats) {
-  return {stats.paths(), stats.sleep_blocked(), stats.transitions(), stats.executed_steps(),  stats.classes(),
-          stats.bugs(),  stats.step_limited(),  stats.faulted(),     stats.analysed_in_part()};
+  return {stats.paths(), stats.sleep_blocked(), stats.transitions(), stats.executed_steps(),   stats.classes(),
+          stats.bugs(),  stats.step_limited(),  stats.faulted(),     stats.analysed_in_part(), stats.cut_for_memory()};
 }
 
 void to_wire(const std::vector<engine::ClassKey>& keys, google::protobuf::RepeatedField<std::uint64_t>& out) {

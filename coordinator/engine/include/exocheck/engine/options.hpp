@@ -75,6 +75,12 @@ struct ExplorerOptions {
   /// 100,000 steps is analysed in about a second (tests/bench/results-2026-11-29.md).
   std::uint64_t analysis_reads = 200'000'000;
   std::size_t longest_sequence = 1024;
+  /// Optimal DPOR: the events its wakeup trees hold, about 50 bytes each. They hold the sequences
+  /// still to explore, which on a large program grow with the paths explored; while they hold
+  /// this many, sequences for the largest trees are cut short as a long run's are (wakeup_budget.hpp),
+  /// until the trees are back under nine tenths of it. The exploration is then bounded
+  /// (Stats::cut_for_memory). Most programs never come near it.
+  std::uint64_t held_wakeup_events = 2'000'000;
 };
 
 }  // namespace exocheck::engine

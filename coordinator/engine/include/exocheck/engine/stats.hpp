@@ -17,6 +17,9 @@ struct Stats {
   /// Runs whose races were analysed in part (ExplorerOptions::analysis_reads): the exploration is
   /// then bounded.
   std::uint64_t analysed_in_part = 0;
+  /// Runs (and backtrack requests from other explorers) whose sequences were cut short to keep the
+  /// wakeup trees within ExplorerOptions::held_wakeup_events: the exploration is then bounded.
+  std::uint64_t cut_for_memory = 0;
 
   /// paths / classes (1.0 = no redundancy; 0 when nothing was explored).
   double redundancy() const { return classes == 0 ? 0.0 : static_cast<double>(paths) / static_cast<double>(classes); }
@@ -31,6 +34,7 @@ struct Stats {
     step_limited += other.step_limited;
     faulted += other.faulted;
     analysed_in_part += other.analysed_in_part;
+    cut_for_memory += other.cut_for_memory;
     return *this;
   }
   /// Takes back figures added before (a subtree's, explored again by another worker).
@@ -44,6 +48,7 @@ struct Stats {
     step_limited -= other.step_limited;
     faulted -= other.faulted;
     analysed_in_part -= other.analysed_in_part;
+    cut_for_memory -= other.cut_for_memory;
     return *this;
   }
 };

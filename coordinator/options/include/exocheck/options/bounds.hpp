@@ -34,8 +34,14 @@ inline constexpr Bound kBugTraces{"--bug-traces",
 inline constexpr Bound kMaxBugs{"--max-bugs",
                                 "Stop after this many distinct bugs (implies --keep-going); 0 = no limit"};
 
-inline constexpr std::array<Bound, 7> kBounds{kMaxPaths,  kTimeLimit, kRunTimeout, kRunTime,
-                                              kStepLimit, kBugTraces, kMaxBugs};
+/// engine::ExplorerOptions::held_wakeup_events; ExplorationSettings.wakeup_budget.
+inline constexpr Bound kWakeupBudget{
+    "--wakeup-budget",
+    "optimal: most events each explorer's wakeup trees hold (the sequences still to explore, about 50 bytes "
+    "each); past it, new sequences are cut short and the exploration is bounded; 0 = no limit"};
+
+inline constexpr std::array<Bound, 8> kBounds{kMaxPaths,  kTimeLimit, kRunTimeout, kRunTime,
+                                              kStepLimit, kBugTraces, kMaxBugs,    kWakeupBudget};
 
 /// Defaults where a bound has one (a client that leaves a field 0 gets these from the coordinator).
 inline constexpr std::uint64_t kDefaultStepLimit = 100'000;
