@@ -32,7 +32,7 @@ class WakeupBudget {
 
  private:
   /// Runs analysed between two counts: at most once this often while the events offered may have
-  /// passed the budget (a count of two million events takes a few milliseconds), and this often
+  /// passed the budget (a count of a million events takes a few milliseconds), and this often
   /// while sequences are cut short, to see whether exploration took the trees back under nine tenths.
   static constexpr std::uint64_t kRunsBetweenCounts = 1024;
   static constexpr std::uint64_t kRunsBetweenCountsWhileCutting = 4096;

@@ -80,7 +80,7 @@ struct ExplorerOptions {
   /// this many, sequences for the largest trees are cut short as a long run's are (wakeup_budget.hpp),
   /// until the trees are back under nine tenths of it. The exploration is then bounded
   /// (Stats::cut_for_memory). Most programs never come near it.
-  std::uint64_t held_wakeup_events = 2'000'000;
+  std::uint64_t held_wakeup_events = 1'000'000;
 };
 
 }  // namespace exocheck::engine
