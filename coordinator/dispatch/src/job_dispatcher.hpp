@@ -164,6 +164,9 @@ class JobDispatcher {
     std::map<std::uint64_t, std::uint64_t> numbered;
     /// What forget_delivered last looked at for each agent instance.
     std::map<std::uint64_t, Forgotten> forgotten;
+    /// For each agent instance, the leases whose requests were numbered for it (RoutedRequest::
+    /// sent_as), some perhaps finished or forgotten since: where forget_delivered looks.
+    std::map<std::uint64_t, std::set<std::uint64_t>> numbered_leases;
     /// The distinct bugs, each with its shortest run the agents sent; their counts are the
     /// ledger's (SubtreeLedger::bugs()), as a lease explored again counts its paths once.
     BugGroups bugs;
@@ -247,6 +250,9 @@ class JobDispatcher {
   /// Forgets the requests routed to `worker`'s leases that its agent says it has received.
   void forget_delivered(Job& job, std::uint64_t worker, std::uint64_t backtracks_seen);
   void balance(Job& job);
+  /// Hungry agents take what waits.
+  void feed_hungry(Job& job);
+  void ask_splits(Job& job);
   /// The agent's next message, for its writer to send at once.
   proto::Work& outbox_of(Agent& agent, const Job& job);
 
