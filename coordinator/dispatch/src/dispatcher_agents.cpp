@@ -129,6 +129,7 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
   if (agent.outbox && (job == nullptr || agent.outbox->job_id() != job->id)) {
     work.work = std::move(agent.outbox);
     agent.outbox.reset();
+    agent.owed = false;
     return work;
   }
   if (job != nullptr && agent.offered_job != job->id) {
@@ -146,6 +147,7 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
   if (!agent.outbox || agent.accepted_job != job->id) return work;
   work.work = std::move(agent.outbox);
   agent.outbox.reset();
+  agent.owed = false;
   return work;
 }
 
@@ -169,6 +171,12 @@ bool JobDispatcher::notify(std::uint64_t writes_itself) {
   }
   poked_.clear();
   return its_own;
+}
+
+void JobDispatcher::owe(Agent& agent) {
+  if (agent.owed) return;
+  agent.owed = true;
+  owed_.push_back(agent.id);
 }
 
 void JobDispatcher::poke(Agent& agent) {

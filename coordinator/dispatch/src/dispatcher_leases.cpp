@@ -113,7 +113,7 @@ void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
   kept.sent_as = ++job.backtracks_sent[agent->worker];
   ++job.numbered[agent->worker];
   job.numbered_leases[agent->worker].insert(routed.lease_id());
-  *outbox_of(*agent, job).add_backtracks() = routed;
+  *outbox_when_due(*agent, job).add_backtracks() = routed;
 }
 
 void JobDispatcher::forget_routed(std::deque<RoutedRequest>& requests, std::uint64_t count) {
@@ -207,6 +207,23 @@ void JobDispatcher::ask_splits(Job& job) {
 
 proto::Work& JobDispatcher::outbox_of(Agent& agent, const Job& job) {
   poke(agent);  // what is put in it goes out at once
+  return unsent(agent, job);
+}
+
+// Backtrack requests and the ends of subtrees an agent gave away add to what its explorers hold;
+// an agent whose slots are all busy (not hungry) takes them with its next message (a split asked,
+// a lease), or at the next tick, a tenth of a second later at most. Each sent alone was a write,
+// a third of the coordinator's, at a thousand agents.
+proto::Work& JobDispatcher::outbox_when_due(Agent& agent, const Job& job) {
+  if (agent.hungry) {
+    poke(agent);
+  } else {
+    owe(agent);
+  }
+  return unsent(agent, job);
+}
+
+proto::Work& JobDispatcher::unsent(Agent& agent, const Job& job) {
   if (!agent.outbox) {
     agent.outbox.emplace();
     agent.outbox->set_job_id(job.id);

@@ -44,8 +44,9 @@ bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     }
     agent.outbox->set_acked_report(std::max(agent.outbox->acked_report(), report.seq()));
     // An ack rides with the next work; it goes alone only now and then, or for a report that
-    // holds what an agent should not keep long (a subtree's end with its class keys, bugs).
-    if (report.seq() % kReportsPerAck == 0 || report.done_size() > 0 || report.bugs_size() > 0) poke(agent);
+    // holds what an agent should not keep long (a subtree's end with its class keys, bugs), and
+    // then by the next tick: a hungry agent's lease, which follows its subtree's end, takes it.
+    if (report.seq() % kReportsPerAck == 0 || report.done_size() > 0 || report.bugs_size() > 0) owe(agent);
   }
   if (stale || seen) {
     poke(agent);  // its ack at once: the agent may be waiting to forget what it sent again
@@ -136,7 +137,7 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   const auto worker = job.ledger->worker_of(giver->lease);
   Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
   if (agent == nullptr) return;  // sent when it comes back (reattach)
-  auto& finished = *outbox_of(*agent, job).add_finished();
+  auto& finished = *outbox_when_due(*agent, job).add_finished();
   finished.set_lease_id(giver->lease);
   finished.set_subtree_id(giver->subtree_id);
 }

@@ -193,6 +193,7 @@ class JobDispatcher {
     bool hungry = false;
     std::optional<proto::Work> outbox;
     bool poked = false;          ///< something new to send: `wake` is called at notify()
+    bool owed = false;           ///< something in its outbox that can wait: poked at the next tick
     std::function<void()> wake;  ///< attach_agent's
   };
 
@@ -200,6 +201,8 @@ class JobDispatcher {
   Agent* agent_of_worker(std::uint64_t worker);
   /// Its writer is woken at the next notify().
   void poke(Agent& agent);
+  /// Its writer is woken at the next tick, unless it writes before (outbox_when_due).
+  void owe(Agent& agent);
   void set_hungry(Agent& agent, bool hungry);
   std::uint64_t worker_of_instance(const std::string& instance);
   const Job* find_job(std::uint64_t job_id) const;
@@ -255,6 +258,10 @@ class JobDispatcher {
   void ask_splits(Job& job);
   /// The agent's next message, for its writer to send at once.
   proto::Work& outbox_of(Agent& agent, const Job& job);
+  /// The agent's next message, for what an agent whose slots are all busy does not need yet.
+  proto::Work& outbox_when_due(Agent& agent, const Job& job);
+  /// The agent's next message, its writer not woken.
+  static proto::Work& unsent(Agent& agent, const Job& job);
 
   std::uint64_t reports_accepted_ = 0;
   std::uint64_t backtracks_routed_ = 0;
@@ -278,6 +285,7 @@ class JobDispatcher {
   std::map<std::uint64_t, std::uint64_t> stream_of_worker_;  ///< worker number -> its newest agent stream
   std::set<std::uint64_t> hungry_;                           ///< agent streams whose slots found nothing to run
   std::vector<std::uint64_t> poked_;                         ///< agent streams to wake at the next notify()
+  std::vector<std::uint64_t> owed_;                          ///< agent streams to wake at the next tick()
   std::map<std::string, std::uint64_t> applied_reports_;     ///< agent instance -> last report seq
   proto::JournalEntry pending_;                              ///< this operation's records, journaled at its end
   std::uint64_t compacted_bytes_ = 0;                        ///< the journal's size after its last compaction
