@@ -176,7 +176,22 @@ bool JobDispatcher::notify(std::uint64_t writes_itself) {
 void JobDispatcher::owe(Agent& agent) {
   if (agent.owed) return;
   agent.owed = true;
-  owed_.push_back(agent.id);
+  agent.owed_since = Clock::now();
+  owed_.emplace_back(agent.id, agent.owed_since);
+}
+
+void JobDispatcher::poke_owed(Clock::time_point now) {
+  while (!owed_.empty()) {
+    const auto [id, since] = owed_.front();
+    const auto agent = agents_.find(id);
+    // Not when the agent has been sent what it was owed since (and is owed anew, from later).
+    if (agent != agents_.end() && agent->second.owed && agent->second.owed_since == since) {
+      if (now - since < kOwedAtMost) return;
+      poke(agent->second);
+      agent->second.owed = false;
+    }
+    owed_.pop_front();
+  }
 }
 
 void JobDispatcher::poke(Agent& agent) {

@@ -66,7 +66,9 @@ void JobDispatcher::reattach(Agent& agent, Job& job) {
     record(job.id, [&](proto::JournalRecord& r) { r.set_released_lease(lease); });
     take_back(job, job.ledger->release_lease(lease));
   }
-  auto& work = outbox_of(agent, job);
+  // An agent that holds nothing of the job is sent nothing here: an empty message was a write
+  // for every agent at every job's start.
+  auto& work = !held.empty() || job.stopped ? outbox_of(agent, job) : unsent(agent, job);
   job.backtracks_sent[agent.worker] = same_job ? agent.hello.backtracks_seen() : 0;
   for (const auto lease : held) {
     if (job.ledger->worker_of(lease) != agent.worker) {
@@ -212,8 +214,8 @@ proto::Work& JobDispatcher::outbox_of(Agent& agent, const Job& job) {
 
 // Backtrack requests and the ends of subtrees an agent gave away add to what its explorers hold;
 // an agent whose slots are all busy (not hungry) takes them with its next message (a split asked,
-// a lease), or at the next tick, a tenth of a second later at most. Each sent alone was a write,
-// a third of the coordinator's, at a thousand agents.
+// a lease, the answer to its next report), a second later at most (kOwedAtMost). Each sent alone
+// was a write: a thousand agents were sent five messages per lease.
 proto::Work& JobDispatcher::outbox_when_due(Agent& agent, const Job& job) {
   if (agent.hungry) {
     poke(agent);

@@ -59,10 +59,7 @@ void JobDispatcher::stop_job(Job& job) {
 
 void JobDispatcher::tick(Clock::time_point now) {
   std::lock_guard lock(mutex_);
-  for (const auto id : owed_) {
-    if (const auto agent = agents_.find(id); agent != agents_.end() && agent->second.owed) poke(agent->second);
-  }
-  owed_.clear();
+  poke_owed(now);
   std::vector<std::uint64_t> gone;
   for (const auto& [worker, since] : absent_since_) {
     if (now - since >= options_.reattach_grace) gone.push_back(worker);
