@@ -1,18 +1,22 @@
 #pragma once
-// AgentService (coordinator.proto) over a JobDispatcher, on gRPC's callback API: an agent's
-// stream has no thread of its own. Its reports are applied by reactions on gRPC's threads, which
-// send the work a report made for its agent at once; work other operations made for an agent (a
-// split asked of it, a subtree it gave away finished, a tick's stop) is sent by one thread for
-// every stream. With a reader and a writer thread per stream (the synchronous API), handing each
-// message between threads was half of the coordinator's CPU at a thousand agents
-// (tests/bench/results-2026-11-29.md). Included by coordinator_server.cpp only: it includes gRPC.
+// AgentService (coordinator.proto) over a JobDispatcher, on gRPC's asynchronous API with one
+// completion queue and one thread for every agent stream: that thread reads each report, applies
+// it, and writes what it made for any agent; what other threads made (the ticker's, a client's)
+// reaches it through an alarm on its queue. With a reader and a writer thread per stream (the
+// synchronous API), handing each message between threads was half of the coordinator's CPU at a
+// thousand agents; on the callback API, gRPC's two threads for its queue, waking each other for
+// most messages, were still a third (tests/bench/results-2026-11-29.md). Included by
+// coordinator_server.cpp only: it includes gRPC.
 
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
 
+#include <grpcpp/alarm.h>
 #include <grpcpp/grpcpp.h>
 
 #include "coordinator_server.hpp"
@@ -20,34 +24,62 @@
 
 namespace exocheck::coordinator {
 
-class StreamWaker;
+class AgentStream;
 
-class AgentServiceImpl final : public proto::AgentService::CallbackService {
+/// What a tag on the service's queue stands for.
+enum class Happened { kAccepted, kRead, kWritten, kFinished, kWoken };
+
+/// A tag on the service's queue: what happened, and to which stream (none for kWoken).
+struct QueueTag {
+  AgentStream* stream = nullptr;
+  Happened what = Happened::kWoken;
+};
+
+class AgentServiceImpl final : public proto::AgentService::AsyncService {
  public:
   AgentServiceImpl(JobDispatcher& dispatcher, LinkCounters& counters, std::string token);
-  /// Waits for every stream's end: the server was shut down first, which ends them.
+  /// Stops (stop()).
   ~AgentServiceImpl() override;
   AgentServiceImpl(const AgentServiceImpl&) = delete;
   AgentServiceImpl& operator=(const AgentServiceImpl&) = delete;
 
-  grpc::ServerBidiReactor<proto::AgentMessage, proto::CoordinatorMessage>* Connect(
-      grpc::CallbackServerContext* context) override;
+  /// Registers the service and its queue, before the server is built.
+  void add_to(grpc::ServerBuilder& builder);
+  /// Serves agent streams, once the server is built and started.
+  void start();
+  /// Ends the queue's thread, once the server is shut down (which ends every stream).
+  void stop();
 
-  /// Streams not yet done, counted by each stream (AgentStream).
-  struct LiveStreams {
-    std::mutex mutex;
-    std::condition_variable none;
-    std::size_t count = 0;
-    void add();
-    void done();
-  };
+  /// The dispatcher has something for agent stream `agent` (called under its lock, from any thread).
+  void wake(std::uint64_t agent);
 
  private:
+  friend class AgentStream;
+  void run();
+  /// The agents woken by other threads, now to be written; true when the service stops.
+  bool take_woken();
+  /// Writes what the dispatcher has for each agent woken so far.
+  void send_woken();
+  void accept_next();
+  void forget(AgentStream& stream);
+
   JobDispatcher& dispatcher_;
   LinkCounters& counters_;
   const std::string token_;
-  LiveStreams live_;
-  std::unique_ptr<StreamWaker> waker_;  // last: its thread stops first
+  std::unique_ptr<grpc::ServerCompletionQueue> queue_;
+  // The queue's thread's: the streams by agent (each owns itself), and those woken on it.
+  std::unordered_map<std::uint64_t, AgentStream*> by_agent_;
+  std::vector<std::uint64_t> woken_here_;
+  bool shut_ = false;  ///< the queue is shut down: nothing more is started on it
+  // Woken from other threads: handed to the queue's thread by `alarm_`, set while `alarm_set_`.
+  std::mutex mutex_;
+  std::vector<std::uint64_t> woken_;
+  bool alarm_set_ = false;
+  bool stopping_ = false;
+  grpc::Alarm alarm_;
+  QueueTag woken_tag_;  ///< the alarm's
+  std::thread thread_;
+  std::once_flag stopped_;
 };
 
 }  // namespace exocheck::coordinator

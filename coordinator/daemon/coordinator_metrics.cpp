@@ -73,6 +73,8 @@ std::string coordinator_metrics(const JobDispatcher::Figures& figures, const Lin
       .sample("exocheck_agent_messages_received_total", counters.agent_messages.load());
   text.family("exocheck_received_bytes_total", "counter", "Bytes of the messages read from agent streams.")
       .sample("exocheck_received_bytes_total", counters.agent_bytes.load());
+  text.family("exocheck_agent_messages_sent_total", "counter", "Messages written to agent streams.")
+      .sample("exocheck_agent_messages_sent_total", counters.agent_writes.load());
   text.family("exocheck_client_calls_total", "counter", "Calls of the client service (submit, watch, bugs).")
       .sample("exocheck_client_calls_total", counters.client_calls.load());
   text.family("exocheck_refused_calls_total", "counter", "Calls and agent streams refused for their token.")

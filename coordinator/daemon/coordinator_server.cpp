@@ -164,11 +164,12 @@ CoordinatorServer::CoordinatorServer(const std::string& address, JobDispatcher& 
     : impl_(std::make_unique<Impl>(dispatcher, link.token)) {
   grpc::ServerBuilder builder;
   builder.AddListeningPort(address, link::server_credentials(link), &impl_->port);
-  builder.RegisterService(&impl_->agents);
+  impl_->agents.add_to(builder);
   builder.RegisterService(&impl_->clients);
   builder.SetMaxReceiveMessageSize(256 << 20);
   impl_->server = builder.BuildAndStart();
   if (!impl_->server || impl_->port == 0) throw std::runtime_error("cannot listen on " + address);
+  impl_->agents.start();
   impl_->ticker = std::jthread([impl = impl_.get()](std::stop_token stop) { impl->tick_until_stopped(stop); });
 }
 
@@ -191,6 +192,7 @@ void CoordinatorServer::wait() {
 void CoordinatorServer::shutdown() {
   std::call_once(impl_->shut_down, [this] {
     impl_->server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(1));
+    impl_->agents.stop();  // after the server's shutdown, as gRPC wants of its queues
     impl_->ticker.request_stop();
   });
 }

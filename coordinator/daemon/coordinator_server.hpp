@@ -18,6 +18,7 @@ namespace exocheck::coordinator {
 struct LinkCounters {
   std::atomic<std::uint64_t> agent_messages{0};  ///< messages read from agent streams
   std::atomic<std::uint64_t> agent_bytes{0};     ///< their serialized size
+  std::atomic<std::uint64_t> agent_writes{0};    ///< messages written to agent streams
   std::atomic<std::uint64_t> client_calls{0};    ///< calls of the client service
   std::atomic<std::uint64_t> refused_calls{0};   ///< calls and streams refused for their token
 };

@@ -129,6 +129,7 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
   if (agent.outbox && (job == nullptr || agent.outbox->job_id() != job->id)) {
     work.work = std::move(agent.outbox);
     agent.outbox.reset();
+    agent.owed = false;
     return work;
   }
   if (job != nullptr && agent.offered_job != job->id) {
@@ -146,6 +147,7 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
   if (!agent.outbox || agent.accepted_job != job->id) return work;
   work.work = std::move(agent.outbox);
   agent.outbox.reset();
+  agent.owed = false;
   return work;
 }
 
@@ -169,6 +171,27 @@ bool JobDispatcher::notify(std::uint64_t writes_itself) {
   }
   poked_.clear();
   return its_own;
+}
+
+void JobDispatcher::owe(Agent& agent) {
+  if (agent.owed) return;
+  agent.owed = true;
+  agent.owed_since = Clock::now();
+  owed_.emplace_back(agent.id, agent.owed_since);
+}
+
+void JobDispatcher::poke_owed(Clock::time_point now) {
+  while (!owed_.empty()) {
+    const auto [id, since] = owed_.front();
+    const auto agent = agents_.find(id);
+    // Not when the agent has been sent what it was owed since (and is owed anew, from later).
+    if (agent != agents_.end() && agent->second.owed && agent->second.owed_since == since) {
+      if (now - since < kOwedAtMost) return;
+      poke(agent->second);
+      agent->second.owed = false;
+    }
+    owed_.pop_front();
+  }
 }
 
 void JobDispatcher::poke(Agent& agent) {

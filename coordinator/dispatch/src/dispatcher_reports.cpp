@@ -22,6 +22,12 @@ std::string warning_subject(const std::string& warning) {
   return run == std::string::npos ? warning : warning.substr(0, run);
 }
 
+/// Whether `work` holds more than an ack (which waits for kReportsPerAck reports).
+bool owes_more_than_an_ack(const proto::Work& work) {
+  return work.leases_size() > 0 || work.split_size() > 0 || work.backtracks_size() > 0 || work.finished_size() > 0 ||
+         work.drop_size() > 0 || work.stop();
+}
+
 }  // namespace
 
 bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& report) {
@@ -43,9 +49,10 @@ bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
       agent.outbox->set_job_id(report.job_id());
     }
     agent.outbox->set_acked_report(std::max(agent.outbox->acked_report(), report.seq()));
-    // An ack rides with the next work; it goes alone only now and then, or for a report that
-    // holds what an agent should not keep long (a subtree's end with its class keys, bugs).
-    if (report.seq() % kReportsPerAck == 0 || report.done_size() > 0 || report.bugs_size() > 0) poke(agent);
+    // An ack rides with the next work, and goes alone only every kReportsPerAck reports, within
+    // kOwedAtMost: the agent keeps its reports until acked. Acking a subtree's end (its class
+    // keys) at once was a write alone for most leases, a fifth of the coordinator's.
+    if (report.seq() % kReportsPerAck == 0) owe(agent);
   }
   if (stale || seen) {
     poke(agent);  // its ack at once: the agent may be waiting to forget what it sent again
@@ -111,6 +118,9 @@ bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
   const bool balance_inputs_moved =
       report.splits_size() > 0 || report.done_size() > 0 || agent.hungry != was_hungry || agent.leases_seen != was_seen;
   if (balance_inputs_moved) balance(*job);
+  // Its stream answers this report with what was owed to it: one write for what came since its
+  // last report (a busy agent reports every second), where each of those was a write.
+  if (agent.owed && agent.outbox && owes_more_than_an_ack(*agent.outbox)) poke(agent);
   finish_if_done(*job);
   write_journal();
   return notify(agent_id);
@@ -136,7 +146,7 @@ void JobDispatcher::apply_done(Job& job, const proto::LeaseDone& done) {
   const auto worker = job.ledger->worker_of(giver->lease);
   Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
   if (agent == nullptr) return;  // sent when it comes back (reattach)
-  auto& finished = *outbox_of(*agent, job).add_finished();
+  auto& finished = *outbox_when_due(*agent, job).add_finished();
   finished.set_lease_id(giver->lease);
   finished.set_subtree_id(giver->subtree_id);
 }

@@ -59,6 +59,7 @@ void JobDispatcher::stop_job(Job& job) {
 
 void JobDispatcher::tick(Clock::time_point now) {
   std::lock_guard lock(mutex_);
+  poke_owed(now);
   std::vector<std::uint64_t> gone;
   for (const auto& [worker, since] : absent_since_) {
     if (now - since >= options_.reattach_grace) gone.push_back(worker);
@@ -83,7 +84,12 @@ void JobDispatcher::start_next_job(Clock::time_point now) {
     job.state = proto::JOB_RUNNING;
     job.started = now;
     running_job_ = job.id;
-    for (auto& [id, agent] : agents_) poke(agent);  // its offer
+    for (auto& [id, agent] : agents_) {
+      poke(agent);  // its offer
+      // Hunger for another job says nothing about this one: the agent says it again once it
+      // accepts (record_check), and splits are asked by the count of hungry agents (ask_splits).
+      set_hungry(agent, false);
+    }
     const auto unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::system_clock::now().time_since_epoch() - (Clock::now() - now));
     record(job.id,

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exocheck/coordinator/determinism_check.hpp"
@@ -31,6 +32,11 @@
 namespace exocheck::coordinator {
 
 using Clock = std::chrono::steady_clock;
+
+/// How long what a busy agent does not need yet (backtrack requests, acks, the ends of subtrees it
+/// gave away) waits for a message of its own at most: a busy agent reports every second, and its
+/// report is answered with them.
+inline constexpr std::chrono::milliseconds kOwedAtMost{1'000};
 
 /// Done, failed or cancelled: the job takes no more work.
 inline bool is_final(proto::JobState state) {
@@ -164,6 +170,9 @@ class JobDispatcher {
     std::map<std::uint64_t, std::uint64_t> numbered;
     /// What forget_delivered last looked at for each agent instance.
     std::map<std::uint64_t, Forgotten> forgotten;
+    /// For each agent instance, the leases whose requests were numbered for it (RoutedRequest::
+    /// sent_as), some perhaps finished or forgotten since: where forget_delivered looks.
+    std::map<std::uint64_t, std::set<std::uint64_t>> numbered_leases;
     /// The distinct bugs, each with its shortest run the agents sent; their counts are the
     /// ledger's (SubtreeLedger::bugs()), as a lease explored again counts its paths once.
     BugGroups bugs;
@@ -189,7 +198,9 @@ class JobDispatcher {
     std::uint64_t leases_seen = 0;  ///< as the agent's last report said
     bool hungry = false;
     std::optional<proto::Work> outbox;
-    bool poked = false;          ///< something new to send: `wake` is called at notify()
+    bool poked = false;  ///< something new to send: `wake` is called at notify()
+    bool owed = false;   ///< something in its outbox that can wait (owe)
+    Clock::time_point owed_since;
     std::function<void()> wake;  ///< attach_agent's
   };
 
@@ -197,6 +208,11 @@ class JobDispatcher {
   Agent* agent_of_worker(std::uint64_t worker);
   /// Its writer is woken at the next notify().
   void poke(Agent& agent);
+  /// Its writer is woken at its next report, or by a tick once it has waited kOwedAtMost, unless
+  /// it writes before (outbox_when_due).
+  void owe(Agent& agent);
+  /// The agents owed longer than kOwedAtMost are poked.
+  void poke_owed(Clock::time_point now);
   void set_hungry(Agent& agent, bool hungry);
   std::uint64_t worker_of_instance(const std::string& instance);
   const Job* find_job(std::uint64_t job_id) const;
@@ -247,8 +263,15 @@ class JobDispatcher {
   /// Forgets the requests routed to `worker`'s leases that its agent says it has received.
   void forget_delivered(Job& job, std::uint64_t worker, std::uint64_t backtracks_seen);
   void balance(Job& job);
+  /// Hungry agents take what waits.
+  void feed_hungry(Job& job);
+  void ask_splits(Job& job);
   /// The agent's next message, for its writer to send at once.
   proto::Work& outbox_of(Agent& agent, const Job& job);
+  /// The agent's next message, for what an agent whose slots are all busy does not need yet.
+  proto::Work& outbox_when_due(Agent& agent, const Job& job);
+  /// The agent's next message, its writer not woken.
+  static proto::Work& unsent(Agent& agent, const Job& job);
 
   std::uint64_t reports_accepted_ = 0;
   std::uint64_t backtracks_routed_ = 0;
@@ -266,15 +289,16 @@ class JobDispatcher {
   std::map<std::uint64_t, Agent> agents_;
   std::uint64_t next_job_id_ = 1;
   std::uint64_t next_agent_id_ = 1;
-  std::map<std::string, std::uint64_t> workers_;             ///< agent instance -> worker number
-  std::map<std::uint64_t, std::string> instances_;           ///< worker number -> agent instance
-  std::map<std::uint64_t, Clock::time_point> absent_since_;  ///< workers without a stream
-  std::map<std::uint64_t, std::uint64_t> stream_of_worker_;  ///< worker number -> its newest agent stream
-  std::set<std::uint64_t> hungry_;                           ///< agent streams whose slots found nothing to run
-  std::vector<std::uint64_t> poked_;                         ///< agent streams to wake at the next notify()
-  std::map<std::string, std::uint64_t> applied_reports_;     ///< agent instance -> last report seq
-  proto::JournalEntry pending_;                              ///< this operation's records, journaled at its end
-  std::uint64_t compacted_bytes_ = 0;                        ///< the journal's size after its last compaction
+  std::map<std::string, std::uint64_t> workers_;                  ///< agent instance -> worker number
+  std::map<std::uint64_t, std::string> instances_;                ///< worker number -> agent instance
+  std::map<std::uint64_t, Clock::time_point> absent_since_;       ///< workers without a stream
+  std::map<std::uint64_t, std::uint64_t> stream_of_worker_;       ///< worker number -> its newest agent stream
+  std::set<std::uint64_t> hungry_;                                ///< agent streams whose slots found nothing to run
+  std::vector<std::uint64_t> poked_;                              ///< agent streams to wake at the next notify()
+  std::deque<std::pair<std::uint64_t, Clock::time_point>> owed_;  ///< agent streams owed, and since, oldest first
+  std::map<std::string, std::uint64_t> applied_reports_;          ///< agent instance -> last report seq
+  proto::JournalEntry pending_;                                   ///< this operation's records, journaled at its end
+  std::uint64_t compacted_bytes_ = 0;                             ///< the journal's size after its last compaction
   bool replaying_ = false;
 };
 
