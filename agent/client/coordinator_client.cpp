@@ -18,13 +18,24 @@ struct CoordinatorClient::Impl {
 
   /// A call's context, with the token.
   void prepare(grpc::ClientContext& context) const { link::present_token(context, link); }
-  /// For a read that may be asked again: a coordinator restarting (killed as a job ended, say,
-  /// right after the watch saw its end) is waited for, within a bound, rather than failing at once
-  /// on the connection it broke.
-  void prepare_read(grpc::ClientContext& context) const {
-    prepare(context);
-    context.set_wait_for_ready(true);
-    context.set_deadline(std::chrono::system_clock::now() + kReadWait);
+  /// A read, asked again while the coordinator is unavailable, within a bound: a coordinator
+  /// restarting (killed as a job ended, say, right after the watch saw its end) is waited for
+  /// rather than failing at once, whether the call found the connection broken (wait_for_ready) or
+  /// reached the coordinator as it died ("Socket closed").
+  template <typename Call>
+  grpc::Status read(const Call& call) const {
+    const auto until = std::chrono::system_clock::now() + kReadWait;
+    for (;;) {
+      grpc::ClientContext context;
+      prepare(context);
+      context.set_wait_for_ready(true);
+      context.set_deadline(until);
+      const grpc::Status status = call(context);
+      if (status.error_code() != grpc::StatusCode::UNAVAILABLE || std::chrono::system_clock::now() >= until) {
+        return status;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   }
   static constexpr std::chrono::seconds kReadWait{30};
 
@@ -112,34 +123,34 @@ proto::JobProgress CoordinatorClient::watch(std::uint64_t job_id,
 }
 
 std::vector<proto::BugSummary> CoordinatorClient::bugs(std::uint64_t job_id) {
-  grpc::ClientContext context;
-  impl_->prepare_read(context);
   proto::JobRef job;
   job.set_job_id(job_id);
   proto::BugList list;
-  impl_->check(impl_->stub->ListBugs(&context, job, &list), "listing bugs");
+  impl_->check(impl_->read([&](grpc::ClientContext& context) { return impl_->stub->ListBugs(&context, job, &list); }),
+               "listing bugs");
   return {list.bugs().begin(), list.bugs().end()};
 }
 
 proto::TraceFile CoordinatorClient::trace(std::uint64_t job_id, std::uint64_t bug_number, bool reference) {
-  grpc::ClientContext context;
-  impl_->prepare_read(context);
   proto::BugRef ref;
   ref.set_job_id(job_id);
   ref.set_number(bug_number);
   ref.set_reference(reference);
   proto::TraceFile trace;
-  impl_->check(impl_->stub->GetBugTrace(&context, ref, &trace), "fetching bug " + std::to_string(bug_number));
+  impl_->check(
+      impl_->read([&](grpc::ClientContext& context) { return impl_->stub->GetBugTrace(&context, ref, &trace); }),
+      "fetching bug " + std::to_string(bug_number));
   return trace;
 }
 
 proto::NearestPassing CoordinatorClient::nearest_passing(std::uint64_t job_id) {
-  grpc::ClientContext context;
-  impl_->prepare_read(context);
   proto::JobRef job;
   job.set_job_id(job_id);
   proto::NearestPassing nearest;
-  impl_->check(impl_->stub->GetNearestPassing(&context, job, &nearest), "fetching the nearest passing run");
+  impl_->check(impl_->read([&](grpc::ClientContext& context) {
+    return impl_->stub->GetNearestPassing(&context, job, &nearest);
+  }),
+               "fetching the nearest passing run");
   return nearest;
 }
 
