@@ -12,16 +12,24 @@ namespace {
 
 // Each lease's distinct bugs go to the coordinator as they are found (and again with a shorter
 // run), their counts with the lease's end: the coordinator groups and counts them across leases.
-coordinator::ExplorationOptions handing_over_bugs(coordinator::ExplorationOptions options) {
+// Bugs go to the coordinator; and the job's leases held here share one budget of wakeup-tree
+// events, as one explorer's workers do: an explorer each, with a budget each, held an agent's
+// memory to as many budgets as it had leases alive.
+coordinator::ExplorationOptions for_leases(coordinator::ExplorationOptions options,
+                                           std::atomic<std::uint64_t>& wakeup_events) {
   options.hands_over_bugs = true;
+  options.explorer.shared_wakeup_events = &wakeup_events;
   return options;
 }
 
 }  // namespace
 
 SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent,
-                                 std::size_t report_bytes)
-    : options_(handing_over_bugs(std::move(options))), on_urgent_(std::move(urgent)), report_bytes_(report_bytes) {}
+                                 std::size_t report_bytes, std::size_t requests_for_a_report)
+    : options_(for_leases(std::move(options), wakeup_events_)),
+      on_urgent_(std::move(urgent)),
+      report_bytes_(report_bytes),
+      requests_for_a_report_(requests_for_a_report) {}
 
 void SubtreeSessions::mark_urgent() {
   if (urgent_) return;
@@ -36,7 +44,8 @@ void SubtreeSessions::apply(const proto::Work& work) {
   if (work.stop()) stop();
   for (const auto lease : work.drop()) drop(lease);
   for (const auto& lease : work.leases()) add(lease.lease_id(), coordinator::from_wire(lease.subtree()));
-  for (const auto& routed : work.backtracks()) backtrack(routed.lease_id(), coordinator::from_wire(routed.request()));
+  for (const auto& routed : work.backtracks())
+    backtrack(routed.lease_id(), coordinator::backtrack_from_bytes(routed.request()));
   for (const auto& finished : work.finished()) given_away_finished(finished.lease_id(), finished.subtree_id());
   for (const auto lease : work.split()) split(lease);
 }
@@ -232,6 +241,10 @@ coordinator::Handover SubtreeSessions::complete_and_next(std::uint64_t id, const
 // finished only when the whole source is.
 coordinator::Handover SubtreeSessions::handed_over(std::uint64_t ordinal, coordinator::Handover handover) {
   split_wanted();  // the run may have opened choices to give away
+  if (handover.requests_held >= requests_for_a_report_) {
+    std::lock_guard lock(mutex_);
+    mark_urgent();
+  }
   if (handover.next) {
     handover.next->id |= ordinal << kPartShift;
     handover.finished = false;
@@ -310,17 +323,14 @@ bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     part.backtracks.clear();
   }
   // A race found again on another path is the same request: the owner needs it once.
-  for (auto& request : session.take_backtrack_requests()) {
-    proto::BacktrackRequest wire;
-    coordinator::to_wire(request, wire);
-    if (part.raised.first_time(wire.SerializeAsString())) {
-      part.backtracks.push_back(std::move(request));
-    }
+  for (const auto& request : session.take_backtrack_requests()) {
+    auto bytes = coordinator::backtrack_bytes(request);
+    if (part.raised.first_time(bytes)) part.backtracks.push_back(std::move(bytes));
   }
   while (!part.backtracks.empty() && room > 0) {
     auto& raised = *report.add_backtracks();
     raised.set_lease_id(part.lease);
-    coordinator::to_wire(part.backtracks.front(), *raised.mutable_request());
+    raised.set_request(std::move(part.backtracks.front()));
     part.backtracks.pop_front();
     room -= std::min(room, raised.ByteSizeLong());
   }

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "exocheck/coordinator/exploration_session.hpp"
@@ -32,17 +33,25 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// What one report carries of backtrack requests at most, in wire bytes. Under optimal DPOR a
   /// subtree given away raised tens of thousands a second (minesweeper), and one report past
   /// gRPC's limit on a message (256 MB) broke the stream for good: sent again at each
-  /// reconnection, never taken. A request takes about three times its wire size as a message (a
-  /// string object per name): reports of 32 MB made an agent's heap jump by 150 MB, which glibc
-  /// kept. The rest goes at once in the next report.
+  /// reconnection, never taken. Reports of 32 MB made an agent's heap jump by 150 MB, which glibc
+  /// kept, when requests went as messages (a string object per name; they go as bytes now). The
+  /// rest goes at once in the next report.
   static constexpr std::size_t kReportBytes = 4u << 20;
+  /// Backtrack requests a lease's explorer holds that make a report urgent. They wait there as the
+  /// engine's (about 2 KB each, half of them races found again) until a report takes them in their
+  /// wire form, once each: at a report a second, a subtree of minesweeper held up to 47,000, which
+  /// the C library kept as free memory after (200-300 MB of an agent's RSS).
+  static constexpr std::size_t kRequestsForAReport = 4096;
 
   /// `urgent` is called (under this source's lock: it must not call back) when something the
   /// coordinator should hear soon happens: a slot found nothing to run, a subtree ended, a split
   /// was answered.
-  /// `report_bytes`: what one report carries of backtrack requests at most (kReportBytes).
+  /// `report_bytes`: what one report carries of backtrack requests at most (kReportBytes);
+  /// `requests_for_a_report`: the requests a lease's explorer holds that make a report urgent
+  /// (kRequestsForAReport).
   explicit SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent = {},
-                           std::size_t report_bytes = kReportBytes);
+                           std::size_t report_bytes = kReportBytes,
+                           std::size_t requests_for_a_report = kRequestsForAReport);
 
   /// Applies what the coordinator sent for this job, in Work's order (coordinator.proto): the
   /// calls below.
@@ -92,8 +101,9 @@ class SubtreeSessions final : public coordinator::LeaseSource {
     std::unique_ptr<coordinator::ExplorationSession> session;
     engine::Stats reported;
     bool dropped = false;
-    /// Taken from the session, not yet reported: a report carries at most kReportBytes of them.
-    std::deque<engine::BacktrackRequest> backtracks;
+    /// Taken from the session, not yet reported, serialised as the report carries them (a report
+    /// carries at most kReportBytes of them).
+    std::deque<std::string> backtracks;
     RaisedRequests raised;  ///< those raised lately: a race found again goes once
   };
 
@@ -116,6 +126,9 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// stop() or close() came.
   bool stopping();
 
+  /// The wakeup-tree events the parts' explorers hold between them (their shared budget): before
+  /// options_, which points to it, and parts_, whose explorers take their part from it as they go.
+  std::atomic<std::uint64_t> wakeup_events_{0};
   const coordinator::ExplorationOptions options_;
   mutable coordinator::SpinningMutex mutex_;
   std::map<std::uint64_t, Part> parts_;  ///< by ordinal
@@ -130,6 +143,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
   const std::function<void()> on_urgent_;
   const std::size_t report_bytes_;
+  const std::size_t requests_for_a_report_;
   bool closed_ = false;
   /// The parts' sessions, for stop_sessions(): a lock taken under mutex_ or alone, never before it.
   std::mutex stoppable_mutex_;

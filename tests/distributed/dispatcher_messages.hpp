@@ -50,6 +50,14 @@ inline proto::Report report(std::uint64_t job, std::uint64_t seen, bool hungry =
   return out;
 }
 
+/// A backtrack request at the root (an empty prefix) as RaisedBacktrack carries it: serialised.
+inline std::string request_for(const std::string& message, const std::string& taken) {
+  proto::BacktrackRequest request;
+  request.set_message(message);
+  request.set_taken(taken);
+  return request.SerializeAsString();
+}
+
 /// `lease` explored: `paths` paths, classes with keys (k, k) for each k in `keys`.
 inline void add_done(proto::Report& out, std::uint64_t lease, std::uint64_t paths,
                      const std::vector<std::uint64_t>& keys, bool complete = true) {

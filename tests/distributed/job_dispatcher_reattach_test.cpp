@@ -88,7 +88,7 @@ TEST_P(ReattachTest, AnAgentBackWithinTheGraceKeepsItsSubtreeAndGetsWhatItMissed
   raised.set_seq(1);
   auto& race = *raised.add_backtracks();
   race.set_lease_id(part);
-  race.mutable_request()->set_message("env#2");
+  race.set_request(request_for("env#2", ""));
   add_done(raised, part, 2, {1, 2});
   dispatcher.accept_report(b, raised);
   EXPECT_EQ(dispatcher.progress(job)->outstanding(), 1u) << "the whole tree still is a's";

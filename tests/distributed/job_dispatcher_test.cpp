@@ -11,6 +11,7 @@
 #include <string>
 
 #include "dispatcher_messages.hpp"
+#include "exocheck/coordinator/subtree_wire.hpp"
 #include "job_dispatcher.hpp"
 
 namespace exocheck::coordinator {
@@ -129,14 +130,13 @@ TEST_F(JobDispatcherTest, AHungryAgentGetsWhatTheShallowestLeaseSplitsOff) {
   auto raised = report(job, 1);
   auto& race = *raised.add_backtracks();
   race.set_lease_id(part);
-  race.mutable_request()->set_message("env#2");
-  race.mutable_request()->set_taken("env#1");
+  race.set_request(request_for("env#2", "env#1"));
   add_done(raised, part, 2, {1, 2});
   dispatcher.accept_report(b, raised);
   const auto routed = work(a);
   ASSERT_EQ(routed.backtracks_size(), 1);
   EXPECT_EQ(routed.backtracks(0).lease_id(), whole);
-  EXPECT_EQ(routed.backtracks(0).request().message(), "env#2");
+  EXPECT_EQ(coordinator::backtrack_from_bytes(routed.backtracks(0).request()).message, "env#2");
   ASSERT_EQ(routed.finished_size(), 1);
   EXPECT_EQ(routed.finished(0).lease_id(), whole);
   EXPECT_EQ(routed.finished(0).subtree_id(), 5u);
@@ -174,6 +174,37 @@ TEST_F(JobDispatcherTest, ASplitOffSubtreeWithAMalformedWakeupTreeIsRefusedAndNo
     EXPECT_EQ(std::string(error.what()), "subtree 5: its wakeup tree's preorder goes from depth 1 to 3");
   }
   EXPECT_TRUE(work(b).leases().empty());
+}
+
+// The coordinator reads a request's prefix only and passes its bytes on: bytes that are no request
+// are refused there, not sent to the owner's agent.
+TEST_F(JobDispatcherTest, ABacktrackRequestThatIsNoneIsRefusedAndNotRouted) {
+  const auto job = dispatcher.submit(submission());
+  const auto a = accepting_agent(job, "a");
+  const auto whole = work(a).leases(0).lease_id();
+  const auto b = accepting_agent(job, "b");
+  ASSERT_EQ(work(a).split_size(), 1);
+  auto answer = report(job, 1);
+  auto& split = *answer.add_splits();
+  split.set_lease_id(whole);
+  split.mutable_given()->set_id(5);
+  split.mutable_given()->add_prefix("env#2");
+  dispatcher.accept_report(a, answer);
+  const auto part = work(b).leases(0).lease_id();
+  auto raised = report(job, 1);
+  auto& race = *raised.add_backtracks();
+  race.set_lease_id(part);
+  race.set_request(request_for("env#2", "env#1").substr(1));
+  try {
+    dispatcher.accept_report(b, raised);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(
+        std::string(error.what()).rfind("lease " + std::to_string(part) + ": a backtrack request that is not one", 0),
+        0u)
+        << error.what();
+  }
+  EXPECT_EQ(work(a).backtracks_size(), 0);
 }
 
 TEST_F(JobDispatcherTest, ALostAgentsSubtreeIsLeasedAgainAndItsFiguresDropped) {

@@ -54,8 +54,7 @@ class DispatcherWakesTest : public testing::Test {
     raised.set_seq(1);
     auto& race = *raised.add_backtracks();
     race.set_lease_id(part);
-    race.mutable_request()->set_message("env#2");
-    race.mutable_request()->set_taken("env#1");
+    race.set_request(request_for("env#2", "env#1"));
     add_done(raised, part, 2, {1, 2});
     return raised;
   }

@@ -74,6 +74,29 @@ TEST(SubtreeSessions, ALeaseWhoseLastGivenSubtreeComesBackEndsAtOnce) {
   EXPECT_EQ(after.done(0).lease_id(), 1u);
 }
 
+// A lease's explorer holds the requests it raised until a report takes them (in their wire form,
+// once each): past a number, they make the report urgent, where they waited for the next one a
+// second later, tens of thousands of them.
+TEST(SubtreeSessions, ALeaseHoldingManyRequestsMakesTheReportUrgent) {
+  const coordinator::testing::FakeBehaviour four{.pings = 4};
+  for (const std::size_t many : {std::size_t{1}, agent::SubtreeSessions::kRequestsForAReport}) {
+    int urgent = 0;
+    agent::SubtreeSessions sessions(
+        {}, [&] { ++urgent; }, agent::SubtreeSessions::kReportBytes, many);
+    proto::Work work = granting(1);
+    work.mutable_leases(0)->mutable_subtree()->add_prefix("env#1");  // below env#1, which races above
+    sessions.apply(work);
+    const auto lease = sessions.next();
+    ASSERT_TRUE(lease);
+    const auto run = coordinator::testing::run_fake(lease->request, four);
+    const auto events = coordinator::pointers_to(run.events);
+    const auto handover = sessions.complete_and_next(lease->id, events, run.result, lease->request);
+    ASSERT_TRUE(handover.next) << "the lease's other paths";
+    EXPECT_GE(handover.requests_held, 1u);
+    EXPECT_EQ(urgent, many == 1 ? 1 : 0) << many << " requests make a report urgent";
+  }
+}
+
 // A lease below the root (env#1 delivered first) races with env#1 above it on every path, and
 // several paths raise the same request: each distinct one goes to the coordinator once (without
 // the lease's record of those raised, some go twice), and a report carries what fits in its
@@ -103,7 +126,7 @@ TEST(SubtreeSessions, BacktrackRequestsGoOnceEachAndAReportCarriesWhatFits) {
     ++reports;
     ASSERT_LE(report.backtracks_size(), 1);  // a room of one byte: one request a report
     for (const auto& raised : report.backtracks()) {
-      EXPECT_TRUE(requests.insert(raised.request().SerializeAsString()).second) << "sent twice";
+      EXPECT_TRUE(requests.insert(raised.request()).second) << "sent twice";
     }
     if (report.done_size() > 0) {
       EXPECT_EQ(report.backtracks_size(), 1) << "the end comes with the last request, not before";

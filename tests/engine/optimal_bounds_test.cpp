@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 
 #include "differential.hpp"
@@ -158,6 +159,28 @@ TEST(OptimalBounds, WakeupTreesAtTheirBudgetMakeTheExplorationBounded) {
   std::printf("optimal, sequences cut short from the first run: %d programs, %d cut short, %llu of %llu classes\n",
               programs, cut_short, static_cast<unsigned long long>(reached_classes),
               static_cast<unsigned long long>(classes));
+}
+
+// An agent's leases are explored by an explorer each, which share one budget: each counts its own
+// trees, and cuts while their sum holds the budget, as one explorer cuts at its own.
+TEST(OptimalBounds, ExplorersSharingABudgetCutWhileTheirSumHoldsIt) {
+  const Program program = registry_program(3);
+  const Reached all = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo});
+  ExplorerOptions options{Reduction::kOptimal, true, Heuristic::kFifo};
+  options.held_wakeup_events = 64;  // every tree that holds an event is among the largest
+  std::atomic<std::uint64_t> shared{0};
+  options.shared_wakeup_events = &shared;
+  const Reached alone = explore(program, options);
+  EXPECT_EQ(alone.stats.cut_for_memory, 0u) << "within the budget alone";
+  EXPECT_EQ(alone.classes, all.classes);
+  EXPECT_EQ(shared.load(), 0u) << "an explorer's part goes with it";
+
+  shared.store(64);  // the other explorers hold the budget
+  const Reached sharing = explore(program, options);
+  EXPECT_GT(sharing.stats.cut_for_memory, 0u);
+  EXPECT_TRUE(reaches_only_classes_of(all, sharing));
+  EXPECT_FALSE(explored_completely(program, options));
+  EXPECT_EQ(shared.load(), 64u) << "the others' part is left as it was";
 }
 
 }  // namespace

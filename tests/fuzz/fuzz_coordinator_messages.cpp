@@ -41,7 +41,8 @@ void as_agent_would(const proto::CoordinatorMessage& message) {
       coordinator::ExplorationOptions options;
       coordinator::ExplorationSession session(options, coordinator::from_wire(lease.subtree()));
       for (const auto& routed : message.work().backtracks()) {
-        if (routed.lease_id() == lease.lease_id()) session.request_backtrack(coordinator::from_wire(routed.request()));
+        if (routed.lease_id() == lease.lease_id())
+          session.request_backtrack(coordinator::backtrack_from_bytes(routed.request()));
       }
       (void)session.next();
       (void)session.split();

@@ -110,7 +110,7 @@ std::string agent_messages(bool with_bug) {
   progress->mutable_stats()->set_classes(3);
   auto* raised = report.add_backtracks();
   raised->set_lease_id(1);
-  *raised->mutable_request() = backtrack();
+  raised->set_request(backtrack().SerializeAsString());
   auto* split = report.add_splits();
   split->set_lease_id(1);
   *split->mutable_given() = subtree(7);
@@ -168,7 +168,7 @@ std::string coordinator_messages() {
   *lease->mutable_subtree() = subtree(1);
   auto* routed = work.add_backtracks();
   routed->set_lease_id(1);
-  *routed->mutable_request() = backtrack();
+  routed->set_request(backtrack().SerializeAsString());
   work.add_split(1);
   work.set_acked_report(1);
   wire::append_frame(out, message);

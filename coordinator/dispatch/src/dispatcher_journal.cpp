@@ -119,7 +119,11 @@ void JobDispatcher::apply_record(const proto::JournalRecord& record) {
       if (running_job_ == id) running_job_ = 0;
       break;
     case proto::JournalRecord::kRouted:
-      job.routed[record.routed().lease_id()].push_back(RoutedRequest{0, record.routed().request().SerializeAsString()});
+      if (record.routed().request().empty()) {
+        throw std::runtime_error("journal: a routed request of job " + std::to_string(id) +
+                                 " in the form of an older coordinator, which this one cannot resume");
+      }
+      job.routed[record.routed().lease_id()].push_back(RoutedRequest{0, record.routed().request()});
       break;
     case proto::JournalRecord::kDelivered:
       if (const auto found = job.routed.find(record.delivered().lease_id()); found != job.routed.end()) {

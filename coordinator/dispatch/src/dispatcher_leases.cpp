@@ -83,7 +83,7 @@ void JobDispatcher::reattach(Agent& agent, Job& job) {
       ++job.numbered[agent.worker];
       auto& sent = *work.add_backtracks();
       sent.set_lease_id(lease);
-      sent.mutable_request()->ParseFromString(routed.request);
+      sent.set_request(routed.request);
     }
     for (const auto& notice : job.ledger->finished_children(lease)) {
       auto& finished = *work.add_finished();
@@ -106,16 +106,16 @@ void JobDispatcher::apply_split(Job& job, const proto::SplitAnswer& split) {
   job.ledger->split_off(split.lease_id(), std::move(given));
 }
 
-void JobDispatcher::route(Job& job, const proto::RoutedBacktrack& routed) {
+void JobDispatcher::route(Job& job, proto::RoutedBacktrack routed) {
   ++backtracks_routed_;
-  auto& kept = job.routed[routed.lease_id()].emplace_back(RoutedRequest{0, routed.request().SerializeAsString()});
+  auto& kept = job.routed[routed.lease_id()].emplace_back(RoutedRequest{0, routed.request()});
   const auto worker = job.ledger->worker_of(routed.lease_id());
   Agent* agent = worker ? agent_of_worker(*worker) : nullptr;
   if (agent == nullptr) return;
   kept.sent_as = ++job.backtracks_sent[agent->worker];
   ++job.numbered[agent->worker];
   job.numbered_leases[agent->worker].insert(routed.lease_id());
-  *outbox_when_due(*agent, job).add_backtracks() = routed;
+  *outbox_when_due(*agent, job).add_backtracks() = std::move(routed);
 }
 
 void JobDispatcher::forget_routed(std::deque<RoutedRequest>& requests, std::uint64_t count) {

@@ -1,10 +1,14 @@
 // What agents report: splits, backtrack requests, figures, bugs and subtrees done, applied to the
 // job once each.
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <spdlog/spdlog.h>
 
+#include "backtrack_prefix.hpp"
 #include "exocheck/coordinator/bug_wire.hpp"
 #include "exocheck/coordinator/subtree_wire.hpp"
 #include "job_dispatcher.hpp"
@@ -14,6 +18,15 @@ namespace {
 
 // Reports acked at once at most every this many (see accept_report).
 constexpr std::uint64_t kReportsPerAck = 8;
+
+/// The configuration `raised` is for, read from its bytes (the rest goes on unparsed).
+std::vector<std::string> prefix_of(const proto::RaisedBacktrack& raised) {
+  try {
+    return backtrack_prefix(raised.request());
+  } catch (const std::invalid_argument& error) {
+    throw std::invalid_argument("lease " + std::to_string(raised.lease_id()) + ": " + error.what());
+  }
+}
 
 /// "dead letter 0#3 (Set to 0)" of "dead letter 0#3 (Set to 0) in run 12": each agent numbers
 /// its own runs, the message is what is worth saying once.
@@ -82,13 +95,13 @@ bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     if (!held(raised.lease_id())) continue;
     // A request whose owner waits is dropped: whoever explores that subtree next explores it
     // from its root, and meets the race itself.
-    const auto owner = job->ledger->owner_of({raised.request().prefix().begin(), raised.request().prefix().end()});
+    const auto owner = job->ledger->owner_of(prefix_of(raised));
     if (!owner || !job->ledger->worker_of(*owner)) continue;
     proto::RoutedBacktrack routed;
     routed.set_lease_id(*owner);
-    *routed.mutable_request() = raised.request();
+    routed.set_request(raised.request());
     record(job->id, [&](proto::JournalRecord& r) { *r.mutable_routed() = routed; });
-    route(*job, routed);
+    route(*job, std::move(routed));
   }
   for (const auto& progress : report.progress()) {
     if (held(progress.lease_id())) job->live[progress.lease_id()] = from_wire(progress.stats());

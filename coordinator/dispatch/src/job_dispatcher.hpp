@@ -131,8 +131,8 @@ class JobDispatcher {
     /// Its number among the requests sent to its lease's agent instance (Job::backtracks_sent);
     /// 0 while not sent (the agent is away).
     std::uint64_t sent_as = 0;
-    /// The proto::BacktrackRequest serialised: a few hundred bytes, where the message was several
-    /// kilobytes of small strings, and thousands are held in a long optimal job.
+    /// The proto::BacktrackRequest serialised, as its agent sent it: a few hundred bytes, where the
+    /// message was several kilobytes of small strings, and thousands are held in a long optimal job.
     std::string request;
   };
   struct Forgotten {
@@ -257,7 +257,7 @@ class JobDispatcher {
   void take_back(Job& job, const SubtreeLedger::Released& released);
   void reattach(Agent& agent, Job& job);
   void apply_split(Job& job, const proto::SplitAnswer& split);
-  void route(Job& job, const proto::RoutedBacktrack& routed);
+  void route(Job& job, proto::RoutedBacktrack routed);
   /// Forgets the oldest `count` of `requests` (those the lease's agent has received).
   static void forget_routed(std::deque<RoutedRequest>& requests, std::uint64_t count);
   /// Forgets the requests routed to `worker`'s leases that its agent says it has received.

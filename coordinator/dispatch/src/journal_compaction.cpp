@@ -92,7 +92,7 @@ void JobDispatcher::frame_image(const Job& job, std::string& out) const {
       entry.Clear();
       auto& kept = *add()->mutable_routed();
       kept.set_lease_id(lease);
-      kept.mutable_request()->ParseFromString(routed.request);
+      kept.set_request(routed.request);
       frame(entry, out);
     }
   }

@@ -24,6 +24,7 @@ class Exploration {
   virtual void subtree_finished(std::uint64_t id) = 0;
   virtual bool request_backtrack(const BacktrackRequest& request) = 0;
   virtual std::vector<BacktrackRequest> take_backtrack_requests() = 0;
+  virtual std::size_t backtrack_requests_held() const = 0;
   virtual bool finished() const = 0;
   virtual bool explored_completely() const = 0;
   virtual std::size_t outstanding() const = 0;

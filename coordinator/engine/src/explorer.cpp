@@ -39,6 +39,9 @@ bool Explorer::request_backtrack(const BacktrackRequest& request) {
 std::vector<BacktrackRequest> Explorer::take_backtrack_requests() {
   return state_->take_backtrack_requests();
 }
+std::size_t Explorer::backtrack_requests_held() const {
+  return state_->backtrack_requests_held();
+}
 void Explorer::interrupt() {
   state_->interrupt();
 }

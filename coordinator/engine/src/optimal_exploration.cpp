@@ -208,6 +208,7 @@ class OptimalExploration final : public Exploration {
   }
 
   std::vector<BacktrackRequest> take_backtrack_requests() override { return std::exchange(requests_, {}); }
+  std::size_t backtrack_requests_held() const override { return requests_.size(); }
 
   bool finished() const override {
     return started_ && out_.empty() && given_away_.empty() && (limit_reached() || tree_.open().empty());
@@ -484,7 +485,7 @@ class OptimalExploration final : public Exploration {
   bool cut_off_ = false;    ///< the run a failure cut off (race.hpp, find_cut_off_race)
   bool new_class_ = false;  ///< the last path complete() accepted was counted as a class
   AnalysisBudget budget_;   ///< what the analysis of this run may still read
-  WakeupBudget wakeup_budget_{options_.held_wakeup_events};
+  WakeupBudget wakeup_budget_{options_.held_wakeup_events, options_.shared_wakeup_events};
   bool cut_for_memory_ = false;  ///< a sequence of this run was cut short for the budget
 };
 

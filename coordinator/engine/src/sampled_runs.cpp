@@ -112,6 +112,7 @@ class SampledRuns final : public Exploration {
   void subtree_finished(std::uint64_t id) override { given_away_.erase(id); }
   bool request_backtrack(const BacktrackRequest&) override { return false; }
   std::vector<BacktrackRequest> take_backtrack_requests() override { return {}; }
+  std::size_t backtrack_requests_held() const override { return 0; }
 
   bool finished() const override { return out_.empty() && given_away_.empty() && next_run_ >= end_run_; }
   /// Samples never cover every class, however many runs end.

@@ -35,6 +35,7 @@ class TreeExploration final : public Exploration {
   void subtree_finished(std::uint64_t id) override;
   bool request_backtrack(const BacktrackRequest& request) override;
   std::vector<BacktrackRequest> take_backtrack_requests() override { return std::exchange(requests_, {}); }
+  std::size_t backtrack_requests_held() const override { return requests_.size(); }
   bool finished() const override;
   bool complete_exploration() const;
   bool explored_completely() const override { return outstanding_.empty() && complete_exploration(); }

@@ -5,7 +5,10 @@
 // their budget, sequences for the largest trees are cut short as a long run's are (their first
 // event, then the rest explored freely), so that those trees gain at most a branch per first event;
 // the trees near the path being explored, which it soon takes back, keep whole sequences.
+// Explorers may share one budget (ExplorerOptions::shared_wakeup_events): each adds what it
+// counted to their sum, and cuts while the sum holds the budget.
 
+#include <atomic>
 #include <cstdint>
 
 #include "configuration_tree.hpp"
@@ -15,7 +18,13 @@ namespace exocheck::engine {
 
 class WakeupBudget {
  public:
-  explicit WakeupBudget(std::uint64_t events) : budget_(events) {}
+  explicit WakeupBudget(std::uint64_t events, std::atomic<std::uint64_t>* shared = nullptr)
+      : budget_(events), shared_(shared) {}
+  ~WakeupBudget() {
+    if (shared_) shared_->fetch_sub(published_, std::memory_order_relaxed);
+  }
+  WakeupBudget(const WakeupBudget&) = delete;
+  WakeupBudget& operator=(const WakeupBudget&) = delete;
 
   /// Before a run's analysis: counts the trees' events when it is due (a walk of them all), and
   /// marks the largest while they hold their budget.
@@ -40,12 +49,16 @@ class WakeupBudget {
   static constexpr std::uint64_t kLargeTreeShare = 64;
 
   std::uint64_t budget_;
+  std::atomic<std::uint64_t>* shared_;
+  std::uint64_t published_ = 0;  ///< this explorer's part of *shared_: its events when last counted
   /// The trees' events when last counted, and those offered since (an upper bound).
   std::uint64_t estimate_ = 0;
   std::uint64_t runs_since_count_ = kRunsBetweenCounts;
   std::uint64_t count_ = 0;  ///< counts made: Configuration::wakeup_full names the one that marked it
   bool cutting_ = false;     ///< the trees held their budget when last counted
-  bool everywhere_ = false;  ///< the largest trees held half the events or less: every sequence is cut
+  /// This explorer held half the events or more, of which its largest trees half or less: every
+  /// sequence is cut.
+  bool everywhere_ = false;
 };
 
 }  // namespace exocheck::engine

@@ -128,14 +128,16 @@ Handover ExplorationSession::complete_and_next(std::uint64_t id, const engine::E
 Handover ExplorationSession::hand_over(std::uint64_t id, Result& converted_result, proto::RunRequest& spent) {
   bool accepted = false;
   bool finished = false;
+  std::size_t requests_held = 0;
   std::optional<engine::WorkItem> item;
   {
     std::lock_guard lock(mutex_);
     accepted = complete_locked(id, converted_result);
     item = next_locked();
     finished = finished_locked();
+    requests_held = explorer_.backtrack_requests_held();
   }
-  return {accepted, lease_of(item, spent), finished};
+  return {accepted, lease_of(item, spent), finished, requests_held};
 }
 
 std::optional<engine::WorkItem> ExplorationSession::next_locked() {

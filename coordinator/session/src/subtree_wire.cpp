@@ -88,6 +88,20 @@ engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request) {
   return out;
 }
 
+std::string backtrack_bytes(const engine::BacktrackRequest& request) {
+  proto::BacktrackRequest wire;
+  to_wire(request, wire);
+  return wire.SerializeAsString();
+}
+
+engine::BacktrackRequest backtrack_from_bytes(std::string_view bytes) {
+  proto::BacktrackRequest wire;
+  if (!wire.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
+    throw std::invalid_argument("a backtrack request that is not one (" + std::to_string(bytes.size()) + " bytes)");
+  }
+  return from_wire(wire);
+}
+
 void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
   out.set_paths(stats.paths);
   out.set_sleep_blocked(stats.sleep_blocked);

@@ -85,6 +85,8 @@ class Explorer {
   /// The backtrack requests made since the last call, for the owners of the configurations they
   /// name (always empty for an explorer of the whole tree).
   std::vector<BacktrackRequest> take_backtrack_requests();
+  /// How many take_backtrack_requests() would give now.
+  std::size_t backtrack_requests_held() const;
 
   /// Stops the exploration from any thread, also while another thread is inside complete(): a
   /// result's analysis in progress gives up at its next look (a run cut at the step limit can have

@@ -2,6 +2,7 @@
 // The independent axes of an exploration as the engine sees them. Their names, help texts and
 // wire values are in one table per axis (coordinator/options/).
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -81,6 +82,10 @@ struct ExplorerOptions {
   /// until the trees are back under nine tenths of it. The exploration is then bounded
   /// (Stats::cut_for_memory). Most programs never come near it.
   std::uint64_t held_wakeup_events = 1'000'000;
+  /// Explorers of one process that hold held_wakeup_events between them (an agent's leases, each
+  /// explored by an explorer of its own): the events each counted last, summed. nullptr: this
+  /// explorer's budget is its own. Outlives every explorer made with these options.
+  std::atomic<std::uint64_t>* shared_wakeup_events = nullptr;
 };
 
 }  // namespace exocheck::engine

@@ -22,6 +22,9 @@ struct Handover {
   bool accepted = false;  ///< the result was taken (a second one for a lease is not)
   std::optional<Lease> next;
   bool finished = false;
+  /// Backtrack requests the source holds for others after this result (an agent's subtree: see
+  /// agent/daemon/subtree_sessions.cpp), which wait for the next report.
+  std::size_t requests_held = 0;
 };
 
 class LeaseSource {

@@ -2,6 +2,8 @@
 // The engine's subtree types (engine/subtree.hpp, class_key.hpp, stats.hpp) on the wire between
 // the coordinator and its agents (coordinator.proto), both ways.
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "exocheck/engine/class_key.hpp"
@@ -18,6 +20,10 @@ engine::Subtree from_wire(const proto::Subtree& subtree);
 
 void to_wire(const engine::BacktrackRequest& request, proto::BacktrackRequest& out);
 engine::BacktrackRequest from_wire(const proto::BacktrackRequest& request);
+/// A request as RaisedBacktrack and RoutedBacktrack carry it: a proto::BacktrackRequest serialised.
+std::string backtrack_bytes(const engine::BacktrackRequest& request);
+/// Throws std::invalid_argument when `bytes` is not a proto::BacktrackRequest.
+engine::BacktrackRequest backtrack_from_bytes(std::string_view bytes);
 
 void to_wire(const engine::Stats& stats, proto::ExplorationStats& out);
 engine::Stats from_wire(const proto::ExplorationStats& stats);
