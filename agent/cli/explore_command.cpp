@@ -249,6 +249,11 @@ void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
   if (given(options::kDepthFlag) && explorer.strategy != engine::Strategy::kPct) {
     throw InputError("explore: " + std::string(options::kDepthFlag) + " needs --strategy pct");
   }
+  // Only optimal DPOR has wakeup trees: a budget for them elsewhere would bound nothing, said or not.
+  if (given(options::kWakeupBudget.flag) && (sampled || explorer.reduction != engine::Reduction::kOptimal)) {
+    throw InputError("explore: " + std::string(options::kWakeupBudget.flag) +
+                     " bounds optimal DPOR's wakeup trees: it needs --reduction optimal and --strategy systematic");
+  }
   if (!sampled) return;
   if (given(options::kMaxPaths.flag)) {
     throw InputError("explore: with --strategy " + strategy_ + " the number of runs is --runs, not " +

@@ -12,9 +12,8 @@ namespace {
 
 // Each lease's distinct bugs go to the coordinator as they are found (and again with a shorter
 // run), their counts with the lease's end: the coordinator groups and counts them across leases.
-// Bugs go to the coordinator; and the job's leases held here share one budget of wakeup-tree
-// events, as one explorer's workers do: an explorer each, with a budget each, held an agent's
-// memory to as many budgets as it had leases alive.
+// The job's leases held here share one budget of wakeup-tree events, as one explorer's workers
+// do: with a budget each, an agent's memory was as many budgets as it had leases alive.
 coordinator::ExplorationOptions for_leases(coordinator::ExplorationOptions options,
                                            std::atomic<std::uint64_t>& wakeup_events) {
   options.hands_over_bugs = true;
@@ -82,6 +81,7 @@ SubtreeSessions::Part* SubtreeSessions::part_of_run(std::uint64_t id) {
 void SubtreeSessions::backtrack(std::uint64_t lease, const engine::BacktrackRequest& request) {
   std::lock_guard lock(mutex_);
   ++backtracks_seen_;
+  if (backtracks_seen_ - backtracks_said_ >= kRoutedForAReport) mark_urgent();
   if (Part* part = part_of_lease(lease)) part->session->request_backtrack(request);
 }
 
@@ -300,6 +300,7 @@ void SubtreeSessions::collect(proto::Report& report) {
   }
   report.set_leases_seen(leases_seen_);
   report.set_backtracks_seen(backtracks_seen_);
+  backtracks_said_ = backtracks_seen_;
   report.set_hungry(hungry_);
   urgent_ = false;
   if (more) mark_urgent();  // the rest at once, in the next report

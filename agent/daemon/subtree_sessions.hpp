@@ -42,6 +42,10 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// wire form, once each: at a report a second, a subtree of minesweeper held up to 47,000, which
   /// the C library kept as free memory after (200-300 MB of an agent's RSS).
   static constexpr std::size_t kRequestsForAReport = 4096;
+  /// Routed requests received since the last report that make the next one urgent: the coordinator
+  /// journals a request until a report says it arrived, and at a report a second thousands were in
+  /// flight.
+  static constexpr std::uint64_t kRoutedForAReport = 1024;
 
   /// `urgent` is called (under this source's lock: it must not call back) when something the
   /// coordinator should hear soon happens: a slot found nothing to run, a subtree ended, a split
@@ -139,6 +143,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   std::atomic<bool> any_split_wanted_{false};  ///< read without the lock after each run
   std::uint64_t leases_seen_ = 0;
   std::uint64_t backtracks_seen_ = 0;
+  std::uint64_t backtracks_said_ = 0;  ///< backtracks_seen_ as the last report collected said it
   bool hungry_ = false;
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
   const std::function<void()> on_urgent_;

@@ -85,6 +85,33 @@ TEST_F(DispatcherWakesTest, WhatABusyAgentDoesNotNeedYetAnswersItsNextReport) {
   EXPECT_EQ(work(b).acked_report(), 1u) << "b's ack waited for it";
 }
 
+// A flow of requests is written as it comes, kRoutedPerWrite at a time: waiting for the owner's
+// next report, a second's were in flight, which the journal holds until the owner has them.
+TEST_F(DispatcherWakesTest, ABusyAgentIsWokenForAWriteOfRequests) {
+  const auto job = dispatcher.submit(submission());
+  const auto a = accepting_agent(job, "a");
+  const auto b = accepting_agent(job, "b");
+  const auto [whole, part] = split_between(job, a, b);
+  const auto raising = [&, part = part](int from, int to, std::uint64_t seq) {
+    auto raised = report(job, 1);
+    raised.set_seq(seq);
+    for (int k = from; k < to; ++k) {
+      auto& race = *raised.add_backtracks();
+      race.set_lease_id(part);
+      race.set_request(request_for("env#" + std::to_string(k + 2), "env#1"));
+    }
+    dispatcher.accept_report(b, raised);
+  };
+  const auto woken = wakes["a"];
+  raising(0, kRoutedPerWrite - 1, 1);
+  EXPECT_EQ(wakes["a"], woken) << "a, busy, takes fewer with its next report";
+  raising(kRoutedPerWrite - 1, kRoutedPerWrite, 2);
+  EXPECT_EQ(wakes["a"], woken + 1) << "a write's worth goes at once";
+  const auto sent = work(a);
+  ASSERT_EQ(sent.backtracks_size(), kRoutedPerWrite);
+  EXPECT_EQ(sent.backtracks(0).lease_id(), whole);
+}
+
 TEST_F(DispatcherWakesTest, AHungryAgentIsWokenAtOnceAndABusyOneWithinTheBound) {
   const auto job = dispatcher.submit(submission());
   const auto a = accepting_agent(job, "a");

@@ -97,6 +97,30 @@ TEST(SubtreeSessions, ALeaseHoldingManyRequestsMakesTheReportUrgent) {
   }
 }
 
+// The coordinator journals a routed request until a report says it arrived: a flow of them makes
+// the report urgent, not one a second later.
+TEST(SubtreeSessions, ManyRoutedRequestsReceivedMakeTheReportUrgent) {
+  int urgent = 0;
+  agent::SubtreeSessions sessions({}, [&] { ++urgent; });
+  proto::Work routed;
+  routed.set_job_id(1);
+  proto::BacktrackRequest request;
+  request.set_message("env#2");
+  for (std::uint64_t k = 0; k + 1 < agent::SubtreeSessions::kRoutedForAReport; ++k) {
+    auto& sent = *routed.add_backtracks();
+    sent.set_lease_id(7);  // not held here: counted as received all the same
+    sent.set_request(request.SerializeAsString());
+  }
+  sessions.apply(routed);
+  EXPECT_EQ(urgent, 0);
+  routed.mutable_backtracks()->DeleteSubrange(1, routed.backtracks_size() - 1);
+  sessions.apply(routed);
+  EXPECT_EQ(urgent, 1);
+  proto::Report report;
+  sessions.collect(report);
+  EXPECT_EQ(report.backtracks_seen(), agent::SubtreeSessions::kRoutedForAReport);
+}
+
 // A lease below the root (env#1 delivered first) races with env#1 above it on every path, and
 // several paths raise the same request: each distinct one goes to the coordinator once (without
 // the lease's record of those raised, some go twice), and a report carries what fits in its

@@ -89,6 +89,9 @@ TEST_F(ExploreTest, SampledStrategyFlagsThatDoNotGoTogetherAreRefused) {
   refused({"--strategy", "random", "--depth", "2"}, "--depth needs --strategy pct");
   refused({"--strategy", "pct", "--max-paths", "5"}, "the number of runs is --runs");
   refused({"--strategy", "sometimes"}, "sometimes");
+  const std::string budget = "--wakeup-budget bounds optimal DPOR's wakeup trees: it needs --reduction optimal";
+  refused({"--reduction", "transdpor", "--wakeup-budget", "10"}, budget);
+  refused({"--strategy", "random", "--wakeup-budget", "10"}, budget);
 }
 
 }  // namespace

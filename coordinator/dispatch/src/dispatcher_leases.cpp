@@ -115,7 +115,9 @@ void JobDispatcher::route(Job& job, proto::RoutedBacktrack routed) {
   kept.sent_as = ++job.backtracks_sent[agent->worker];
   ++job.numbered[agent->worker];
   job.numbered_leases[agent->worker].insert(routed.lease_id());
-  *outbox_when_due(*agent, job).add_backtracks() = std::move(routed);
+  auto& outbox = outbox_when_due(*agent, job);
+  *outbox.add_backtracks() = std::move(routed);
+  if (outbox.backtracks_size() >= kRoutedPerWrite) poke(*agent);
 }
 
 void JobDispatcher::forget_routed(std::deque<RoutedRequest>& requests, std::uint64_t count) {

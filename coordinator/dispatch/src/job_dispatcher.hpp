@@ -37,6 +37,10 @@ using Clock = std::chrono::steady_clock;
 /// gave away) waits for a message of its own at most: a busy agent reports every second, and its
 /// report is answered with them.
 inline constexpr std::chrono::milliseconds kOwedAtMost{1'000};
+/// Backtrack requests for one agent that are written at once, busy or not: a flow of them waiting
+/// for the agent's next report was thousands in flight (a second's), which the journal holds until
+/// the agent says it has them.
+inline constexpr int kRoutedPerWrite = 256;
 
 /// Done, failed or cancelled: the job takes no more work.
 inline bool is_final(proto::JobState state) {

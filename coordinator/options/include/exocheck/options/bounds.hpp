@@ -37,8 +37,9 @@ inline constexpr Bound kMaxBugs{"--max-bugs",
 /// engine::ExplorerOptions::held_wakeup_events; ExplorationSettings.wakeup_budget.
 inline constexpr Bound kWakeupBudget{
     "--wakeup-budget",
-    "optimal: most events each explorer's wakeup trees hold (the sequences still to explore, about 50 bytes "
-    "each); past it, new sequences are cut short and the exploration is bounded; 0 = no limit"};
+    "optimal: most events the wakeup trees hold (the sequences still to explore, about 50 bytes each), "
+    "embedded and in each agent; past it, new sequences are cut short and the exploration is bounded; "
+    "0 = no limit"};
 
 inline constexpr std::array<Bound, 8> kBounds{kMaxPaths,  kTimeLimit, kRunTimeout, kRunTime,
                                               kStepLimit, kBugTraces, kMaxBugs,    kWakeupBudget};
