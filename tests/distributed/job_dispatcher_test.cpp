@@ -38,6 +38,16 @@ class JobDispatcherTest : public testing::Test {
 
   proto::JobState state(std::uint64_t job_id) const { return dispatcher.progress(job_id).value().state(); }
 
+  /// The answer of the lease `whole` to a split asked: subtree 5, env#2 delivered first.
+  static proto::Report split_answer(std::uint64_t job, std::uint64_t whole) {
+    auto answer = report(job, 1);
+    auto& split = *answer.add_splits();
+    split.set_lease_id(whole);
+    split.mutable_given()->set_id(5);
+    split.mutable_given()->add_prefix("env#2");
+    return answer;
+  }
+
   // Without a grace: a lost agent's subtrees wait again at once.
   JobDispatcher dispatcher{DispatcherOptions{std::chrono::milliseconds(0), nullptr}};
 };
@@ -113,11 +123,7 @@ TEST_F(JobDispatcherTest, AHungryAgentGetsWhatTheShallowestLeaseSplitsOff) {
   ASSERT_EQ(asked.split_size(), 1) << "a is asked to split for the hungry b";
   EXPECT_EQ(asked.split(0), whole);
 
-  auto answer = report(job, 1);
-  auto& split = *answer.add_splits();
-  split.set_lease_id(whole);
-  split.mutable_given()->set_id(5);
-  split.mutable_given()->add_prefix("env#2");
+  auto answer = split_answer(job, whole);
   dispatcher.accept_report(a, answer);
   const auto given = work(b).leases();
   ASSERT_EQ(given.size(), 1);
@@ -160,13 +166,9 @@ TEST_F(JobDispatcherTest, ASplitOffSubtreeWithAMalformedWakeupTreeIsRefusedAndNo
   const auto whole = work(a).leases(0).lease_id();
   const auto b = accepting_agent(job, "b");
   ASSERT_EQ(work(a).split_size(), 1);
-  auto answer = report(job, 1);
-  auto& split = *answer.add_splits();
-  split.set_lease_id(whole);
-  split.mutable_given()->set_id(5);
-  split.mutable_given()->add_prefix("env#2");
-  split.mutable_given()->add_wakeup()->set_depth(1);
-  split.mutable_given()->add_wakeup()->set_depth(3);
+  auto answer = split_answer(job, whole);
+  answer.mutable_splits(0)->mutable_given()->add_wakeup()->set_depth(1);
+  answer.mutable_splits(0)->mutable_given()->add_wakeup()->set_depth(3);
   try {
     dispatcher.accept_report(a, answer);
     FAIL() << "accepted";
@@ -184,12 +186,7 @@ TEST_F(JobDispatcherTest, ABacktrackRequestThatIsNoneIsRefusedAndNotRouted) {
   const auto whole = work(a).leases(0).lease_id();
   const auto b = accepting_agent(job, "b");
   ASSERT_EQ(work(a).split_size(), 1);
-  auto answer = report(job, 1);
-  auto& split = *answer.add_splits();
-  split.set_lease_id(whole);
-  split.mutable_given()->set_id(5);
-  split.mutable_given()->add_prefix("env#2");
-  dispatcher.accept_report(a, answer);
+  dispatcher.accept_report(a, split_answer(job, whole));
   const auto part = work(b).leases(0).lease_id();
   auto raised = report(job, 1);
   auto& race = *raised.add_backtracks();
