@@ -43,8 +43,8 @@ using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorM
 // How often a connection reports its explorations' figures when nothing urgent happens: the
 // figures are for people watching; what other agents wait for goes at once.
 constexpr std::chrono::milliseconds kReportInterval{1'000};
-// Free memory worth handing back (free_memory.hpp): a report of requests is a few times this.
-constexpr std::size_t kWorthReleasing = std::size_t{32} << 20;
+// Free memory worth handing back (free_memory.hpp): a fifth of what an agent holds in use.
+constexpr std::size_t kWorthReleasing = std::size_t{8} << 20;
 
 /// What an agent keeps across its streams (DESIGN.md, "Distribution"): the job whose subtrees it
 /// explores, which go on while the coordinator is away, and its reports until the coordinator

@@ -42,7 +42,7 @@ TEST_F(ExploreTest, WakeupTreesPastTheirBudgetMakeTheExplorationBoundedNotComple
   EXPECT_EQ(whole.exit_code, 0) << whole.summary.dump(2);
   EXPECT_EQ(whole.summary.at("stats").at("classes"), 24);
   EXPECT_EQ(whole.summary.at("stats").at("cut_for_memory"), 0);
-  EXPECT_EQ(whole.summary.at("options").at("wakeup_budget"), 1000000);
+  EXPECT_EQ(whole.summary.at("options").at("wakeup_budget"), 250000);
 }
 
 TEST_F(ExploreTest, CheckTerminationReportsARunCutAtTheStepLimitAsABugThatReplays) {

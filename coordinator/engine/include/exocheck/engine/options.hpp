@@ -81,7 +81,7 @@ struct ExplorerOptions {
   /// this many, sequences for the largest trees are cut short as a long run's are (wakeup_budget.hpp),
   /// until the trees are back under nine tenths of it. The exploration is then bounded
   /// (Stats::cut_for_memory). Most programs never come near it.
-  std::uint64_t held_wakeup_events = 1'000'000;
+  std::uint64_t held_wakeup_events = 250'000;
   /// Explorers of one process that hold held_wakeup_events between them (an agent's leases, each
   /// explored by an explorer of its own): the events each counted last, summed. nullptr: this
   /// explorer's budget is its own. Outlives every explorer made with these options.
