@@ -173,7 +173,7 @@ void ControlledRuntime::collect_enabled() {
   hold_back_by_order(delivery_, enabled_, [this](std::size_t i) {
     const Envelope& envelope = *pending_[i];
     return SendFacts{envelope.receiver->index, envelope.sender != nullptr ? envelope.sender->index : -1,
-                     envelope.send_seq, envelope.clock.get()};
+                     envelope.send_seq, envelope.clock.get(), envelope.timer != TimerKind::kNone};
   });
   if (timers_ == proto::TIMERS_QUIESCENT || quiescent_sent_) {
     keep_quiescent_deliveries(

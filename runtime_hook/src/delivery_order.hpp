@@ -20,10 +20,15 @@ struct SendFacts {
   std::int64_t sender = -1;            ///< the sending actor's index; -1: main (the environment)
   std::uint64_t send_seq = 0;          ///< the run's global send order
   const VectorClock* clock = nullptr;  ///< the sending step's clock; nullptr: sent in step 0 (main's code)
+  bool timer = false;                  ///< a timer's firing, "sent" when it was armed
 };
 
 /// Whether `earlier`, sent before `later` to the same receiver, goes first under `order`.
 inline bool goes_first(proto::DeliveryOrder order, const SendFacts& earlier, const SendFacts& later) {
+  // A firing comes a while after its arming: what was sent after the arming, on its channel or
+  // causally, may come first (a timeout races the reply it waits for, dependency.md "Delivery
+  // orders"). What was sent before the arming still goes before the firing.
+  if (earlier.timer) return false;
   switch (order) {
     case proto::DELIVERY_FIFO:
       return earlier.sender == later.sender;

@@ -134,11 +134,12 @@ std::vector<std::size_t> Interpreter::enabled_messages() const {
   for (std::size_t i = 0; i < pending_.size(); ++i) {
     if (is_enabled(pending_[i])) enabled.push_back(i);
   }
-  exocheck::detail::hold_back_by_order(
-      static_cast<exocheck::detail::proto::DeliveryOrder>(spec_.delivery), enabled, [this](std::size_t i) {
-        const Message& m = pending_[i];
-        return exocheck::detail::SendFacts{m.receiver, m.sender, m.send_seq, m.clock.get()};
-      });
+  exocheck::detail::hold_back_by_order(static_cast<exocheck::detail::proto::DeliveryOrder>(spec_.delivery), enabled,
+                                       [this](std::size_t i) {
+                                         const Message& m = pending_[i];
+                                         return exocheck::detail::SendFacts{m.receiver, m.sender, m.send_seq,
+                                                                            m.clock.get(), m.timer != TimerKind::kNone};
+                                       });
   exocheck::detail::keep_quiescent_deliveries(
       static_cast<exocheck::detail::proto::TimerSemantics>(spec_.timers), enabled,
       [this](std::size_t i) { return quiescent_firing(pending_[i]); },

@@ -32,7 +32,8 @@ bool step_zero_send_before(const TraceView& trace, Key earlier, std::size_t b) {
 /// orders"): sent first on the same channel (FIFO), or causally first (causal). Then m cannot be
 /// delivered where step i's message is pending and accepted, so it does not race with step i.
 bool ordered_before(const TraceView& trace, Delivery delivery, std::size_t i, Key m) {
-  if (delivery == Delivery::kUnordered) return false;
+  // A firing is held back by nothing sent after its arming (delivery_order.hpp's goes_first).
+  if (delivery == Delivery::kUnordered || trace.step(i).timer) return false;
   const Key earlier = trace.step(i).message;
   const std::size_t a = trace.send_step(earlier);
   const std::size_t b = trace.send_step(m);

@@ -23,6 +23,7 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
   view.label = step.label.empty() ? view.message : names.intern(step.label);
   view.reply = step.reply;
   view.failed = step.failed;
+  view.timer = step.timer;
   view.every_lane = step.quiescent || (timers_on_every_lane && step.timer);
   // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
   view.sent.reserve(step.sent.size());

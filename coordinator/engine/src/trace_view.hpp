@@ -26,6 +26,7 @@ struct ViewStep {
   Key label = kNoKey;
   bool reply = false;
   bool failed = false;      ///< a check failed or an exception escaped in it
+  bool timer = false;       ///< it delivered a timer's firing
   bool every_lane = false;  ///< depends on everything: a timer's firing (--timers quiescent), a quiescent message
   ShortList<Key, 2> sent;
   ShortList<Key, 2> sent_to;  ///< sent_to[i] receives sent[i]
