@@ -67,8 +67,9 @@ struct ExplorerOptions {
   /// holds back. Items side by side keep what is explored to the right of one still out (pinned,
   /// configuration_tree.hpp), which grows with the paths; past this many, the explorer takes the
   /// leftmost work only and waits (its other workers, and agents, take subtrees meanwhile).
-  /// About 750 bytes each (tests/bench/results-2026-11-29.md).
-  std::size_t held_configurations = 50'000;
+  /// About 750 bytes each (tests/bench/results-2026-11-29.md); 50,000 held 37 MB on an agent that
+  /// then waited seconds for a subtree given away (DESIGN.md).
+  std::size_t held_configurations = 10'000;
   /// Optimal DPOR: the steps the analysis of one run reads to make its races' sequences
   /// (v = notdep(e, E).e', quadratic in the run's length), and the events one sequence keeps.
   /// Past either, a sequence stands for its rest with one event (WakeupEvent::rest) and the run
