@@ -265,7 +265,7 @@ proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, 
   trace.set_recorded(true);
   auto* initial = trace.add_events();
   initial->set_actor("env");
-  const proto::Event* unfinished = nullptr;
+  proto::Event* unfinished = nullptr;
   std::uint32_t step = 0;
   for (const auto& [place, recorded] : parsed.steps) {
     auto* event = trace.add_events();
@@ -274,6 +274,11 @@ proto::TraceFile trace_of_free_run(std::string_view log, const ProcessEnd& end, 
     if (recorded.message() == parsed.died_in) unfinished = event;
   }
   *trace.mutable_result() = result_of(trace, parsed, end, unfinished);
+  // The step a fatal signal ended, marked as the hook's last words mark it under control, so that
+  // its replay agrees (a stop from outside has none).
+  if (unfinished != nullptr && trace.result().status() == proto::RUN_CRASH && end.signal != 0) {
+    unfinished->set_outcome(proto::STEP_CRASH);
+  }
   return trace;
 }
 

@@ -19,14 +19,19 @@ constexpr int kFlushSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTE
 
 // The one channel of this process, for the signal handlers and exit().
 std::atomic<ControlChannel*> active_channel{nullptr};
+std::atomic<LastWords> last_words{nullptr};
+// Said already: a second fatal signal inside the first's handler only ends the process.
+std::atomic<bool> last_words_said{false};
 
 void flush_and_die(int signal_number) {
+  say_last_words(signal_number);
   if (ControlChannel* channel = active_channel.load()) channel->flush_from_signal();
   // SA_RESETHAND restored the default action: re-raise so the process ends by this signal.
   std::raise(signal_number);
 }
 
 void flush_at_exit() {
+  say_last_words(0);
   if (ControlChannel* channel = active_channel.load()) channel->flush_from_signal();
 }
 
@@ -44,6 +49,16 @@ void install_handlers() {
 }
 
 }  // namespace
+
+void set_last_words(LastWords words) {
+  last_words.store(words);
+}
+
+void say_last_words(int signal) {
+  const LastWords words = last_words.load();
+  if (words == nullptr || last_words_said.exchange(true)) return;
+  words(signal);
+}
 
 ControlChannel::ControlChannel(int fd, std::size_t buffer_bytes)
     : fd_(fd),
@@ -121,6 +136,24 @@ void ControlChannel::flush_from_signal() noexcept {
     done += static_cast<std::size_t>(n);
   }
   committed_->store(0);
+}
+
+void ControlChannel::write_from_signal(const proto::HookMessage& message) noexcept {
+  if (flushing_.load()) return;
+  const std::size_t size = message.ByteSizeLong();
+  const std::size_t frame = wire::kFrameHeaderBytes + size;
+  std::size_t used = committed_->load(std::memory_order_relaxed);
+  if (used + frame > capacity_ && overflowed_ == nullptr) {
+    flush_from_signal();
+    used = committed_->load(std::memory_order_relaxed);
+  }
+  // Not marked overflowed: the run's own end (its signal, its exit code) is still the verdict.
+  if (used + frame > capacity_) return;
+  auto* at = reinterpret_cast<std::uint8_t*>(buffer_ + used);
+  for (std::size_t i = 0; i < wire::kFrameHeaderBytes; ++i) at[i] = static_cast<std::uint8_t>(size >> (8 * i));
+  message.SerializeWithCachedSizesToArray(at + wire::kFrameHeaderBytes);
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  committed_->store(used + frame, std::memory_order_release);
 }
 
 void ControlChannel::write_to_socket(const proto::HookMessage& message) {

@@ -19,6 +19,16 @@
 
 namespace exocheck::detail {
 
+/// What the runtime records when the process ends inside a step (the delivery it died in, or the
+/// one whose handler called exit()), so that the run's trace ends where the run did. `signal` is the
+/// fatal signal, or 0 for exit(). Must be async-signal-safe: it may run in a signal handler.
+using LastWords = void (*)(int signal);
+/// Sets the process's last words (nullptr: none).
+void set_last_words(LastWords words);
+/// Says the last words set, once per process: from the fatal-signal handlers, at exit(), and where
+/// a fork server ends a run's process, each time before what is queued is written.
+void say_last_words(int signal);
+
 class ControlChannel {
  public:
   /// Takes over `fd` (a connected stream socket) and installs the flushing signal handlers. Frames
@@ -46,6 +56,9 @@ class ControlChannel {
 
   /// Writes what is queued, from a signal handler (async-signal-safe; skipped mid-flush).
   void flush_from_signal() noexcept;
+  /// Queues one frame from a signal handler or exit(): serialized in place, no allocation; dropped
+  /// when it does not fit or a flush was under way.
+  void write_from_signal(const proto::HookMessage& message) noexcept;
 
   /// Writes a frame straight to the socket, bypassing the event buffer (the fork server's
   /// ServerReady and RunEnd, which the server sends while the buffer belongs to a child).

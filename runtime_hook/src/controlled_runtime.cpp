@@ -1,6 +1,10 @@
 #include "controlled_runtime.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -17,13 +21,38 @@
 
 namespace exocheck::detail {
 
+namespace {
+
+// The runtime whose step in progress the process's last words record.
+std::atomic<ControlledRuntime*> speaking_runtime{nullptr};
+
+void record_step_cut_short(int signal) {
+  if (ControlledRuntime* runtime = speaking_runtime.load()) runtime->record_step_cut_short(signal);
+}
+
+}  // namespace
+
 ControlledRuntime::ControlledRuntime(ControlChannel& channel, ForkServer* fork_server)
     : channel_(channel), fork_server_(fork_server), event_(frame_.mutable_event()) {
   begin_step(0);
   event_->set_actor(kEnvironment);
+  speaking_runtime.store(this);
+  set_last_words(&exocheck::detail::record_step_cut_short);
 }
 
-ControlledRuntime::~ControlledRuntime() = default;
+ControlledRuntime::~ControlledRuntime() {
+  set_last_words(nullptr);
+  speaking_runtime.store(nullptr);
+}
+
+void ControlledRuntime::record_step_cut_short(int signal) noexcept {
+  // SIGTERM is the runner ending a run that hung, which a fork server's runs end with SIGKILL,
+  // without last words: a hang's trace is the same however the run was performed.
+  if (!step_in_progress_ || signal == SIGTERM || ::getpid() != run_pid_) return;
+  step_in_progress_ = false;
+  if (signal != 0) event_->set_outcome(proto::STEP_CRASH);
+  channel_.write_from_signal(frame_);
+}
 
 ActorCell* ControlledRuntime::create_cell(ActorCell* parent) {
   std::string id = parent != nullptr ? actor_id(parent->id, ++parent->children) : actor_id("", top_level_actors_++);
@@ -237,6 +266,7 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   }
   remember_guard_views(cell, step);
 
+  step_in_progress_ = true;
   const StepVerdict verdict = execute_step(*envelope);
   event_->set_outcome(verdict.outcome);
   if (!verdict.detail.empty()) event_->set_detail(wire::valid_utf8(verdict.detail));
@@ -254,6 +284,7 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
 }
 
 void ControlledRuntime::write_event() {
+  step_in_progress_ = false;
   channel_.write(frame_);
 }
 
@@ -432,6 +463,7 @@ int ControlledRuntime::run() {
     }
   }
   request_ = std::move(request);
+  run_pid_ = ::getpid();  // a fork server's child, or the server itself for a run in place
   order_.emplace(*request_);
   sleep_.assign(request_->sleep());
   delivery_ = request_->delivery();

@@ -2,6 +2,8 @@
 // Controlled mode: one macro-step at a time on the calling thread. Replays the request's
 // prefix, then follows its heuristic, and records one Event per step (DESIGN.md, "Model").
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -29,6 +31,11 @@ class ControlledRuntime : public Runtime {
   /// With a fork server, run() serves forks and performs the run in each child.
   ControlledRuntime(ControlChannel& channel, ForkServer* fork_server);
   ~ControlledRuntime() override;
+
+  /// The last words of a process that ends inside a step (control_channel.hpp): writes the step's
+  /// event as far as it got, a crash's with outcome STEP_CRASH, so that the trace ends with the
+  /// delivery the run ended in. Async-signal-safe.
+  void record_step_cut_short(int signal) noexcept;
 
   ActorCell* create_cell(ActorCell* parent) override;
   void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) override;
@@ -186,6 +193,11 @@ class ControlledRuntime : public Runtime {
   /// The names an adapter gave its actors (name_type), one string each.
   std::unordered_set<std::string> adapter_type_names_;
   bool in_run_ = false;          ///< between the run request and the result
+  /// A step's handler is running (or, for an open step, its actor's code outside the run): its
+  /// event is not written yet. What the last words write (record_step_cut_short()).
+  bool step_in_progress_ = false;
+  /// The process performing the run: a process its code forked ends without last words for it.
+  pid_t run_pid_ = 0;
   bool quiescent_sent_ = false;  ///< a message was sent quiescent: collect_enabled() applies the rule
   /// A step whose code goes on outside the run (suspend_after_step()).
   struct OpenStep {

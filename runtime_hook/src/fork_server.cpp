@@ -43,6 +43,7 @@ void flush_streams() {
 // a copy-on-write fault: more than the run itself for a small program. The run's own code,
 // main's after System::run() included, still runs; its exit status is kept.
 void end_run_process(int status, void*) {
+  say_last_words(0);  // exit() inside a step: the step is the run's last
   flush_streams();
   ::_exit(status);
 }
@@ -123,6 +124,7 @@ void restore_memory() {
 void end_in_place_run(int status, void*) {
   // A child the run forked exits as any process does: its memory is its own.
   if (in_place->running == 0 || ::getpid() != in_place->server) return;
+  say_last_words(0);  // exit() inside a step: the step is the run's last
   in_place->running = 0;
   flush_streams();
   in_place->header->exit_status.store(status, std::memory_order_relaxed);

@@ -247,6 +247,34 @@ TEST_F(ExploreCaf, AnUncaughtExceptionIsReportedWithItsTextAndReplays) {
                       "(uncaught exception: the ledger is corrupt)"});
 }
 
+// In the fork server's process (put back after each run), in a fork of it, in a process of its own.
+const std::vector<std::vector<std::string>> kEveryWayToRun{
+    {"--workers", "1"}, {"--workers", "1", "--no-in-place"}, {"--workers", "1", "--no-fork-server"}};
+
+// A process that dies inside a step leaves that step's delivery in its trace (the hook's last
+// words), so the trace replays to the same end: the keeper's null dereference where the relayed
+// ping overtakes `set`, and a handler's exit(3), each step counted.
+TEST_F(ExploreCaf, ACrashsTraceEndsWithTheDeliveryItDiedInAndReplays) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  for (const auto& mode : kEveryWayToRun) {
+    const auto result = figures(mode, "caf_faults", {"--null-deref"});
+    EXPECT_EQ(result.paths, 2u);
+    EXPECT_EQ(result.transitions, 5u);
+    expect_bug_replays(result, "RUN_CRASH", {"crashed with SIGSEGV in step 2 (message 1#1 at actor 0)"});
+  }
+}
+
+TEST_F(ExploreCaf, AnExitInAHandlerEndsItsStepAndTheTraceReplays) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  for (const auto& mode : kEveryWayToRun) {
+    const auto result = figures(mode, "caf_faults", {"--exit-in-handler"});
+    EXPECT_EQ(result.paths, 1u);
+    EXPECT_EQ(result.transitions, 1u);
+    expect_bug_replays(result, "RUN_EXIT_WITHOUT_RESULT",
+                       {"exited with code 3 without a result after step 1 (message env#1 at actor 0)"});
+  }
+}
+
 TEST_F(ExploreCaf, AMessageToAnActorThatHasQuitIsADeadLetter) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
   const auto result = figures({"--workers", "1"}, "caf_faults", {"--dead-letter"});

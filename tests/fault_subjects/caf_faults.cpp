@@ -20,12 +20,18 @@
 //                     and the hirer pings it once more, as it ends or after (a server that spawns
 //                     per request: what a recording keeps of ended actors); with --detached the
 //                     hirer runs on a private thread (caf::detached), its initial code there too
+//   --null-deref      main sends a keeper `set`, and a relay `ping`, which the relay passes on to the
+//                     keeper; the keeper dereferences what `set` gave it on `ping`. By hand `set` is
+//                     in its mailbox first; where `ping` overtakes it, the keeper dies with SIGSEGV
+//   --exit-in-handler an actor's handler calls exit(3), as a program that gives up does
 // By hand: each ends by itself (but --blocking-spawn and --await=monitored); --throw prints CAF's
 // report of the exception.
 
 #include <atomic>
 #include <cassert>
+#include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -47,6 +53,8 @@ struct config : caf::actor_system_config {
   bool thread_timeout = false;
   int churn = 0;
   bool detached = false;
+  bool null_deref = false;
+  bool exit_in_handler = false;
   config() {
     opt_group{custom_options_, "global"}
         .add(throw_in_handler, "throw", "a handler throws")
@@ -59,7 +67,9 @@ struct config : caf::actor_system_config {
         .add(receive_timeout, "receive-timeout", "main's receive of an answer times out after a second")
         .add(thread_timeout, "thread-timeout", "a blocking actor's receive times out after a second")
         .add(churn, "churn", "a hirer hires this many workers one after another, each for one request")
-        .add(detached, "detached", "with --churn: the hirer runs on a thread of its own (caf::detached)");
+        .add(detached, "detached", "with --churn: the hirer runs on a thread of its own (caf::detached)")
+        .add(null_deref, "null-deref", "an actor dereferences a null pointer if a relayed ping overtakes")
+        .add(exit_in_handler, "exit-in-handler", "a handler calls exit(3)");
   }
 };
 
@@ -91,6 +101,35 @@ caf::behavior asker(caf::event_based_actor* self, const caf::actor& e) {
 }
 
 std::atomic<int> pings{0};
+
+using set_atom = caf::atom_constant<caf::atom("set")>;
+
+/// On `ping`, prints what `set` pointed it to: a null dereference when `ping` comes first.
+caf::behavior keeper(caf::event_based_actor* self) {
+  auto target = std::make_shared<const int*>(nullptr);
+  return {
+      [=](set_atom) {
+        static const int answer = 42;
+        *target = &answer;
+      },
+      [=](ping_atom) {
+        std::cout << "kept: " << **target << std::endl;
+        self->quit();
+      },
+  };
+}
+
+/// Passes one ping on to `to`.
+caf::behavior passer(caf::event_based_actor* self, const caf::actor& to) {
+  return {[=](ping_atom ping) {
+    self->send(to, ping);
+    self->quit();
+  }};
+}
+
+caf::behavior quitter(caf::event_based_actor*) {
+  return {[](ping_atom) { std::exit(3); }};
+}
 
 /// Passes a ping on to `next`, whose answer goes back to the asker.
 caf::behavior forwarder(caf::event_based_actor* self, const caf::actor& next) {
@@ -156,6 +195,16 @@ void hire(caf::event_based_actor* self, int left) {
 }
 
 void caf_main(caf::actor_system& system, const config& cfg) {
+  if (cfg.null_deref) {
+    auto k = system.spawn(keeper);
+    caf::anon_send(k, set_atom::value);
+    caf::anon_send(system.spawn(passer, k), ping_atom::value);
+    return;
+  }
+  if (cfg.exit_in_handler) {
+    caf::anon_send(system.spawn(quitter), ping_atom::value);
+    return;
+  }
   if (cfg.churn > 0) {
     auto hirer = [n = cfg.churn](caf::event_based_actor* self) { hire(self, n); };
     if (cfg.detached) {

@@ -40,9 +40,9 @@ TEST_P(DeferredEvents, ACrashReportsEveryStepAndNamesTheLastOne) {
   request.add_prefix("0#1");
   const auto report = run_with("fault_crash", request, true);
   EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
-  expect_relay_steps_before_fault(report);
+  expect_relay_steps_to_fault(report, true);
   EXPECT_EQ(report.result.detail(),
-            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 2 messages");
+            bin("fault_crash") + " crashed with SIGSEGV in " + kStep3 + "; prefix of 2 messages");
 }
 
 TEST_P(DeferredEvents, ARunThatCannotBeLeanReportsEveryStep) {
@@ -76,7 +76,7 @@ TEST_P(DeferredEvents, AReportReusedRunAfterRunHoldsWhatAFreshOneWould) {
   RunReport reused;
   const std::pair<std::string, proto::RunRequest> runs[] = {
       {"registry", {}}, {"registry", lean}, {"registry", whole}, {"fault_crash", crash}, {"registry", lean}};
-  const std::size_t event_counts[] = {6, 3, 6, 3, 3};
+  const std::size_t event_counts[] = {6, 3, 6, 4, 3};  // the crash's: steps 0 to 2 and the one it ended
   for (std::size_t r = 0; r < std::size(runs); ++r) {
     auto spec = spec_of(bin(runs[r].first), {}, std::chrono::milliseconds(5000), runs[r].second);
     spec.defer_prefix_events = true;

@@ -118,7 +118,7 @@ TEST_P(ForkServer, KeepsTheStepsBeforeAnImmediateExit) {
   expect_served_once(counters);
   EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
   EXPECT_EQ(report.result.exit_code(), 7);
-  expect_relay_steps_before_fault(report);
+  expect_relay_steps_to_fault(report, false);  // _exit(): no last words
   EXPECT_EQ(report.result.detail(),
             bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
 }

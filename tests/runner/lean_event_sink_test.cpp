@@ -90,7 +90,7 @@ TEST_P(LeanEvents, ARunThatCannotBeLeanIsReportedWithoutTheSink) {
   const auto crashed = run_with("fault_crash", crash, &sink);
   EXPECT_EQ(crashed.result.status(), proto::RUN_CRASH);
   EXPECT_FALSE(crashed.events_taken);
-  expect_relay_steps_before_fault(crashed);
+  expect_relay_steps_to_fault(crashed, true);
   EXPECT_EQ(sink.calls, 0);
 }
 

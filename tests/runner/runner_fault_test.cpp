@@ -51,15 +51,15 @@ INSTANTIATE_TEST_SUITE_P(Runners, RunnerFaults, ::testing::Values(RunMode::proce
                                                                   : "InPlace";
                          });
 
-TEST_P(RunnerFaults, ReportsASegfaultWithTheStepsBeforeIt) {
+TEST_P(RunnerFaults, ReportsASegfaultWithTheStepsUpToTheOneItEnded) {
   const auto report = run_fault("fault_crash");
   expect_forked_when_asked();
   EXPECT_TRUE(report.hello_seen);
   EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
   EXPECT_EQ(report.result.signal(), SIGSEGV);
-  expect_relay_steps_before_fault(report);
-  EXPECT_EQ(report.result.detail(),
-            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 0 messages");
+  expect_relay_steps_to_fault(report, true);
+  EXPECT_EQ(report.events[3].outcome(), proto::STEP_CRASH);
+  EXPECT_EQ(report.result.detail(), bin("fault_crash") + " crashed with SIGSEGV in " + kStep3 + "; prefix of 0 messages");
 }
 
 // The subject's own text that is not UTF-8 (a message summary, a check's text, a final state,
@@ -87,7 +87,7 @@ TEST_P(RunnerFaults, NamesThePrefixLengthOfTheRun) {
   expect_forked_when_asked();
   EXPECT_EQ(report.result.status(), proto::RUN_CRASH);
   EXPECT_EQ(report.result.detail(),
-            bin("fault_crash") + " crashed with SIGSEGV " + kAfterStep2 + "; prefix of 2 messages");
+            bin("fault_crash") + " crashed with SIGSEGV in " + kStep3 + "; prefix of 2 messages");
 }
 
 TEST_P(RunnerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
@@ -98,7 +98,7 @@ TEST_P(RunnerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
   EXPECT_LT(taken, 3000);
   EXPECT_EQ(report.result.status(), proto::RUN_HANG);
   EXPECT_EQ(report.result.signal(), 0);  // the runner's signal is not the subject's crash
-  expect_relay_steps_before_fault(report);
+  expect_relay_steps_to_fault(report, false);  // a hang has no last words
   EXPECT_EQ(report.result.detail(), bin("fault_hang") +
                                         ": no result within 2000 ms; last step 2 (message 0#1 at actor 1); prefix "
                                         "of 0 messages");
@@ -109,9 +109,10 @@ TEST_P(RunnerFaults, ReportsAnExitWithoutResult) {
   expect_forked_when_asked();
   EXPECT_EQ(report.result.status(), proto::RUN_EXIT_WITHOUT_RESULT);
   EXPECT_EQ(report.result.exit_code(), 7);
-  expect_relay_steps_before_fault(report);
+  expect_relay_steps_to_fault(report, true);
+  EXPECT_EQ(report.events[3].outcome(), proto::STEP_OK);  // exit() ends the run, not the step's actor
   EXPECT_EQ(report.result.detail(),
-            bin("fault_early_exit") + " exited with code 7 without a result " + kAfterStep2 + "; prefix of 0 messages");
+            bin("fault_early_exit") + " exited with code 7 without a result after " + kStep3 + "; prefix of 0 messages");
 }
 
 // A program without the hook is refused from its file, before anything of it runs: no process,

@@ -69,16 +69,23 @@ inline std::vector<unsigned> first_steps(unsigned count) {
   return steps;
 }
 
-/// The last step before every fault of the fault subjects: hop 2 of the relay, at actor "1".
+/// The step every fault of the fault subjects happens in: hop 3 of the relay, at actor "0".
+inline const std::string kStep3 = "step 3 (message 1#1 at actor 0)";
+/// The last step a fault leaves recorded when its process ends without last words (a hang, _exit()).
 inline const std::string kAfterStep2 = "after step 2 (message 0#1 at actor 1)";
 
-/// The fault subjects' steps 0 to 2, recorded before their fault in step 3 (relay.hpp).
-inline void expect_relay_steps_before_fault(const RunReport& report) {
-  ASSERT_EQ(steps_of(report), first_steps(3));
+/// The fault subjects' steps 0 to 2, recorded before their fault in step 3 (relay.hpp), and with
+/// `fault_step` step 3 too, which the hook's last words record when the fault ends the process
+/// (a signal, exit()).
+inline void expect_relay_steps_to_fault(const RunReport& report, bool fault_step) {
+  ASSERT_EQ(steps_of(report), first_steps(fault_step ? 4 : 3));
   EXPECT_EQ(report.events[1].message(), "env#1");
   EXPECT_EQ(report.events[1].actor(), "0");
   EXPECT_EQ(report.events[2].message(), "0#1");
   EXPECT_EQ(report.events[2].actor(), "1");
+  if (!fault_step) return;
+  EXPECT_EQ(report.events[3].message(), "1#1");
+  EXPECT_EQ(report.events[3].actor(), "0");
 }
 
 /// Wall-clock milliseconds `body` took.

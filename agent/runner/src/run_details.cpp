@@ -25,7 +25,9 @@ std::string signal_name(int signal) {
 }
 
 std::string after_last_step(const std::vector<proto::Event>& events) {
-  return events.empty() ? "before any step" : "after " + step_phrase(events.back());
+  if (events.empty()) return "before any step";
+  // The hook's last words recorded the step the process died in.
+  return (events.back().outcome() == proto::STEP_CRASH ? "in " : "after ") + step_phrase(events.back());
 }
 
 std::string crash_detail(const RunContext& run, int signal) {
