@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -92,6 +93,7 @@ ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, co
   int refusals_shown = 0;
   bool cancelled = false;
   bool agentless_told = false;
+  std::optional<double> agentless_since;  // the job's elapsed seconds when it last lost its agents
   const auto last = client.watch(job_id, [&](const proto::JobProgress& update) {
     // The job would run on for nobody: cancel it and keep watching until it ends.
     if (Interruption::requested() && !cancelled) {
@@ -101,11 +103,16 @@ ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, co
     for (; refusals_shown < update.refusals_size(); ++refusals_shown) {
       spdlog::warn("explore: {}", update.refusals(refusals_shown));
     }
-    if (!agentless_told && update.state() == proto::JOB_RUNNING && update.agents() == 0 &&
-        update.elapsed_seconds() >= kAgentlessWarningSeconds) {
+    if (update.state() != proto::JOB_RUNNING || update.agents() != 0) {
+      agentless_since.reset();
+      agentless_told = false;  // agents that come and go again are told of again
+    } else if (!agentless_since) {
+      agentless_since = update.elapsed_seconds();
+    } else if (const double agentless = update.elapsed_seconds() - *agentless_since;
+               !agentless_told && agentless >= kAgentlessWarningSeconds) {
       agentless_told = true;
-      spdlog::warn("explore: job {} has had no agent for {:.0f} s; start one with: exocheck-agent --coordinator {}",
-                   job_id, update.elapsed_seconds(), address);
+      spdlog::warn("explore: job {} has had no agent for {} s; start one with: exocheck-agent --coordinator {}",
+                   job_id, static_cast<long>(agentless), address);
     }
     progress.update(to_progress(update));
   });
