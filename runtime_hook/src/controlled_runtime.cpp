@@ -65,6 +65,8 @@ void ControlledRuntime::adopt(ActorCell* cell, std::unique_ptr<Actor> actor) {
   cell->actor = std::move(actor);
   cell->creation_seq = ++creation_seq_;
   cell->clock = step_clock_;  // an actor's first step happens after the step that created it
+  // Started in step 0 on a thread of its own: after what its spawner's thread had done.
+  if (!step_clock_ && starts_apart_) start_clocks_[cell] = start_clock_of(cell->parent);
   auto* type = event_->add_actor_types();
   type->set_actor(cell->id);
   cell->type = &type_name_of(*cell->actor);
@@ -89,6 +91,14 @@ void ControlledRuntime::send(std::unique_ptr<Envelope> envelope) {
   envelope->send_seq = ++send_seq_;
   envelope->clock = step_clock_;
   auto* sent = event_->add_sent();
+  if (!step_clock_ && starts_apart_) {
+    // Sent in step 0 by main or an actor's start: what its thread had seen then.
+    VectorClock& thread = start_clock_of(envelope->sender);
+    const std::int64_t index = envelope->sender != nullptr ? std::int64_t{envelope->sender->index} : -1;
+    thread.raise(start_key(index), static_cast<std::uint32_t>(envelope->send_seq));
+    envelope->clock = std::make_shared<const VectorClock>(thread);
+    record_start_clock(thread, *sent->mutable_start_clock());
+  }
   sent->set_id(envelope->id);
   sent->set_receiver(envelope->receiver->id);
   sent->set_type(*envelope->type->name);
@@ -219,7 +229,7 @@ void ControlledRuntime::record_clock(const VectorClock& clock) {
   auto& entries = clock_by_actor_id_;
   entries.clear();
   for (const auto& [index, count] : clock.entries()) {
-    if (index != kStepZeroSends) entries.emplace_back(&cells_[index]->id, count);
+    if (index < kFirstStartKey) entries.emplace_back(&cells_[index]->id, count);
   }
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
   for (const auto& [actor, count] : entries) {
@@ -227,6 +237,25 @@ void ControlledRuntime::record_clock(const VectorClock& clock) {
     entry->set_actor(*actor);
     entry->set_count(count);
   }
+  if (starts_apart_) record_start_clock(clock, *event_->mutable_start_clock());
+}
+
+void ControlledRuntime::record_start_clock(const VectorClock& clock,
+                                           google::protobuf::RepeatedPtrField<proto::ClockEntry>& into) const {
+  for (const auto& [index, count] : clock.entries()) {
+    if (index < kFirstStartKey) continue;
+    auto* entry = into.Add();
+    entry->set_actor(index == kStepZeroSends ? std::string(kEnvironment) : cells_[kStepZeroSends - 1 - index]->id);
+    entry->set_count(count);
+  }
+}
+
+void ControlledRuntime::start_actors_apart() {
+  starts_apart_ = true;
+}
+
+VectorClock& ControlledRuntime::start_clock_of(const ActorCell* thread) {
+  return thread == nullptr ? main_start_clock_ : start_clocks_[thread];
 }
 
 proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::uint32_t step) {
@@ -235,6 +264,10 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   ActorCell& cell = *envelope->receiver;
 
   auto clock = std::make_shared<VectorClock>(cell.clock ? *cell.clock : VectorClock{});
+  // An actor started in step 0 on a thread of its own: its first step comes after its start.
+  if (!cell.clock && starts_apart_) {
+    if (const auto start = start_clocks_.find(&cell); start != start_clocks_.end()) clock->merge(start->second);
+  }
   if (envelope->clock) {
     clock->merge(*envelope->clock);
   } else {

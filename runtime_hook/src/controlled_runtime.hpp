@@ -37,6 +37,12 @@ class ControlledRuntime : public Runtime {
   /// delivery the run ended in. Async-signal-safe.
   void record_step_cut_short(int signal) noexcept;
 
+  /// Step 0 is main's code and each actor's start, each on a thread of its own (a CAF program's
+  /// caf_main and the initialization of each actor it spawns): causal delivery orders step 0's
+  /// sends by what each thread had seen (vector_clock.hpp's start keys, SentMessage.start_clock).
+  /// Natively an actor's constructor runs in main's thread, and step 0 is one thread.
+  void start_actors_apart();
+
   ActorCell* create_cell(ActorCell* parent) override;
   void adopt(ActorCell* cell, std::unique_ptr<Actor> actor) override;
   void send(std::unique_ptr<Envelope> envelope) override;
@@ -196,6 +202,12 @@ class ControlledRuntime : public Runtime {
   /// A step's handler is running (or, for an open step, its actor's code outside the run): its
   /// event is not written yet. What the last words write (record_step_cut_short()).
   bool step_in_progress_ = false;
+  bool starts_apart_ = false;  ///< start_actors_apart()
+  VectorClock main_start_clock_;
+  std::unordered_map<const ActorCell*, VectorClock> start_clocks_;  ///< each actor's start's, made in step 0
+  VectorClock& start_clock_of(const ActorCell* thread);
+  void record_start_clock(const VectorClock& clock,
+                          google::protobuf::RepeatedPtrField<proto::ClockEntry>& into) const;
   /// The process performing the run: a process its code forked ends without last words for it.
   pid_t run_pid_ = 0;
   bool quiescent_sent_ = false;  ///< a message was sent quiescent: collect_enabled() applies the rule

@@ -13,6 +13,16 @@ namespace exocheck::detail {
 /// Causal delivery orders main's messages by it (delivery_order.hpp); traces never show it.
 inline constexpr std::uint32_t kStepZeroSends = ~std::uint32_t{0};
 
+/// Where actors start on threads of their own (a CAF program), step 0 is main's code and each
+/// actor's start, each a thread: its entry counts the step-0 sends of it a step has seen (their
+/// send_seq), keyed from kStepZeroSends (main's) down (an actor's start: kStepZeroSends - 1 - its
+/// index). Keys from kFirstStartKey on are these, never an actor's.
+inline constexpr std::uint32_t kFirstStartKey = std::uint32_t{1} << 31;
+/// The key of the thread of actor `index`'s start, or of main's code (index -1).
+inline std::uint32_t start_key(std::int64_t index) {
+  return kStepZeroSends - static_cast<std::uint32_t>(index + 1);
+}
+
 class VectorClock {
  public:
   using Entry = std::pair<std::uint32_t, std::uint32_t>;  ///< (actor index, count), sorted by index

@@ -46,6 +46,16 @@ proto::Event random_event(std::mt19937& random, std::uint32_t step) {
     sent->set_receiver(random_text(random));
     sent->set_type(random_text(random));
     for (int r = count(random); --r >= 0;) sent->add_rejected_at(static_cast<std::uint32_t>(random() % 100'000));
+    for (int r = count(random); --r >= 0;) {
+      auto* seen = sent->add_start_clock();
+      seen->set_actor(random_text(random));
+      seen->set_count(static_cast<std::uint32_t>(random() % 1000));
+    }
+  }
+  for (int k = count(random); --k >= 0;) {
+    auto* seen = event.add_start_clock();
+    seen->set_actor(random_text(random));
+    seen->set_count(static_cast<std::uint32_t>(random() % 1000));
   }
   for (int k = count(random); --k >= 0;) event.add_created(random_text(random));
   for (int k = count(random); --k >= 0;) event.add_enabled(random_text(random));
@@ -65,7 +75,9 @@ void expect_same_step(const engine::Step& a, const engine::Step& b, const std::s
     EXPECT_EQ(a.sent[i].id, b.sent[i].id) << where;
     EXPECT_EQ(a.sent[i].receiver, b.sent[i].receiver) << where;
     EXPECT_EQ(a.sent[i].rejected_at, b.sent[i].rejected_at) << where;
+    EXPECT_EQ(a.sent[i].start_clock, b.sent[i].start_clock) << where;
   }
+  EXPECT_EQ(a.start_clock, b.start_clock) << where;
   EXPECT_EQ(a.created, b.created) << where;
   EXPECT_EQ(a.enabled, b.enabled) << where;
   EXPECT_EQ(a.clock, b.clock) << where;

@@ -275,6 +275,22 @@ TEST_F(ExploreCaf, AnExitInAHandlerEndsItsStepAndTheTraceReplays) {
   }
 }
 
+// CAF starts each spawned actor on a scheduler thread of its own, beside caf_main: two actors'
+// sends from their initialization are not ordered, under causal delivery either, while what an
+// actor's start sent comes before what it sends later (caf-relay's order holds).
+TEST_F(ExploreCaf, ActorsThatSendAsTheyStartRaceUnderCausalDelivery) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  for (const std::string delivery : {"unordered", "fifo", "causal"}) {
+    for (const std::string reduction : {"exhaustive", "dpor", "optimal"}) {
+      const auto result =
+          figures({"--workers", "1", "--delivery", delivery, "--reduction", reduction}, "caf_faults", {"--start-race"});
+      EXPECT_EQ(result.classes, 2u) << delivery << ", " << reduction;
+      EXPECT_EQ(result.bugs, 1u) << delivery << ", " << reduction;
+      expect_bug_replays(result, "RUN_ASSERTION_FAILED", {"opened"});
+    }
+  }
+}
+
 TEST_F(ExploreCaf, AMessageToAnActorThatHasQuitIsADeadLetter) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
   const auto result = figures({"--workers", "1"}, "caf_faults", {"--dead-letter"});

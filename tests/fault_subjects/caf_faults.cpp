@@ -24,6 +24,9 @@
 //                     keeper; the keeper dereferences what `set` gave it on `ping`. By hand `set` is
 //                     in its mailbox first; where `ping` overtakes it, the keeper dies with SIGSEGV
 //   --exit-in-handler an actor's handler calls exit(3), as a program that gives up does
+//   --start-race      main spawns a gate, then an opener and a passer, which send the gate `set`
+//                     and `ping` from their initialization, each on a scheduler thread of its own:
+//                     the gate asserts that `set` came first, which by hand holds on some runs only
 // By hand: each ends by itself (but --blocking-spawn and --await=monitored); --throw prints CAF's
 // report of the exception.
 
@@ -55,6 +58,7 @@ struct config : caf::actor_system_config {
   bool detached = false;
   bool null_deref = false;
   bool exit_in_handler = false;
+  bool start_race = false;
   config() {
     opt_group{custom_options_, "global"}
         .add(throw_in_handler, "throw", "a handler throws")
@@ -69,7 +73,8 @@ struct config : caf::actor_system_config {
         .add(churn, "churn", "a hirer hires this many workers one after another, each for one request")
         .add(detached, "detached", "with --churn: the hirer runs on a thread of its own (caf::detached)")
         .add(null_deref, "null-deref", "an actor dereferences a null pointer if a relayed ping overtakes")
-        .add(exit_in_handler, "exit-in-handler", "a handler calls exit(3)");
+        .add(exit_in_handler, "exit-in-handler", "a handler calls exit(3)")
+        .add(start_race, "start-race", "two actors send a gate a message each from their initialization");
   }
 };
 
@@ -125,6 +130,25 @@ caf::behavior passer(caf::event_based_actor* self, const caf::actor& to) {
     self->send(to, ping);
     self->quit();
   }};
+}
+
+/// Takes `set`, then `ping`, and asserts that order.
+caf::behavior gate(caf::event_based_actor* self) {
+  auto opened = std::make_shared<bool>(false);
+  return {
+      [=](set_atom) { *opened = true; },
+      [=](ping_atom) {
+        std::cout << "gate: opened first: " << std::boolalpha << *opened << std::endl;
+        assert(*opened);
+        self->quit();
+      },
+  };
+}
+
+/// Sends `message` to `to` as it starts, and has nothing more to do.
+template <typename Atom>
+void send_at_start(caf::event_based_actor* self, const caf::actor& to) {
+  self->send(to, Atom::value);
 }
 
 caf::behavior quitter(caf::event_based_actor*) {
@@ -199,6 +223,12 @@ void caf_main(caf::actor_system& system, const config& cfg) {
     auto k = system.spawn(keeper);
     caf::anon_send(k, set_atom::value);
     caf::anon_send(system.spawn(passer, k), ping_atom::value);
+    return;
+  }
+  if (cfg.start_race) {
+    auto g = system.spawn(gate);
+    system.spawn(send_at_start<set_atom>, g);
+    system.spawn(send_at_start<ping_atom>, g);
     return;
   }
   if (cfg.exit_in_handler) {

@@ -39,6 +39,10 @@ bool ordered_before(const TraceView& trace, Delivery delivery, std::size_t i, Ke
   const std::size_t b = trace.send_step(m);
   if (a > b || (a == b && !trace.sent_first_in_step(a, earlier, m))) return false;
   if (delivery == Delivery::kFifo) return trace.sender_of(earlier) == trace.sender_of(m);
+  // A CAF program's step 0 is main's code and its actors' starts, each on a thread of its own.
+  if (a == 0) {
+    if (const auto before = trace.start_send_before(earlier, m, b)) return *before;
+  }
   if (a == b) return true;
   return a != 0 ? trace.happens_before(a, b) : step_zero_send_before(trace, earlier, b);
 }

@@ -39,6 +39,12 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
   }
   for (std::size_t i = 0; i < step.sent.size(); ++i) {
     for (std::uint32_t k : step.sent[i].rejected_at) view.rejections.emplace_back(view.sent[i], k);
+    for (const auto& [thread, position] : step.sent[i].start_clock) {
+      view.starts.push_back({static_cast<std::uint32_t>(i), names.intern(thread), position});
+    }
+  }
+  for (const auto& [thread, position] : step.start_clock) {
+    view.starts.push_back({StartSeen::kTheStep, names.intern(thread), position});
   }
   for (const auto& id : step.enabled) view.enabled.push_back(names.intern(id));
   for (const auto& id : step.dead_letters) view.dead_letters.push_back(names.intern(id));
@@ -139,6 +145,25 @@ Key TraceView::sender_of(Key m) const {
   }
   const auto at = std::find(zero.sent.begin(), zero.sent.end(), m);
   return at == zero.sent.end() ? kNoKey : step_zero_senders_[static_cast<std::size_t>(at - zero.sent.begin())];
+}
+
+std::optional<bool> TraceView::start_send_before(Key earlier, Key later, std::size_t later_step) const {
+  const ViewStep& zero = *steps_[0];
+  if (zero.starts.empty()) return std::nullopt;
+  const auto at = std::find(zero.sent.begin(), zero.sent.end(), earlier);
+  if (at == zero.sent.end()) return false;
+  const auto position = static_cast<std::uint32_t>(at - zero.sent.begin()) + 1;
+  const Key thread = sender_of(earlier);
+  std::uint32_t send = StartSeen::kTheStep;
+  if (later_step == 0) {
+    const auto found = std::find(zero.sent.begin(), zero.sent.end(), later);
+    if (found == zero.sent.end()) return false;
+    send = static_cast<std::uint32_t>(found - zero.sent.begin());
+  }
+  for (const StartSeen& seen : steps_[later_step]->starts) {
+    if (seen.send == send && seen.thread == thread) return seen.position >= position;
+  }
+  return false;
 }
 
 bool TraceView::sent_first_in_step(std::size_t step, Key earlier, Key later) const {

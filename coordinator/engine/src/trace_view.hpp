@@ -3,6 +3,7 @@
 // (TransDPOR paper, Definitions 3 and 5), answered from the hook's vector clocks.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -17,6 +18,15 @@
 #include "short_list.hpp"
 
 namespace exocheck::engine {
+
+/// Of step 0's sends, thread `thread` had made those up to position `position` (1-based, in step
+/// 0's send order) in the causal past of send `send` of step 0, or of the step itself (kTheStep).
+struct StartSeen {
+  static constexpr std::uint32_t kTheStep = ~std::uint32_t{0};
+  std::uint32_t send = kTheStep;
+  Key thread = kNoKey;
+  std::uint32_t position = 0;
+};
 
 struct ViewStep {
   Key actor = kNoKey;
@@ -36,6 +46,9 @@ struct ViewStep {
   /// (m, k): m, sent in this step, is rejected by its receiver's guard in its state before its
   /// earlier step k (SentMessage::rejected_at). Empty, and unallocated, for most steps.
   std::vector<std::pair<Key, std::uint32_t>> rejections;
+  /// Where actors start on threads of their own (CAF): what of step 0's sends the step had seen, by
+  /// thread, and for step 0 each send's own (Step::start_clock). Empty, and unallocated, otherwise.
+  std::vector<StartSeen> starts;
 
   /// The lane the step is on (dependency.hpp): its actor's, or every lane.
   Key lane() const { return every_lane ? dependency::kEveryLane : dependency::lane(actor); }
@@ -77,6 +90,9 @@ class TraceView {
   Key sender_of(Key m) const;
   /// Whether `earlier` was sent before `later` in one step's handler (both sent by `step`).
   bool sent_first_in_step(std::size_t step, Key earlier, Key later) const;
+  /// Where actors start on threads of their own (CAF: StartSeen): whether `earlier`, sent in step 0,
+  /// is in the causal past of `later`, sent in step `later_step`; nullopt for other programs.
+  std::optional<bool> start_send_before(Key earlier, Key later, std::size_t later_step) const;
   /// The receiver of `m` in this execution.
   /// Throws std::out_of_range for a message this execution did not send (a malformed trace).
   Key receiver(Key m) const {

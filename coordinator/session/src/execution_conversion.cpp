@@ -13,6 +13,15 @@
 namespace exocheck::coordinator {
 namespace {
 
+void assign_clock(const google::protobuf::RepeatedPtrField<proto::ClockEntry>& wire,
+                  std::vector<std::pair<std::string, std::uint32_t>>& clock) {
+  clock.resize(static_cast<std::size_t>(wire.size()));
+  for (int i = 0; i < wire.size(); ++i) {
+    clock[static_cast<std::size_t>(i)].first = wire.Get(i).actor();
+    clock[static_cast<std::size_t>(i)].second = wire.Get(i).count();
+  }
+}
+
 // Assigns into `step` so that a reused step keeps its strings' and vectors' storage.
 void fill_step(const proto::Event& event, engine::Step& step) {
   if (event.step() == 0) {
@@ -29,14 +38,12 @@ void fill_step(const proto::Event& event, engine::Step& step) {
     step.sent[static_cast<std::size_t>(i)].quiescent = event.sent(i).quiescent();
     step.sent[static_cast<std::size_t>(i)].rejected_at.assign(event.sent(i).rejected_at().begin(),
                                                               event.sent(i).rejected_at().end());
+    assign_clock(event.sent(i).start_clock(), step.sent[static_cast<std::size_t>(i)].start_clock);
   }
   step.created.assign(event.created().begin(), event.created().end());
   step.enabled.assign(event.enabled().begin(), event.enabled().end());
-  step.clock.resize(static_cast<std::size_t>(event.clock_size()));
-  for (int i = 0; i < event.clock_size(); ++i) {
-    step.clock[static_cast<std::size_t>(i)].first = event.clock(i).actor();
-    step.clock[static_cast<std::size_t>(i)].second = event.clock(i).count();
-  }
+  assign_clock(event.clock(), step.clock);
+  assign_clock(event.start_clock(), step.start_clock);
   step.destroyed = event.destroyed();
   // Messages withdrawn (a cancelled timer, a dropped reply) are lost in their step as dead letters are.
   step.dead_letters.assign(event.dead_letters().begin(), event.dead_letters().end());

@@ -50,6 +50,14 @@ T& next_of(std::vector<T>& list, std::size_t& used) {
   return list[used++];
 }
 
+/// An ActorType, as protobuf's parser takes it: refused when one of its strings is not UTF-8.
+bool strings_valid(std::string_view bytes) {
+  return for_each_field(bytes, 1, [](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+    const bool string = field == proto::ActorType::kActorFieldNumber || field == proto::ActorType::kTypeFieldNumber;
+    return string && wire_type == Type::kLengthDelimited ? skip_string(reader) : reader.skip(field, wire_type);
+  });
+}
+
 bool decode_clock_entry(std::string_view bytes, std::pair<std::string, std::uint32_t>& entry) {
   entry.first.clear();
   entry.second = 0;
@@ -86,13 +94,19 @@ bool read_uint32s(WireReader& reader, std::uint32_t wire_type, std::vector<std::
   return true;
 }
 
+bool take_submessage(WireReader& reader, auto decode, auto& into) {
+  std::string_view bytes;
+  return reader.length_delimited(bytes) && decode(bytes, into);
+}
+
 bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
   sent.id.clear();
   sent.receiver.clear();
   sent.timer = false;
   sent.quiescent = false;
   sent.rejected_at.clear();
-  return for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+  std::size_t start_entries = 0;
+  const bool decoded = for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     if (field == proto::SentMessage::kTimerFieldNumber && wire_type == Type::kVarint) {
       std::uint64_t kind = 0;
       if (!reader.varint(kind)) return false;
@@ -116,21 +130,21 @@ bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
       case proto::SentMessage::kReceiverFieldNumber:
         return assign_string(reader, sent.receiver);
       case proto::SentMessage::kTypeFieldNumber:
+      case proto::SentMessage::kDuplicateOfFieldNumber:  // strings: protobuf refuses them when not UTF-8
         return skip_string(reader);
+      case proto::SentMessage::kStartClockFieldNumber:
+        return take_submessage(reader, decode_clock_entry, next_of(sent.start_clock, start_entries));
       default:
         return reader.skip(field, wire_type);
     }
   });
-}
-
-bool take_submessage(WireReader& reader, auto decode, auto& into) {
-  std::string_view bytes;
-  return reader.length_delimited(bytes) && decode(bytes, into);
+  sent.start_clock.resize(start_entries);
+  return decoded;
 }
 
 /// How many elements of each list a step being decoded has so far, and what its handler chose.
 struct ListSizes {
-  std::size_t sent = 0, created = 0, enabled = 0, clock = 0, dead_letters = 0;
+  std::size_t sent = 0, created = 0, enabled = 0, clock = 0, dead_letters = 0, start_clock = 0;
   std::vector<std::uint32_t> ranges, values;  ///< empty, allocating nothing, for a step without choices
 };
 
@@ -189,6 +203,8 @@ bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine
       return skip_string(reader);
     case proto::Event::kClockFieldNumber:
       return take_submessage(reader, decode_clock_entry, next_of(step.clock, sizes.clock));
+    case proto::Event::kStartClockFieldNumber:
+      return take_submessage(reader, decode_clock_entry, next_of(step.start_clock, sizes.start_clock));
     case proto::Event::kSentFieldNumber:
       return take_submessage(reader, decode_sent, next_of(step.sent, sizes.sent));
     case proto::Event::kCreatedFieldNumber:
@@ -200,6 +216,12 @@ bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine
       return assign_string(reader, next_of(step.dead_letters, sizes.dead_letters));
     case proto::Event::kChoicesFieldNumber:
       return take_submessage(reader, decode_choice, sizes);
+    case proto::Event::kLostFieldNumber:  // strings and messages of strings: refused when not UTF-8
+      return skip_string(reader);
+    case proto::Event::kActorTypesFieldNumber: {
+      std::string_view bytes;
+      return reader.length_delimited(bytes) && strings_valid(bytes);
+    }
     default:
       return reader.skip(field, Type::kLengthDelimited);
   }
@@ -232,6 +254,7 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
   step.created.resize(sizes.created);
   step.enabled.resize(sizes.enabled);
   step.clock.resize(sizes.clock);
+  step.start_clock.resize(sizes.start_clock);
   step.dead_letters.resize(sizes.dead_letters);
   take_choices(sizes.ranges, sizes.values, step);
   if (number == 0) step.actor.clear();  // step 0 is the environment's: no actor (to_execution)

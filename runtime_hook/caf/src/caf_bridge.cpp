@@ -73,6 +73,8 @@ CafBridge* CafBridge::instance_ = nullptr;
 CafBridge::CafBridge(std::unique_ptr<detail::ControlledMode> mode)
     : mode_(std::move(mode)), runtime_(mode_->runtime()) {
   mode_->runtime().at_quiescence([this] { return end_unreachable(); });
+  // CAF runs each spawned actor's initialization on a scheduler thread, beside caf_main.
+  mode_->runtime().start_actors_apart();
   mode_->runtime().refuse_duplicates(
       "messages of a CAF program delivered twice (--duplicate): the adapter does not copy CAF's messages");
   mode_->runtime().end_crashed_by([this](detail::ActorCell& cell) { crash(cell); });

@@ -17,6 +17,9 @@ struct SentMessage {
   bool quiescent = false;  ///< delivered only when nothing else can be: on every lane (trace.proto)
   /// The receiver's earlier steps whose state its guard rejects this message in (trace.proto).
   std::vector<std::uint32_t> rejected_at{};
+  /// Sent in step 0 by a program whose actors start on threads of their own (CAF): what of step 0's
+  /// sends its thread had seen, by thread ("env": main's), as positions among them (trace.proto).
+  std::vector<std::pair<std::string, std::uint32_t>> start_clock{};
 };
 
 /// One macro-step. Step 0 (the initial step) has no actor, message or clock.
@@ -27,6 +30,9 @@ struct Step {
   std::vector<std::string> created;
   std::vector<std::string> enabled;                          ///< enabled just before the step
   std::vector<std::pair<std::string, std::uint32_t>> clock;  ///< vector clock after the step
+  /// Step 0's sends in its causal past, by thread, where actors start on threads of their own
+  /// (SentMessage::start_clock); empty otherwise.
+  std::vector<std::pair<std::string, std::uint32_t>> start_clock;
   bool destroyed = false;                                    ///< the actor ended in this step
   bool reply = false;      ///< the message answers a call of the actor: no other message was enabled there
   bool failed = false;     ///< a check failed or an exception escaped: the actor ended with this step
