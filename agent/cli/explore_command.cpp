@@ -12,6 +12,7 @@
 
 #include "command_checks.hpp"
 #include "command_line.hpp"
+#include "delivery_choice.hpp"
 #include "exit_status.hpp"
 #include "exocheck/agent/explore_progress.hpp"
 #include "exocheck/options/check.hpp"
@@ -183,7 +184,6 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   session.explorer.reduction = options::parse_reduction(reduction_).value();
   session.explorer.sleep_sets = !no_sleep_sets_;
   session.explorer.heuristic = options::parse_heuristic(heuristic_).value();
-  session.explorer.delivery = options::parse_delivery(delivery_).value();
   session.explorer.timers = options::parse_timers(timers_).value();
   session.explorer.max_paths = max_paths_;
   session.explorer.held_wakeup_events =
@@ -214,6 +214,12 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   if (subject.separator_given) {
     session.subject = subject.words.front();
     session.args.assign(subject.words.begin() + 1, subject.words.end());
+  }
+  // --from takes the trace's order (explore_from).
+  if (from_.empty()) {
+    auto delivery = choose_delivery(delivery_, session.subject);
+    session.explorer.delivery = delivery.delivery;
+    settings.delivery_why = std::move(delivery.why);
   }
   if (keep_steps_ && from_.empty()) throw InputError("explore: --keep-steps goes with --from");
   if (!from_.empty()) {

@@ -52,7 +52,7 @@ class ExploreCommand {
   bool sleep_sets_ = false;
   bool no_sleep_sets_ = false;
   std::string heuristic_{options::name_of(kDefaults.explorer.heuristic)};
-  std::string delivery_{options::name_of(kDefaults.explorer.delivery)};
+  std::string delivery_;  ///< "": the front end's (delivery_choice.hpp)
   std::string timers_{options::name_of(kDefaults.explorer.timers)};
   options::FaultFlags faults_;
   std::size_t workers_;

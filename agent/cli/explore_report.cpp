@@ -151,8 +151,9 @@ std::string options_text(const ExploreSettings& settings) {
   const auto& session = settings.session;
   const std::string limits =
       fmt::format(
-          "delivery {}, timers {}, time limit {}, {}, run timeout {} s, step limit {}",
-          options::name_of(explorer.delivery), options::name_of(explorer.timers),
+          "delivery {}{}, timers {}, time limit {}, {}, run timeout {} s, step limit {}",
+          options::name_of(explorer.delivery), settings.delivery_why.empty() ? "" : " (" + settings.delivery_why + ")",
+          options::name_of(explorer.timers),
           session.time_limit.count() == 0 ? std::string("none") : fmt::format("{} s", seconds_of(session.time_limit)),
           session.keep_going ? fmt::format("keep going after bugs (traces of {})", session.bug_traces)
                              : "stop at the first bug",

@@ -30,7 +30,8 @@ struct ExploreSettings {
   /// --from: the subtree below a trace's first deliveries, and what to say of it.
   std::optional<engine::Subtree> from;
   std::string from_text;
-  std::string from_trace;  ///< its path
+  std::string from_trace;    ///< its path
+  std::string delivery_why;  ///< why the delivery order is what it is when --delivery was not given
 };
 
 /// How the exploration ended, collected from the session once it is finished.

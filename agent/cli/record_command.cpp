@@ -22,6 +22,7 @@
 #include "free_run_trace.hpp"
 #include "hook_attachment.hpp"
 #include "json_text.hpp"
+#include "program_file.hpp"
 #include "record_junit.hpp"
 
 extern char** environ;
@@ -68,20 +69,6 @@ int wait_for(pid_t child, double timeout) {
   }
   ::sigaction(SIGINT, &previous, nullptr);
   return status;
-}
-
-/// The file `program` names as execvp would find it (on PATH when it has no '/'); itself if none.
-std::string program_file(const std::string& program) {
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::string_view folders = path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin";
-  while (!folders.empty()) {
-    const std::size_t colon = std::min(folders.find(':'), folders.size());
-    const auto candidate = std::filesystem::path(folders.substr(0, colon)) / program;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-    folders.remove_prefix(std::min(colon + 1, folders.size()));
-  }
-  return program;
 }
 
 /// Runs `words` with EXOCHECK_RECORD=log (and no control channel: a free run), waits for it;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "command_checks.hpp"
+#include "delivery_choice.hpp"
 #include "exit_status.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
@@ -42,7 +43,7 @@ int RunCommand::execute(const SubjectCommand& subject) const {
   settings.prefix = parse_prefix(prefix_);
   // The option accepts only the table's names.
   settings.heuristic = options::parse_heuristic(heuristic_).value();
-  settings.delivery = options::parse_delivery(delivery_).value();
+  settings.delivery = choose_delivery(delivery_, settings.subject).delivery;
   settings.timers = options::parse_timers(timers_).value();
   settings.step_limit = step_limit_;
   settings.timeout = timeout_from_seconds(timeout_seconds_);

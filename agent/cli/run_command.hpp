@@ -33,7 +33,7 @@ class RunCommand {
   // Defaults are a run's (RunSettings{}), named by the option tables.
   static inline const RunSettings kDefaults{};
   std::string heuristic_{options::name_of(kDefaults.heuristic)};
-  std::string delivery_{options::name_of(kDefaults.delivery)};
+  std::string delivery_;  ///< "": the front end's (delivery_choice.hpp)
   std::string timers_{options::name_of(kDefaults.timers)};
   std::uint64_t step_limit_ = kDefaults.step_limit;
   double timeout_seconds_ = std::chrono::duration<double>(kDefaults.timeout).count();

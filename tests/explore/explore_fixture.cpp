@@ -1,5 +1,6 @@
 #include "explore_fixture.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace exocheck::explore_test {
@@ -12,6 +13,10 @@ cli_test::ProcessOutput ExploreTest::explore(const std::vector<std::string>& opt
                                              const std::vector<std::string>& subject_args) const {
   std::vector<std::string> args{"explore"};
   args.insert(args.end(), options.begin(), options.end());
+  if (std::find(options.begin(), options.end(), "--delivery") == options.end() &&
+      std::find(options.begin(), options.end(), "--from") == options.end()) {
+    args.insert(args.end(), delivery_.begin(), delivery_.end());
+  }
   args.insert(args.end(), {"--json", "--out", "out", "--", cli_test::subject_path(subject).string()});
   args.insert(args.end(), subject_args.begin(), subject_args.end());
   return exocheck(args);

@@ -57,6 +57,9 @@ class ExploreTest : public testing::Test {
 
   const cli_test::ScratchDir& dir() const { return dir_; }
 
+  /// --delivery and its value for every exploration that names none (nothing: the front end's).
+  std::vector<std::string> delivery_;
+
  private:
   cli_test::ScratchDir dir_;
 };

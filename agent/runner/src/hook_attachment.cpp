@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -41,6 +42,14 @@ std::optional<std::string> caf_adapter_path(std::vector<std::string>& looked_in)
     if (::access(candidate.c_str(), R_OK) == 0) return candidate.string();
   }
   return std::nullopt;
+}
+
+bool uses_caf(const std::string& binary_path) {
+  const auto read = read_elf_facts(binary_path);
+  const auto* facts = std::get_if<ElfFacts>(&read);
+  return facts != nullptr && std::any_of(facts->needed.begin(), facts->needed.end(), [](const std::string& library) {
+           return starts_with(library, "libcaf_core.so");
+         });
 }
 
 std::variant<HookAttachment, LaunchFailure> hook_attachment(const std::string& binary_path) {

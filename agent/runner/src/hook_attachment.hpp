@@ -19,6 +19,10 @@ struct HookAttachment {
 
 std::variant<HookAttachment, LaunchFailure> hook_attachment(const std::string& binary_path);
 
+/// Whether `binary_path` uses CAF (it needs CAF's libcaf_core), with the adapter preloaded or linked.
+/// False for a file that is no ELF binary: its launch says why.
+bool uses_caf(const std::string& binary_path);
+
 /// The CAF adapter (libexocheck_caf.so): $EXOCHECK_CAF_ADAPTER when set, else beside this program
 /// (its ../lib, the installed library folder). Nullopt when it is in none of `looked_in`.
 std::optional<std::string> caf_adapter_path(std::vector<std::string>& looked_in);

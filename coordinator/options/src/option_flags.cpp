@@ -69,6 +69,13 @@ void add_sleep_set_flags(CLI::App& app, bool& on, bool& off) {
 }
 
 CLI::Option* add_delivery_option(CLI::App& app, std::string& name) {
+  if (name.empty()) {
+    return app
+        .add_option(std::string(kDeliveryFlag), name,
+                    std::string(kDeliveryHelp) + " (" + choices_described(kDeliveries) + ")" +
+                        std::string(kDeliveryDefaultHelp))
+        ->check(CLI::IsMember(names_of(kDeliveries)));
+  }
   return add_choice_option(app, kDeliveryFlag, name, kDeliveryHelp, kDeliveries)->capture_default_str();
 }
 

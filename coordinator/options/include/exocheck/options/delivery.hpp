@@ -22,6 +22,12 @@ inline constexpr std::string_view kDeliveryFlag = "--delivery";
 inline constexpr std::string_view kDeliveryHelp =
     "In which order an actor takes the messages it accepts (a message its guard refuses holds nothing back)";
 
+/// What --delivery is when it is not given: the program's front end's own guarantee.
+inline constexpr std::string_view kDeliveryDefaultHelp =
+    "; default: causal for a CAF program (in one process CAF puts a message into its receiver's mailbox as it "
+    "is sent, so a message sent causally first is taken first), unordered for a program on exocheck's API (the "
+    "papers' model)";
+
 inline constexpr std::array<DeliveryRow, 3> kDeliveries{{
     {"unordered", "any pending message, as ActorFoundry and Scala actors", engine::Delivery::kUnordered,
      proto::DELIVERY_UNORDERED},

@@ -32,6 +32,7 @@ CLI::Option* add_heuristic_option(CLI::App& app, std::string& name, HeuristicCho
 void add_sleep_set_flags(CLI::App& app, bool& on, bool& off);
 
 /// --delivery NAME, one of kDeliveries.
+/// `name` empty: the front end's order applies when the option is not given (its help says which).
 CLI::Option* add_delivery_option(CLI::App& app, std::string& name);
 
 /// --timers NAME, one of kTimers.
