@@ -111,8 +111,8 @@ ExploreOutcome follow(agent::CoordinatorClient& client, std::uint64_t job_id, co
     } else if (const double agentless = update.elapsed_seconds() - *agentless_since;
                !agentless_told && agentless >= kAgentlessWarningSeconds) {
       agentless_told = true;
-      spdlog::warn("explore: job {} has had no agent for {} s; start one with: exocheck-agent --coordinator {}",
-                   job_id, static_cast<long>(agentless), address);
+      spdlog::warn("explore: job {} has had no agent for {} s; start one with: exocheck-agent --coordinator {}", job_id,
+                   static_cast<long>(agentless), address);
     }
     progress.update(to_progress(update));
   });

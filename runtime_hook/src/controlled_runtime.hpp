@@ -198,7 +198,7 @@ class ControlledRuntime : public Runtime {
   std::unordered_map<std::type_index, std::string> type_names_;
   /// The names an adapter gave its actors (name_type), one string each.
   std::unordered_set<std::string> adapter_type_names_;
-  bool in_run_ = false;          ///< between the run request and the result
+  bool in_run_ = false;  ///< between the run request and the result
   /// A step's handler is running (or, for an open step, its actor's code outside the run): its
   /// event is not written yet. What the last words write (record_step_cut_short()).
   bool step_in_progress_ = false;
@@ -206,8 +206,7 @@ class ControlledRuntime : public Runtime {
   VectorClock main_start_clock_;
   std::unordered_map<const ActorCell*, VectorClock> start_clocks_;  ///< each actor's start's, made in step 0
   VectorClock& start_clock_of(const ActorCell* thread);
-  void record_start_clock(const VectorClock& clock,
-                          google::protobuf::RepeatedPtrField<proto::ClockEntry>& into) const;
+  void record_start_clock(const VectorClock& clock, google::protobuf::RepeatedPtrField<proto::ClockEntry>& into) const;
   /// The process performing the run: a process its code forked ends without last words for it.
   pid_t run_pid_ = 0;
   bool quiescent_sent_ = false;  ///< a message was sent quiescent: collect_enabled() applies the rule

@@ -59,7 +59,8 @@ TEST_P(RunnerFaults, ReportsASegfaultWithTheStepsUpToTheOneItEnded) {
   EXPECT_EQ(report.result.signal(), SIGSEGV);
   expect_relay_steps_to_fault(report, true);
   EXPECT_EQ(report.events[3].outcome(), proto::STEP_CRASH);
-  EXPECT_EQ(report.result.detail(), bin("fault_crash") + " crashed with SIGSEGV in " + kStep3 + "; prefix of 0 messages");
+  EXPECT_EQ(report.result.detail(),
+            bin("fault_crash") + " crashed with SIGSEGV in " + kStep3 + "; prefix of 0 messages");
 }
 
 // The subject's own text that is not UTF-8 (a message summary, a check's text, a final state,
@@ -97,7 +98,7 @@ TEST_P(RunnerFaults, ReportsAHangAfterTheTimeoutWithTheStepsBeforeIt) {
   EXPECT_GE(taken, 2000);
   EXPECT_LT(taken, 3000);
   EXPECT_EQ(report.result.status(), proto::RUN_HANG);
-  EXPECT_EQ(report.result.signal(), 0);  // the runner's signal is not the subject's crash
+  EXPECT_EQ(report.result.signal(), 0);        // the runner's signal is not the subject's crash
   expect_relay_steps_to_fault(report, false);  // a hang has no last words
   EXPECT_EQ(report.result.detail(), bin("fault_hang") +
                                         ": no result within 2000 ms; last step 2 (message 0#1 at actor 1); prefix "
@@ -111,8 +112,8 @@ TEST_P(RunnerFaults, ReportsAnExitWithoutResult) {
   EXPECT_EQ(report.result.exit_code(), 7);
   expect_relay_steps_to_fault(report, true);
   EXPECT_EQ(report.events[3].outcome(), proto::STEP_OK);  // exit() ends the run, not the step's actor
-  EXPECT_EQ(report.result.detail(),
-            bin("fault_early_exit") + " exited with code 7 without a result after " + kStep3 + "; prefix of 0 messages");
+  EXPECT_EQ(report.result.detail(), bin("fault_early_exit") + " exited with code 7 without a result after " + kStep3 +
+                                        "; prefix of 0 messages");
 }
 
 // A program without the hook is refused from its file, before anything of it runs: no process,

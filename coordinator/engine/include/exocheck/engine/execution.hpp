@@ -33,7 +33,7 @@ struct Step {
   /// Step 0's sends in its causal past, by thread, where actors start on threads of their own
   /// (SentMessage::start_clock); empty otherwise.
   std::vector<std::pair<std::string, std::uint32_t>> start_clock;
-  bool destroyed = false;                                    ///< the actor ended in this step
+  bool destroyed = false;  ///< the actor ended in this step
   bool reply = false;      ///< the message answers a call of the actor: no other message was enabled there
   bool failed = false;     ///< a check failed or an exception escaped: the actor ended with this step
   bool timer = false;      ///< the message delivered is a timer's firing
