@@ -45,6 +45,16 @@ proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const 
       blocked->set_waiting_for(request);
     }
   }
+  std::string awaited_list;
+  if (awaited_at_end_) {
+    for (const ActorCell* cell : awaited_at_end_()) {
+      auto* blocked = result.add_blocked();
+      blocked->set_actor(cell->id);
+      // No reply it waits for: main waits for its end (RunResult.blocked).
+      awaited_list += (awaited_list.empty() ? " " : ", ") + cell->id +
+                      (cell->type != nullptr ? " (" + *cell->type + ")" : std::string());
+    }
+  }
   std::string pending_list;
   for (const auto& envelope : pending_) {
     auto* pending = result.add_pending();
@@ -61,8 +71,11 @@ proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const 
   }
   std::string detail = "deadlock after step " + std::to_string(steps) + ":";
   for (const auto& blocked : result.blocked()) {
+    if (blocked.waiting_for().empty()) continue;  // main awaits its end: awaited_list
     detail += " actor " + blocked.actor() + " waits for the reply to " + blocked.waiting_for() + ";";
   }
+  if (!awaited_list.empty())
+    detail += " main waits for actors that never end, nothing left to deliver to them:" + awaited_list + ";";
   if (!pending_list.empty()) detail += " pending, none enabled: " + pending_list;
   result.set_status(proto::RUN_DEADLOCK);
   result.set_detail(detail);

@@ -78,6 +78,11 @@ class ControlledRuntime : public Runtime {
   /// what is enabled is looked at again.
   void at_quiescence(std::function<bool()> hook) { at_quiescence_ = std::move(hook); }
 
+  /// Asked when a run ends with nothing enabled: the actors the program still waits for to end
+  /// (CAF: those caf_main's await_all_actors_done() waits for), named in the deadlock. An actor
+  /// that waits for a reply is named so already.
+  void awaited_at_end(std::function<std::vector<const ActorCell*>()> awaited) { awaited_at_end_ = std::move(awaited); }
+
   /// A run asked to duplicate messages is refused with `construct` (an adapter whose framework's
   /// messages cannot be copied here).
   void refuse_duplicates(std::string construct) { duplicates_refusal_ = std::move(construct); }
@@ -219,6 +224,7 @@ class ControlledRuntime : public Runtime {
   std::optional<OpenStep> open_step_;
   bool suspend_requested_ = false;
   std::function<bool()> at_quiescence_;
+  std::function<std::vector<const ActorCell*>()> awaited_at_end_;
   std::optional<proto::RunRequest> request_;  ///< the run's, from run() on
   std::optional<SchedulingOrder> order_;
   std::uint32_t next_step_ = 1;

@@ -82,7 +82,7 @@ TEST(Timeline, DeadlockListsBlockedActorsAndPendingMessages) {
   EXPECT_EQ(result_section(trace),
             "Result: deadlock (RUN_DEADLOCK) after 3 steps\n"
             "  detail:       2 messages pending, none enabled\n"
-            "  blocked:      1 (waiting for the reply to 1#2), 0.1\n"
+            "  blocked:      1 (waiting for the reply to 1#2), 0.1 (never ends, and main awaits it)\n"
             "  pending:      1#3 Get to 0 (receiver destroyed)\n"
             "  warning:      dead letters: 1#3\n"
             "  final state:  0.1: registered\n");

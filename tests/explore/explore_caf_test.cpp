@@ -295,6 +295,17 @@ TEST_F(ExploreCaf, ActorsThatSendAsTheyStartRaceUnderCausalDelivery) {
   }
 }
 
+// caf_main awaits a latch it holds, which two actors' starts send `set` and `ping`: where `ping`
+// comes first the latch waits for ever, and so does the await: a deadlock naming the latch.
+TEST_F(ExploreCaf, AnAwaitOfAnActorThatNeverEndsIsADeadlockNamingIt) {
+  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
+  const auto result = figures({"--workers", "1", "--delivery", "causal"}, "caf_faults", {"--await=hang"});
+  EXPECT_EQ(result.classes, 2u);
+  expect_bug_replays(result, "RUN_DEADLOCK",
+                     {"main waits for actors that never end, nothing left to deliver to them: 0 "
+                      "(caf::event_based_actor);"});
+}
+
 TEST_F(ExploreCaf, AMessageToAnActorThatHasQuitIsADeadLetter) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
   const auto result = figures({"--workers", "1"}, "caf_faults", {"--dead-letter"});

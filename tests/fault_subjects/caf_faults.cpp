@@ -10,7 +10,9 @@
 //                     answered, and the other two end as CAF ends actors nothing refers to;
 //                     "monitored": main's scoped_actor monitors an echo main lets go of (by hand
 //                     the await never returns; refused under exploration, as the echo's end
-//                     would send a down message)
+//                     would send a down message); "hang": main holds a latch that two actors
+//                     send `set` and `ping` as they start, and awaits it: where `ping` comes
+//                     first the latch never ends, and neither does the await
 //   --blocking-spawn  main spawns a blocking actor (blocking_api) that waits for a message nobody
 //                     sends: a deadlock (by hand the program never ends)
 //   --receive-timeout main's scoped_actor pings an echo and waits for the answer at most a second
@@ -145,6 +147,12 @@ caf::behavior gate(caf::event_based_actor* self) {
   };
 }
 
+/// Takes `set`, then `ping` and quits: a `ping` before `set` is unexpected (CAF answers it with an
+/// error).
+caf::behavior latch(caf::event_based_actor* self) {
+  return {[=](set_atom) { self->become([=](ping_atom) { self->quit(); }); }};
+}
+
 /// Sends `message` to `to` as it starts, and has nothing more to do.
 template <typename Atom>
 void send_at_start(caf::event_based_actor* self, const caf::actor& to) {
@@ -172,9 +180,18 @@ caf::behavior counter(caf::event_based_actor* self) {
   }};
 }
 
-/// Spawns a counter, pings it, waits for it, and goes on as `what` says (but "chain" and
-/// "monitored", which spawn actors of their own).
+/// Spawns a counter, pings it, waits for it, and goes on as `what` says (but "chain", "monitored"
+/// and "hang", which spawn actors of their own).
 void await_then(caf::actor_system& system, const std::string& what) {
+  if (what == "hang") {
+    // Where `ping` comes first, the latch answers it with an error and waits for another after
+    // `set`: for ever, as main holds it and awaits it.
+    auto l = system.spawn(latch);
+    system.spawn(send_at_start<set_atom>, l);
+    system.spawn(send_at_start<ping_atom>, l);
+    system.await_all_actors_done();
+    return;
+  }
   if (what == "chain") {
     system.spawn(asker_once, system.spawn(forwarder, system.spawn(echo)));
     system.await_all_actors_done();

@@ -200,7 +200,7 @@ std::string detail_line(std::string_view label, const std::string& text) {
 }
 
 std::string format_blocked(const proto::BlockedActor& blocked) {
-  return blocked.waiting_for().empty() ? blocked.actor()
+  return blocked.waiting_for().empty() ? blocked.actor() + " (never ends, and main awaits it)"
                                        : blocked.actor() + " (waiting for the reply to " + blocked.waiting_for() + ")";
 }
 

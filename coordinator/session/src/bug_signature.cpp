@@ -63,7 +63,10 @@ std::string signal_name(int signal) {
 std::string waiting_set(const proto::RunResult& result, const RunNames& names) {
   std::set<std::string> entries;
   for (const auto& blocked : result.blocked()) {
-    entries.insert(names.actor(blocked.actor()) + " waits for the reply to " + names.message(blocked.waiting_for()));
+    // No reply awaited: main awaits the actor's end, which never comes (RunResult.blocked).
+    entries.insert(blocked.waiting_for().empty() ? names.actor(blocked.actor()) + " never ends, and main awaits it"
+                                                 : names.actor(blocked.actor()) + " waits for the reply to " +
+                                                       names.message(blocked.waiting_for()));
   }
   const bool waits = !entries.empty();
   if (!waits) {

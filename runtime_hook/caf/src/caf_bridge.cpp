@@ -1,5 +1,6 @@
 #include "caf_bridge.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -73,6 +74,7 @@ CafBridge* CafBridge::instance_ = nullptr;
 CafBridge::CafBridge(std::unique_ptr<detail::ControlledMode> mode)
     : mode_(std::move(mode)), runtime_(mode_->runtime()) {
   mode_->runtime().at_quiescence([this] { return end_unreachable(); });
+  mode_->runtime().awaited_at_end([this] { return awaited_alive(); });
   // CAF runs each spawned actor's initialization on a scheduler thread, beside caf_main.
   mode_->runtime().start_actors_apart();
   mode_->runtime().refuse_duplicates(
@@ -263,6 +265,18 @@ bool CafBridge::end_unreachable() {
   }
   if (ended) mirror_clock(nullptr);  // their ends cancelled their timers, if any
   return ended;
+}
+
+// While caf_main awaits, every actor CAF would have ended is ended (end_unreachable): those left
+// are what its await_all_actors_done() would wait for by hand, for ever.
+std::vector<const detail::ActorCell*> CafBridge::awaited_alive() const {
+  std::vector<const detail::ActorCell*> alive;
+  if (!awaiting_) return alive;
+  for (const auto& [cell, actor] : registered_) {
+    if (!cell->destroyed) alive.push_back(cell);
+  }
+  std::sort(alive.begin(), alive.end(), [](const auto* a, const auto* b) { return a->index < b->index; });
+  return alive;
 }
 
 void CafBridge::note_waiting(caf::scheduled_actor& actor, detail::ActorCell& cell) {

@@ -170,6 +170,8 @@ class CafBridge {
   void run_jobs();
   /// Ends the actors CAF would have ended as unreachable, at quiescence. Whether any ended.
   bool end_unreachable();
+  /// At a run's end while caf_main awaits: the actors alive, which its await waits for for ever.
+  std::vector<const detail::ActorCell*> awaited_alive() const;
   void terminated(detail::ActorCell* cell, const caf::error& reason);
   /// The requests still on their way to `cell`, which ends in this step, are answered with CAF's
   /// request_receiver_down by its closed mailbox, as by hand they would be when they arrive; the
