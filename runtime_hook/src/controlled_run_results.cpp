@@ -1,10 +1,15 @@
 // How a run ends when it cannot go on: the prefix names a message that is not enabled (a
-// divergence), or nothing is enabled (completed, or a deadlock naming who waits for what).
+// divergence), or nothing is enabled (completed, or a deadlock naming who waits for what); its
+// first failure and final state; and the step a process's end cut short (its last words).
+
+#include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 
 #include "controlled_runtime.hpp"
 #include "exocheck/actor.hpp"
+#include "exocheck/wire/utf8.hpp"
 
 namespace exocheck::detail {
 
@@ -80,6 +85,45 @@ proto::RunResult ControlledRuntime::quiescent_result(std::uint32_t steps) const 
   result.set_status(proto::RUN_DEADLOCK);
   result.set_detail(detail);
   return result;
+}
+
+void ControlledRuntime::record_step_cut_short(int signal) noexcept {
+  // SIGTERM is the runner ending a run that hung, which a fork server's runs end with SIGKILL,
+  // without last words: a hang's trace is the same however the run was performed.
+  if (!step_in_progress_ || signal == SIGTERM || ::getpid() != run_pid_) return;
+  step_in_progress_ = false;
+  if (signal != 0) event_->set_outcome(proto::STEP_CRASH);
+  channel_.write_from_signal(frame_);
+}
+
+void ControlledRuntime::add_final_state(proto::RunResult& result) const {
+  std::vector<std::string> lines;
+  for (const auto& cell : cells_) {
+    if (!cell->actor) continue;
+    std::string summary = cell->actor->final_state();
+    if (!summary.empty()) lines.push_back(cell->id + ": " + wire::valid_utf8(std::move(summary)));
+  }
+  std::sort(lines.begin(), lines.end());
+  for (auto& line : lines) result.add_final_state(std::move(line));
+}
+
+proto::RunResult ControlledRuntime::with_first_failure(proto::RunResult result) const {
+  // A sleep-blocked run is redundant: an explored path of the same class runs the failing step
+  // too and reports it. Reported here, its cut-short trace would count as a class of its own.
+  if (first_failure_.status() != proto::RUN_UNKNOWN && result.status() != proto::RUN_SLEEP_BLOCKED) {
+    result.set_status(first_failure_.status());
+    result.set_detail(first_failure_.detail());
+  }
+  return result;
+}
+
+void ControlledRuntime::note_failure(proto::StepOutcome outcome, std::uint32_t step) {
+  if (outcome == proto::STEP_OK || first_failure_.status() != proto::RUN_UNKNOWN) return;
+  const bool assertion = outcome == proto::STEP_ASSERTION_FAILED;
+  first_failure_.set_status(assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
+  first_failure_.set_detail((assertion ? "assertion failed" : "uncaught exception") + std::string(" in actor ") +
+                            event_->actor() + " handling " + event_->message() + " (" + event_->type() + ") at step " +
+                            std::to_string(step) + ": " + event_->detail());
 }
 
 }  // namespace exocheck::detail

@@ -45,15 +45,6 @@ ControlledRuntime::~ControlledRuntime() {
   speaking_runtime.store(nullptr);
 }
 
-void ControlledRuntime::record_step_cut_short(int signal) noexcept {
-  // SIGTERM is the runner ending a run that hung, which a fork server's runs end with SIGKILL,
-  // without last words: a hang's trace is the same however the run was performed.
-  if (!step_in_progress_ || signal == SIGTERM || ::getpid() != run_pid_) return;
-  step_in_progress_ = false;
-  if (signal != 0) event_->set_outcome(proto::STEP_CRASH);
-  channel_.write_from_signal(frame_);
-}
-
 ActorCell* ControlledRuntime::create_cell(ActorCell* parent) {
   std::string id = parent != nullptr ? actor_id(parent->id, ++parent->children) : actor_id("", top_level_actors_++);
   cells_.push_back(std::make_unique<ActorCell>(std::move(id), static_cast<std::uint32_t>(cells_.size()), parent));
@@ -240,24 +231,6 @@ void ControlledRuntime::record_clock(const VectorClock& clock) {
   if (starts_apart_) record_start_clock(clock, *event_->mutable_start_clock());
 }
 
-void ControlledRuntime::record_start_clock(const VectorClock& clock,
-                                           google::protobuf::RepeatedPtrField<proto::ClockEntry>& into) const {
-  for (const auto& [index, count] : clock.entries()) {
-    if (index < kFirstStartKey) continue;
-    auto* entry = into.Add();
-    entry->set_actor(index == kStepZeroSends ? std::string(kEnvironment) : cells_[kStepZeroSends - 1 - index]->id);
-    entry->set_count(count);
-  }
-}
-
-void ControlledRuntime::start_actors_apart() {
-  starts_apart_ = true;
-}
-
-VectorClock& ControlledRuntime::start_clock_of(const ActorCell* thread) {
-  return thread == nullptr ? main_start_clock_ : start_clocks_[thread];
-}
-
 proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::uint32_t step) {
   std::unique_ptr<Envelope> envelope = std::move(pending_[pending_index]);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(pending_index));
@@ -362,17 +335,6 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
   return {awake_pending[order.choose(awake, step)], false, false};
 }
 
-void ControlledRuntime::add_final_state(proto::RunResult& result) const {
-  std::vector<std::string> lines;
-  for (const auto& cell : cells_) {
-    if (!cell->actor) continue;
-    std::string summary = cell->actor->final_state();
-    if (!summary.empty()) lines.push_back(cell->id + ": " + wire::valid_utf8(std::move(summary)));
-  }
-  std::sort(lines.begin(), lines.end());
-  for (auto& line : lines) result.add_final_state(std::move(line));
-}
-
 void ControlledRuntime::report(proto::RunResult result) {
   for (const auto& id : dead_letters_) result.add_dead_letters(id);
   result.set_faults(faults_injected_);
@@ -380,25 +342,6 @@ void ControlledRuntime::report(proto::RunResult result) {
   *frame_.mutable_result() = std::move(result);
   channel_.write(frame_);
   channel_.flush();
-}
-
-proto::RunResult ControlledRuntime::with_first_failure(proto::RunResult result) const {
-  // A sleep-blocked run is redundant: an explored path of the same class runs the failing step
-  // too and reports it. Reported here, its cut-short trace would count as a class of its own.
-  if (first_failure_.status() != proto::RUN_UNKNOWN && result.status() != proto::RUN_SLEEP_BLOCKED) {
-    result.set_status(first_failure_.status());
-    result.set_detail(first_failure_.detail());
-  }
-  return result;
-}
-
-void ControlledRuntime::note_failure(proto::StepOutcome outcome, std::uint32_t step) {
-  if (outcome == proto::STEP_OK || first_failure_.status() != proto::RUN_UNKNOWN) return;
-  const bool assertion = outcome == proto::STEP_ASSERTION_FAILED;
-  first_failure_.set_status(assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION);
-  first_failure_.set_detail((assertion ? "assertion failed" : "uncaught exception") + std::string(" in actor ") +
-                            event_->actor() + " handling " + event_->message() + " (" + event_->type() + ") at step " +
-                            std::to_string(step) + ": " + event_->detail());
 }
 
 void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_lane) {

@@ -251,61 +251,6 @@ TEST_F(ExploreCaf, AnUncaughtExceptionIsReportedWithItsTextAndReplays) {
                       "(uncaught exception: the ledger is corrupt)"});
 }
 
-// In the fork server's process (put back after each run), in a fork of it, in a process of its own.
-const std::vector<std::vector<std::string>> kEveryWayToRun{
-    {"--workers", "1"}, {"--workers", "1", "--no-in-place"}, {"--workers", "1", "--no-fork-server"}};
-
-// A process that dies inside a step leaves that step's delivery in its trace (the hook's last
-// words), so the trace replays to the same end: the keeper's null dereference where the relayed
-// ping overtakes `set`, and a handler's exit(3), each step counted.
-TEST_F(ExploreCaf, ACrashsTraceEndsWithTheDeliveryItDiedInAndReplays) {
-  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  for (const auto& mode : kEveryWayToRun) {
-    const auto result = figures(mode, "caf_faults", {"--null-deref"});
-    EXPECT_EQ(result.paths, 2u);
-    EXPECT_EQ(result.transitions, 5u);
-    expect_bug_replays(result, "RUN_CRASH", {"crashed with SIGSEGV in step 2 (message 1#1 at actor 0)"});
-  }
-}
-
-TEST_F(ExploreCaf, AnExitInAHandlerEndsItsStepAndTheTraceReplays) {
-  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  for (const auto& mode : kEveryWayToRun) {
-    const auto result = figures(mode, "caf_faults", {"--exit-in-handler"});
-    EXPECT_EQ(result.paths, 1u);
-    EXPECT_EQ(result.transitions, 1u);
-    expect_bug_replays(result, "RUN_EXIT_WITHOUT_RESULT",
-                       {"exited with code 3 without a result after step 1 (message env#1 at actor 0)"});
-  }
-}
-
-// CAF starts each spawned actor on a scheduler thread of its own, beside caf_main: two actors'
-// sends from their initialization are not ordered, under causal delivery either, while what an
-// actor's start sent comes before what it sends later (caf-relay's order holds).
-TEST_F(ExploreCaf, ActorsThatSendAsTheyStartRaceUnderCausalDelivery) {
-  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  for (const std::string delivery : {"unordered", "fifo", "causal"}) {
-    for (const std::string reduction : {"exhaustive", "dpor", "optimal"}) {
-      const auto result =
-          figures({"--workers", "1", "--delivery", delivery, "--reduction", reduction}, "caf_faults", {"--start-race"});
-      EXPECT_EQ(result.classes, 2u) << delivery << ", " << reduction;
-      EXPECT_EQ(result.bugs, 1u) << delivery << ", " << reduction;
-      expect_bug_replays(result, "RUN_ASSERTION_FAILED", {"opened"});
-    }
-  }
-}
-
-// caf_main awaits a latch it holds, which two actors' starts send `set` and `ping`: where `ping`
-// comes first the latch waits for ever, and so does the await: a deadlock naming the latch.
-TEST_F(ExploreCaf, AnAwaitOfAnActorThatNeverEndsIsADeadlockNamingIt) {
-  if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  const auto result = figures({"--workers", "1", "--delivery", "causal"}, "caf_faults", {"--await=hang"});
-  EXPECT_EQ(result.classes, 2u);
-  expect_bug_replays(result, "RUN_DEADLOCK",
-                     {"main waits for actors that never end, nothing left to deliver to them: 0 "
-                      "(caf::event_based_actor);"});
-}
-
 TEST_F(ExploreCaf, AMessageToAnActorThatHasQuitIsADeadLetter) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
   const auto result = figures({"--workers", "1"}, "caf_faults", {"--dead-letter"});
@@ -508,66 +453,6 @@ TEST_F(ExploreCaf, AnActorStoppedWithUserShutdownIsNoBug) {
   EXPECT_TRUE(result.complete);
   EXPECT_EQ(result.bugs, 0u);
   EXPECT_EQ(result.classes, 1u);
-}
-
-// A CAF program is explored under CAF's own order by default (agent/cli/delivery_choice.hpp): in
-// one process a message is in its receiver's mailbox from its send on, so one sent causally first
-// is taken first. caf-relay's assert needs a relayed message to overtake an earlier one, which only
-// a weaker order allows; by hand it never fails.
-TEST_F(ExploreTest, ACafProgramTakesCafsOrderByDefault) {
-  if (!built("caf-relay")) GTEST_SKIP() << "caf-relay not built (no libcaf-dev)";
-  const auto caf = figures({"--keep-going"}, "caf-relay");
-  EXPECT_EQ(caf.exit_code, 0) << caf.summary.dump(2);
-  EXPECT_TRUE(caf.complete);
-  EXPECT_EQ(caf.classes, 1u);
-  EXPECT_EQ(caf.summary.at("options").at("delivery"), "causal");
-  const auto text = exocheck({"explore", "--out", "text", "--", cli_test::subject_path("caf-relay").string()});
-  EXPECT_NE(text.out.find("delivery causal (CAF's order, the default for CAF)"), std::string::npos) << text.out;
-  for (const char* weaker : {"fifo", "unordered"}) {
-    const auto overtaken = figures({"--keep-going", "--delivery", weaker}, "caf-relay");
-    EXPECT_EQ(overtaken.exit_code, 1) << weaker;
-    EXPECT_EQ(overtaken.classes, 2u) << weaker;
-    const auto replay = exocheck({"replay", (dir().path() / "out" / "bug-1.trace").string()});
-    EXPECT_EQ(replay.exit_code, 1) << weaker << ": " << replay.out << replay.err;
-    EXPECT_NE(replay.out.find("reproduced RUN_ASSERTION_FAILED"), std::string::npos) << replay.out;
-  }
-  const auto run = exocheck({"run", "--out", "r.trace", "--", cli_test::subject_path("caf-relay").string()});
-  EXPECT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_EQ(wire::read_trace_file(dir().path() / "r.trace").delivery(), proto::DELIVERY_CAUSAL);
-}
-
-// A program on exocheck's API keeps the papers' model by default (registry: 6 classes, as in the
-// TransDPOR paper's Fig. 1).
-TEST_F(ExploreTest, ANativeProgramIsUnorderedByDefault) {
-  if (!built("registry")) GTEST_SKIP() << "registry not built";
-  const auto native = figures({}, "registry");
-  EXPECT_EQ(native.exit_code, 0);
-  EXPECT_EQ(native.classes, 6u);
-  EXPECT_EQ(native.summary.at("options").at("delivery"), "unordered");
-}
-
-// Every CAF subject's bug is found under CAF's order too (none of them needed an order CAF never
-// shows), in fewer classes than unordered where the order matters.
-TEST_F(ExploreTest, EveryCafSubjectsBugIsFoundUnderCafsOrder) {
-  struct Row {
-    const char* subject;
-    std::uint64_t classes;  ///< under the default; unordered's in the comment
-  };
-  for (const Row row : {Row{"caf-bank", 12},         // 12: the clients deposit as they start, apart
-                        Row{"caf-philosophers", 5},  // 9
-                        Row{"caf-pipeline", 2},      // 2
-                        Row{"caf-batcher", 8},       // 8
-                        Row{"caf-phases", 4},        // 12
-                        Row{"caf-scoped", 22},       // 36
-                        Row{"caf-blocking", 12},     // 12
-                        Row{"caf-retry", 3}}) {      // 3
-    if (!built(row.subject)) GTEST_SKIP() << row.subject << " not built (no libcaf-dev)";
-    const auto result = figures({"--workers", "1", "--keep-going"}, row.subject);
-    EXPECT_EQ(result.exit_code, 1) << row.subject << "\n" << result.summary.dump(2);
-    EXPECT_TRUE(result.complete) << row.subject;
-    EXPECT_EQ(result.classes, row.classes) << row.subject;
-    EXPECT_EQ(result.summary.at("options").at("delivery"), "causal") << row.subject;
-  }
 }
 
 }  // namespace
