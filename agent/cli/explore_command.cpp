@@ -10,6 +10,7 @@
 
 #include <fmt/chrono.h>
 
+#include "bug_replays.hpp"
 #include "command_checks.hpp"
 #include "command_line.hpp"
 #include "delivery_choice.hpp"
@@ -27,7 +28,6 @@
 #include "local_agent.hpp"
 #include "recorded_run.hpp"
 #include "remote_exploration.hpp"
-#include "trace_shrinking.hpp"
 
 namespace exocheck::cli {
 namespace {
@@ -152,6 +152,9 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   app_->add_flag("--shrink", shrink_,
                  "Shrink every bug saved: bug-N.shrunk.trace is the shortest schedule that fails the same way "
                  "(within --time-limit, which holds for the whole command)");
+  app_->add_flag("--no-needs", no_needs_,
+                 "Do not replay each bug's trace to find what it needs (its faults, timers firing early, "
+                 "deliveries weaker than causal; within a second past --time-limit): each bug's \"needs:\" line");
   app_->add_option("--junit", junit_,
                    "Also write JUnit XML here: one test case per check, a failure per bug with its replay command");
   auto* coordinator_option =
@@ -272,39 +275,6 @@ void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
   explorer.pct_depth = pct_depth_;
 }
 
-// --time-limit holds for the whole command: shrinking stops at it (and at Ctrl-C), leaving the bugs
-// not yet shrunk as they are, with a warning.
-void ExploreCommand::shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome,
-                                 std::chrono::steady_clock::time_point started) const {
-  const auto limit = settings.session.time_limit;
-  const auto stop = [&] {
-    return Interruption::requested() || (limit.count() > 0 && std::chrono::steady_clock::now() - started >= limit);
-  };
-  std::size_t left = 0;
-  for (const auto& bug : outcome.bugs) {
-    outcome.shrunk.emplace_back();
-    if (!bug.has_trace()) continue;
-    if (stop()) {
-      ++left;
-      continue;
-    }
-    try {
-      const auto replay =
-          settings_to_replay(bug.trace, SubjectCommand{}, settings.session.run_timeout, "explore --shrink");
-      auto shrunk = shrink_failing_trace(bug.trace, replay, stop);
-      left += shrunk.cut_short ? 1 : 0;
-      outcome.shrunk.back() = std::move(shrunk.trace);
-    } catch (const std::exception& error) {
-      outcome.warnings.push_back(fmt::format("bug {} was not shrunk: {}", bug.number, error.what()));
-    }
-  }
-  if (left > 0) {
-    outcome.warnings.push_back(
-        fmt::format("{} {} not shrunk to the end: {} came first", left, left == 1 ? "bug was" : "bugs were",
-                    Interruption::requested() ? "Ctrl-C" : std::string(options::kTimeLimit.flag)));
-  }
-}
-
 link::LinkSettings ExploreCommand::link_settings() const {
   try {
     auto settings = link::read_link_settings(link_);
@@ -360,6 +330,7 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
         "program's traces do");
   }
   if (shrink_) shrink_bugs(settings, outcome, started);
+  if (!no_needs_) find_bug_needs(settings, outcome, started);
   write_out_dir(settings.out_dir, settings, outcome);
   if (json_) {
     std::cout << json_text(summary_json(settings, outcome)) << "\n";

@@ -41,9 +41,6 @@ class ExploreCommand {
   /// The link to --coordinator, from the link flags; throws InputError for bad files or plaintext
   /// beyond loopback without --insecure.
   link::LinkSettings link_settings() const;
-  /// --shrink: each bug's shortest failing schedule into `outcome` (a warning for one that cannot be).
-  void shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome,
-                   std::chrono::steady_clock::time_point started) const;
 
   CLI::App* app_;
   // Defaults are the session's (ExplorationOptions{}), named by the option tables.
@@ -71,6 +68,7 @@ class ExploreCommand {
   std::uint64_t wakeup_budget_ = kDefaults.explorer.held_wakeup_events;
   std::string junit_;
   bool shrink_ = false;
+  bool no_needs_ = false;
   std::string out_ = "exocheck-explore";
   bool json_ = false;
   bool no_fork_server_ = false;

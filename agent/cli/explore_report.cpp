@@ -226,6 +226,10 @@ std::string bugs_text(const ExploreOutcome& outcome) {
     if (const auto words = subject_last_words(bug); !words.empty()) text += fmt::format("    stderr: {}\n", words);
     const auto path = path_at(outcome.trace_paths, i);
     if (!path.empty()) text += fmt::format("    trace: {}\n", path);
+    if (i < outcome.needs.size() && outcome.needs[i]) {
+      const auto run = path_at(outcome.needs_paths, i);
+      text += fmt::format("    {}{}\n", needs_text(*outcome.needs[i]), run.empty() ? "" : " (in " + run + ")");
+    }
     if (i < outcome.shrunk.size() && outcome.shrunk[i]) {
       text += fmt::format("    shrunk: {} -> {} steps: {}\n", bug.trace.events_size() - 1,
                           outcome.shrunk[i]->events_size() - 1, path_at(outcome.shrunk_paths, i));
@@ -317,6 +321,12 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
                                                            : nlohmann::ordered_json(bug.found_at_run)},
                     {"trace", path_or_null(path_at(outcome.trace_paths, i))},
                     {"reference_trace", path_or_null(path_at(outcome.reference_paths, i))}});
+    if (i < outcome.needs.size() && outcome.needs[i]) {
+      bugs.back()["needs"] = {{"conditions", outcome.needs[i]->needs},
+                              {"not_checked", outcome.needs[i]->unchecked},
+                              {"dropped", outcome.needs[i]->dropped},
+                              {"trace", path_or_null(path_at(outcome.needs_paths, i))}};
+    }
     if (i < outcome.shrunk.size() && outcome.shrunk[i]) {
       bugs.back()["shrunk_trace"] = path_or_null(path_at(outcome.shrunk_paths, i));
       bugs.back()["shrunk_steps"] = outcome.shrunk[i]->events_size() - 1;
@@ -374,6 +384,7 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
   outcome.trace_paths.clear();
   outcome.reference_paths.clear();
   outcome.shrunk_paths.clear();
+  outcome.needs_paths.clear();
   for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
     const auto& bug = outcome.bugs[i];
     const auto name = "bug-" + std::to_string(bug.number);
@@ -383,6 +394,9 @@ void write_out_dir(const std::filesystem::path& dir, const ExploreSettings& sett
     const bool shrunk = i < outcome.shrunk.size() && outcome.shrunk[i];
     outcome.shrunk_paths.push_back(shrunk ? write_trace(built, dir, name + ".shrunk", *outcome.shrunk[i])
                                           : std::string());
+    const bool needs_run = i < outcome.needs.size() && outcome.needs[i] && outcome.needs[i]->run;
+    outcome.needs_paths.push_back(needs_run ? write_trace(built, dir, name + ".needs", *outcome.needs[i]->run)
+                                            : std::string());
   }
   outcome.nearest_path =
       outcome.nearest_passing ? write_trace(built, dir, "nearest-passing", outcome.nearest_passing->first) : "";

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bug_needs.hpp"
 #include "exocheck/coordinator/exploration_session.hpp"
 #include "exocheck/engine/subtree.hpp"
 
@@ -58,6 +59,9 @@ struct ExploreOutcome {
   /// it was saved.
   std::vector<std::optional<proto::TraceFile>> shrunk;
   std::vector<std::string> shrunk_paths;
+  /// Per bug, what it needs (none: not found, --no-needs).
+  std::vector<std::optional<BugNeeds>> needs;
+  std::vector<std::string> needs_paths;  ///< per bug, where the run its needs are of was saved (empty: the bug's own)
   /// --from: the completed path that shares most of the trace's first deliveries, how many it
   /// shares, and where it was saved.
   std::optional<std::pair<proto::TraceFile, std::size_t>> nearest_passing;

@@ -39,13 +39,15 @@ std::string subject_name(const ExploreSettings& settings) {
   return name;
 }
 
-std::string failure_of(const coordinator::Bug& bug, const std::string& trace_path) {
+std::string failure_of(const coordinator::Bug& bug, const std::string& trace_path,
+                       const std::optional<BugNeeds>& needs) {
   const std::string replay = trace_path.empty() ? "(trace not saved)" : "exocheck replay " + trace_path;
   return fmt::format(
-      "      <failure type=\"{}\" message=\"{}\">bug {}: {}&#10;{}&#10;run: {}&#10;replay: {}</failure>\n",
+      "      <failure type=\"{}\" message=\"{}\">bug {}: {}&#10;{}&#10;run: {}&#10;{}replay: {}</failure>\n",
       proto::RunStatus_Name(bug.status), agent::markup_escaped(bug_headline(bug)), bug.number,
       agent::markup_escaped(bug_headline(bug)), agent::markup_escaped(bug_counts(bug)),
-      agent::markup_escaped(bug.detail), agent::markup_escaped(replay));
+      agent::markup_escaped(bug.detail), needs ? agent::markup_escaped(needs_text(*needs)) + "&#10;" : "",
+      agent::markup_escaped(replay));
 }
 
 std::string hostname() {
@@ -82,7 +84,8 @@ std::string junit_xml(const ExploreSettings& settings, const ExploreOutcome& out
     }
     if (!bugs.empty()) ++failures;
     for (std::size_t i : bugs) {
-      cases += failure_of(outcome.bugs[i], i < outcome.trace_paths.size() ? outcome.trace_paths[i] : "");
+      cases += failure_of(outcome.bugs[i], i < outcome.trace_paths.size() ? outcome.trace_paths[i] : "",
+                          i < outcome.needs.size() ? outcome.needs[i] : std::nullopt);
     }
     cases += "    </testcase>\n";
   };

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "bug_needs.hpp"
 #include "command_checks.hpp"
 #include "exit_status.hpp"
 #include "exocheck/agent/replay_check.hpp"
@@ -24,10 +25,12 @@ std::string verdict_line(const proto::TraceFile& replay, const std::optional<std
   return "Replay: reproduced " + proto::RunStatus_Name(replay.result().status());
 }
 
-void print_json(const proto::TraceFile& replay, const std::optional<std::string>& difference) {
+void print_json(const proto::TraceFile& replay, const std::optional<std::string>& difference,
+                const std::optional<BugNeeds>& needs) {
   nlohmann::ordered_json report;
   report["reproduced"] = !difference.has_value();
   report["difference"] = difference ? nlohmann::ordered_json(*difference) : nlohmann::ordered_json(nullptr);
+  if (needs) report["needs"] = {{"conditions", needs->needs}, {"not_checked", needs->unchecked}};
   report["replay"] = nlohmann::ordered_json::parse(trace_as_json(replay));
   std::cout << json_text(report) << "\n";
 }
@@ -43,6 +46,9 @@ ReplayCommand::ReplayCommand(CLI::App& parent)
   app_->add_option("-o,--output", output_,
                    "Save the replay's own trace here: every step with its clock and sends (what a recording of a "
                    "free run lacks for the views)");
+  app_->add_flag("--needs", needs_,
+                 "Once reproduced, a failure's needs too: its faults, timers firing early and deliveries weaker than "
+                 "causal, each tried away by replays (as explore's \"needs:\" line)");
   app_->allow_extras();
   app_->footer(
       "Usage: exocheck replay TRACE [OPTIONS] [-- ./subject [ARGS...]]\n"
@@ -55,9 +61,11 @@ ReplayCommand::ReplayCommand(CLI::App& parent)
 int ReplayCommand::execute(const SubjectCommand& subject) const {
   reject_extra_arguments(*app_);
   const auto recorded = load_trace_file(trace_path_);
-  const auto replay =
-      record_run(settings_to_replay(recorded, subject, timeout_from_seconds(timeout_seconds_), "replay"));
+  const auto settings = settings_to_replay(recorded, subject, timeout_from_seconds(timeout_seconds_), "replay");
+  const auto replay = record_run(settings);
   const auto difference = agent::first_difference(recorded, replay);
+  std::optional<BugNeeds> needs;
+  if (needs_ && !difference && exit_status_of(replay.result()) == kBug) needs = needs_of_bug(recorded, settings, {});
   if (!output_.empty()) {
     try {
       wire::write_trace_file(output_, replay);
@@ -66,10 +74,17 @@ int ReplayCommand::execute(const SubjectCommand& subject) const {
     }
   }
   if (json_) {
-    print_json(replay, difference);
+    print_json(replay, difference, needs);
   } else {
     std::cout << agent::format_timeline(replay) << "\n"
               << verdict_line(replay, difference, recorded.recorded()) << "\n";
+    if (needs) {
+      std::cout << needs_text(*needs)
+                << (needs->run ? " (steps and ids of a replay that fails the same way without " +
+                                     std::to_string(needs->dropped) + " of the trace's)"
+                               : std::string())
+                << "\n";
+    }
     std::cout.flush();
   }
   // A free run's recording the program does not follow under control (it read the clock, a file):

@@ -29,6 +29,7 @@ class ReplayCommand {
   double timeout_seconds_ = std::chrono::duration<double>(options::kDefaultRunTimeout).count();
   bool json_ = false;
   std::string output_;  ///< -o: where the replay's own trace goes ("": nowhere)
+  bool needs_ = false;  ///< --needs: what a reproduced failure needs
 };
 
 }  // namespace exocheck::cli

@@ -44,6 +44,7 @@ for program in "${programs[@]}"; do
   first=""
   for trace in "$out/$name.out"/bug-*.trace; do
     [ -e "$trace" ] || continue
+    case "$trace" in *.needs.trace | *.shrunk.trace | *-reference.trace) continue ;; esac
     bugs=$((bugs + 1))
     replay=$("$build/bin/exocheck" replay "$trace" 2>&1 </dev/null || true)
     if grep -q '^Replay: reproduced' <<<"$replay"; then

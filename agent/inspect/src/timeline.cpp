@@ -41,7 +41,8 @@ std::string right_aligned(const std::string& text, std::size_t width) {
   return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
 }
 
-/// "100 ms", "1.5 s", "250 us": a virtual duration for people.
+}  // namespace
+
 std::string duration_text(std::uint64_t ns) {
   const auto in = [ns](double unit, const char* name) {
     const double value = static_cast<double>(ns) / unit;
@@ -54,6 +55,8 @@ std::string duration_text(std::uint64_t ns) {
   if (ns >= 1'000) return in(1e3, "us");
   return std::to_string(ns) + " ns";
 }
+
+namespace {
 
 std::string format_sent(const proto::SentMessage& sent) {
   std::string text = sent.id() + " " + sent.type() + " to " + sent.receiver();

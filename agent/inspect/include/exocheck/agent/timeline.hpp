@@ -1,6 +1,7 @@
 #pragma once
 // A trace for people: what was run, one aligned line per macro-step, then how the run ended.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,9 @@ namespace exocheck::agent {
 
 /// A sparse vector clock as "{0:1, 0.1:2}" ("{}" when empty).
 std::string format_clock(const google::protobuf::RepeatedPtrField<proto::ClockEntry>& clock);
+
+/// "100 ms", "1.5 s", "250 us": a virtual duration for people.
+std::string duration_text(std::uint64_t ns);
 
 /// A run status in words, e.g. "assertion failed" for RUN_ASSERTION_FAILED.
 std::string status_in_words(proto::RunStatus status);
