@@ -364,6 +364,11 @@ class OptimalExploration final : public Exploration {
       }
       break;
     }
+    // The entries after a failure that ended the run were never offered: a tentative one is no
+    // more unsure than one a failed run left (complete()), or what is below it would stay
+    // unsettled, never handed out, for ever.
+    for (Configuration* c = out.holder; cut_inside && c->depth > last; c = c->parent)
+      c->parent->taken_of(c->via_serial)->unsure = false;
     for (std::size_t k = from.depth + 1; k <= trace_.size(); ++k) {
       if (path_[k] != nullptr) continue;  // the item's
       const ViewStep& step = trace_.step(k);
