@@ -24,8 +24,8 @@ bool contains(const std::vector<std::string>& texts, const std::string& text) {
 
 class NeedsSearch {
  public:
-  NeedsSearch(const proto::TraceFile& bug, RunSettings settings)
-      : bug_(bug), settings_(std::move(settings)), signature_(coordinator::signature_of(bug)) {}
+  NeedsSearch(const proto::TraceFile& bug, coordinator::BugSignature signature, RunSettings settings)
+      : bug_(bug), settings_(std::move(settings)), signature_(std::move(signature)) {}
 
   BugNeeds run(const std::function<bool()>& stop) {
     original_ = bug_;
@@ -78,10 +78,13 @@ class NeedsSearch {
     return std::nullopt;
   }
 
-  // The same bug as the report groups them (numbers in its text masked): a condition dropped may
-  // change a count the check prints.
+  // The same bug as the report groups them (numbers in its text masked: a condition dropped may
+  // change a count the check prints), first or not among the ways the run fails.
   bool same_bug(const proto::TraceFile& run) const {
-    return run.result().status() != proto::RUN_DIVERGENCE && coordinator::signature_of(run) == signature_;
+    if (run.result().status() == proto::RUN_DIVERGENCE) return false;
+    const auto failures = coordinator::failures_of(run);
+    return std::any_of(failures.begin(), failures.end(),
+                       [&](const coordinator::Failure& f) { return f.signature == signature_; });
   }
 
   proto::TraceFile replay(const agent::Schedule& schedule) {
@@ -108,8 +111,9 @@ std::string joined(const std::vector<std::string>& texts) {
 
 }  // namespace
 
-BugNeeds needs_of_bug(const proto::TraceFile& bug, const RunSettings& settings, const std::function<bool()>& stop) {
-  return NeedsSearch(bug, settings).run(stop);
+BugNeeds needs_of_bug(const proto::TraceFile& bug, const coordinator::BugSignature& signature,
+                      const RunSettings& settings, const std::function<bool()>& stop) {
+  return NeedsSearch(bug, signature, settings).run(stop);
 }
 
 std::string needs_text(const BugNeeds& needs) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/coordinator/bug_signature.hpp"
 #include "proto/trace.pb.h"
 #include "recorded_run.hpp"
 
@@ -24,9 +25,11 @@ struct BugNeeds {
   std::optional<proto::TraceFile> run;
 };
 
-/// The needs of the bug whose trace is `bug`, replayed with `settings` (subject, options; the
-/// prefix is set here). Once `stop` says so, nothing more is tried.
-BugNeeds needs_of_bug(const proto::TraceFile& bug, const RunSettings& settings, const std::function<bool()>& stop);
+/// The needs of the bug `signature` whose trace is `bug` (its run may fail other ways too),
+/// replayed with `settings` (subject, options; the prefix is set here). Once `stop` says so,
+/// nothing more is tried.
+BugNeeds needs_of_bug(const proto::TraceFile& bug, const coordinator::BugSignature& signature,
+                      const RunSettings& settings, const std::function<bool()>& stop);
 
 /// "needs: A; B", "needs nothing unlikely: ...", as the report and JUnit print it.
 std::string needs_text(const BugNeeds& needs);

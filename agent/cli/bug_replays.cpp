@@ -13,8 +13,10 @@
 namespace exocheck::cli {
 namespace {
 
-// A bug's needs take a few replays: a report at a time limit gets them within a second of it.
+// A bug's needs take a few replays: a report at a time limit gets them within a second of it, and
+// a long run's replays (a step limit's) stop after a few seconds, what is left not checked.
 constexpr std::chrono::milliseconds kNeedsGrace{1000};
+constexpr std::chrono::seconds kNeedsPerBug{5};
 
 std::function<bool()> stop_at_limit(const ExploreSettings& settings, std::chrono::steady_clock::time_point started,
                                     std::chrono::milliseconds grace = {}) {
@@ -25,10 +27,8 @@ std::function<bool()> stop_at_limit(const ExploreSettings& settings, std::chrono
   };
 }
 
-void warn_left(ExploreOutcome& outcome, std::size_t left, const char* what) {
-  if (left == 0) return;
-  outcome.warnings.push_back(fmt::format("{} {} {}: {} came first", left, left == 1 ? "bug was" : "bugs were", what,
-                                         Interruption::requested() ? "Ctrl-C" : std::string(options::kTimeLimit.flag)));
+std::string what_came_first() {
+  return Interruption::requested() ? "Ctrl-C" : std::string(options::kTimeLimit.flag);
 }
 
 }  // namespace
@@ -54,7 +54,10 @@ void shrink_bugs(const ExploreSettings& settings, ExploreOutcome& outcome,
       outcome.warnings.push_back(fmt::format("bug {} was not shrunk: {}", bug.number, error.what()));
     }
   }
-  warn_left(outcome, left, "not shrunk to the end");
+  if (left != 0) {
+    outcome.warnings.push_back(fmt::format("{} {} not shrunk to the end: {} came first", left,
+                                           left == 1 ? "bug was" : "bugs were", what_came_first()));
+  }
 }
 
 void find_bug_needs(const ExploreSettings& settings, ExploreOutcome& outcome,
@@ -66,14 +69,21 @@ void find_bug_needs(const ExploreSettings& settings, ExploreOutcome& outcome,
     if (!bug.has_trace()) continue;
     try {
       const auto replay = settings_to_replay(bug.trace, SubjectCommand{}, settings.session.run_timeout, "explore");
-      auto needs = needs_of_bug(bug.trace, replay, stop);
+      const auto deadline = std::chrono::steady_clock::now() + kNeedsPerBug;
+      auto needs = needs_of_bug(bug.trace, bug.signature, replay,
+                                [&] { return stop() || std::chrono::steady_clock::now() >= deadline; });
       left += needs.unchecked.empty() ? 0 : 1;
       outcome.needs.back() = std::move(needs);
     } catch (const std::exception& error) {
       outcome.warnings.push_back(fmt::format("what bug {} needs was not found: {}", bug.number, error.what()));
     }
   }
-  warn_left(outcome, left, "not checked for what they need to the end");
+  if (left != 0) {
+    outcome.warnings.push_back(
+        fmt::format("{} {} not checked for all {} need (\"not checked:\"): {} came first, or {} s of replays a bug",
+                    left, left == 1 ? "bug was" : "bugs were", left == 1 ? "it may" : "they may", what_came_first(),
+                    kNeedsPerBug.count()));
+  }
 }
 
 }  // namespace exocheck::cli

@@ -65,7 +65,8 @@ int ReplayCommand::execute(const SubjectCommand& subject) const {
   const auto replay = record_run(settings);
   const auto difference = agent::first_difference(recorded, replay);
   std::optional<BugNeeds> needs;
-  if (needs_ && !difference && exit_status_of(replay.result()) == kBug) needs = needs_of_bug(recorded, settings, {});
+  if (needs_ && !difference && exit_status_of(replay.result()) == kBug)
+    needs = needs_of_bug(recorded, coordinator::signature_of(recorded), settings, {});
   if (!output_.empty()) {
     try {
       wire::write_trace_file(output_, replay);

@@ -2,6 +2,7 @@
 // (BugGroups: counts, the shortest run's trace, the cap on traces).
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "exocheck/coordinator/bug_groups.hpp"
@@ -102,6 +103,31 @@ Bug failing(const std::string& what, std::size_t steps, engine::ClassKey key = {
   for (std::size_t i = 0; i <= steps; ++i) bug.trace.add_events();
   bug.trace.mutable_result()->set_status(proto::RUN_ASSERTION_FAILED);
   return bug;
+}
+
+// A failed check ends its actor, not the run: a second actor that fails later is a failure of
+// the run too, worded as the hook words the first; the same way twice counts once.
+TEST(BugSignature, EveryWayARunFailedIsAFailureOfItsOwn) {
+  auto trace = run_of({{"0", "Monitor"}, {"1", "Node"}}, "Elected", proto::STEP_ASSERTION_FAILED, "two leaders");
+  trace.mutable_result()->set_detail("assertion failed in actor 0 handling env#0 (Elected) at step 1: two leaders");
+  for (int step = 2; step <= 3; ++step) {
+    auto& later = *trace.add_events();
+    later.set_step(static_cast<std::uint32_t>(step));
+    later.set_actor("1");
+    later.set_message("env#1");
+    later.set_type("Vote");
+    later.set_outcome(proto::STEP_EXCEPTION);
+    later.set_detail("no quorum in term " + std::to_string(step));
+  }
+  const auto failures = failures_of(trace);
+  ASSERT_EQ(failures.size(), 2U);
+  EXPECT_EQ(failures[0].signature, signature_of(trace));
+  EXPECT_EQ(failures[0].detail, trace.result().detail());
+  EXPECT_EQ(failures[1].signature.status, proto::RUN_EXCEPTION);
+  EXPECT_EQ(failures[1].signature.text(), "in Node handling Vote: no quorum in term <n>");
+  EXPECT_EQ(failures[1].detail, "uncaught exception in actor 1 handling env#1 (Vote) at step 2: no quorum in term 2");
+  trace.mutable_result()->set_status(proto::RUN_DEADLOCK);
+  EXPECT_EQ(failures_of(trace).size(), 1U) << "a deadlock's run fails one way";
 }
 
 TEST(BugGroups, EachDistinctBugKeepsItsShortestRunAndCountsItsPathsAndClasses) {

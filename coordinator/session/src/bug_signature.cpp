@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -131,11 +132,46 @@ BugSignature signature_of(EventSpan events, const proto::RunResult& result) {
   return signature;
 }
 
-BugSignature signature_of(const proto::TraceFile& trace) {
+namespace {
+
+std::vector<const proto::Event*> events_of(const proto::TraceFile& trace) {
   std::vector<const proto::Event*> events;
   events.reserve(static_cast<std::size_t>(trace.events_size()));
   for (const auto& event : trace.events()) events.push_back(&event);
-  return signature_of(events, trace.result());
+  return events;
+}
+
+}  // namespace
+
+BugSignature signature_of(const proto::TraceFile& trace) {
+  return signature_of(events_of(trace), trace.result());
+}
+
+std::vector<Failure> failures_of(EventSpan events, const proto::RunResult& result) {
+  std::vector<Failure> failures{{signature_of(events, result), result.detail()}};
+  if (result.status() != proto::RUN_ASSERTION_FAILED && result.status() != proto::RUN_EXCEPTION) return failures;
+  const RunNames names(events);
+  for (const proto::Event* event : events) {
+    const bool assertion = event->outcome() == proto::STEP_ASSERTION_FAILED;
+    if (!assertion && event->outcome() != proto::STEP_EXCEPTION) continue;
+    Failure failure;
+    failure.signature.status = assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION;
+    failure.signature.actor_type = event->step() == 0 ? "main" : names.actor(event->actor());
+    failure.signature.message_type = event->type();
+    failure.signature.what = masked(event->detail());
+    const auto same = [&](const Failure& f) { return f.signature == failure.signature; };
+    if (std::any_of(failures.begin(), failures.end(), same)) continue;
+    // As the hook words the run's first failure (ControlledRuntime::note_failure).
+    failure.detail = std::string(assertion ? "assertion failed" : "uncaught exception") + " in actor " +
+                     event->actor() + " handling " + event->message() + " (" + event->type() + ") at step " +
+                     std::to_string(event->step()) + ": " + event->detail();
+    failures.push_back(std::move(failure));
+  }
+  return failures;
+}
+
+std::vector<Failure> failures_of(const proto::TraceFile& trace) {
+  return failures_of(events_of(trace), trace.result());
 }
 
 }  // namespace exocheck::coordinator

@@ -119,7 +119,7 @@ Handover ExplorationSession::complete_and_next(std::uint64_t id, const engine::E
     throw std::logic_error("lease " + std::to_string(id) + ": a result that is not lean (" +
                            proto::RunStatus_Name(result.status()) + ") handed over without its events");
   }
-  Result converted_result{execution, {}, result, std::nullopt, std::nullopt, {}};
+  Result converted_result{execution, {}, result, std::nullopt, {}, {}};
   return hand_over(id, converted_result, spent);
 }
 
@@ -163,9 +163,9 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
 
 ExplorationSession::Result ExplorationSession::bug_result(const engine::Execution& execution, EventSpan events,
                                                           const proto::RunResult& result) const {
-  Result made{execution, events, result, bug_trace_of(events, result), std::nullopt, {}};
+  Result made{execution, events, result, bug_trace_of(events, result), {}, {}};
   if (made.bug_trace) {
-    made.signature = signature_of(events, result);
+    made.failures = failures_of(events, result);
     made.key = engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers));
   }
   return made;
@@ -178,7 +178,7 @@ std::optional<proto::TraceFile> ExplorationSession::bug_trace_of(EventSpan event
 }
 
 bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_result) {
-  const auto& [execution, events, result, bug_trace, signature, key] = converted_result;
+  const auto& [execution, events, result, bug_trace, failures, key] = converted_result;
   const auto leased = leased_.find(id);
   if (leased == leased_.end()) return false;
   const auto ranking = std::move(leased->second);
@@ -188,7 +188,19 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
   note_dead_letters(events, result);
   if (bug_trace) {
     for (const auto& actor : ranking) converted_result.bug_trace->add_ranking(actor);
-    add_bug({0, result.status(), result.detail(), std::move(*converted_result.bug_trace), {}, key, runs_, *signature});
+    // Each way the run failed is a bug of its class (failures_of), the run's own first.
+    for (std::size_t k = 0; k < failures.size(); ++k) {
+      const Failure& failure = failures[k];
+      const bool last = k + 1 == failures.size();
+      add_bug({0,
+               failure.signature.status,
+               failure.detail,
+               last ? std::move(*converted_result.bug_trace) : *converted_result.bug_trace,
+               {},
+               key,
+               runs_,
+               failure.signature});
+    }
   } else if (result.status() == proto::RUN_COMPLETED) {
     if (options_.explorer.checks.determinism && !stopping()) check_final_state(events, result, ranking, execution);
     if (!options_.nearest_to.empty()) note_passing(events, result, ranking);

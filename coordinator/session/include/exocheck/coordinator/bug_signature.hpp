@@ -5,6 +5,7 @@
 // groups are the same in every mode.
 
 #include <string>
+#include <vector>
 
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "proto/trace.pb.h"
@@ -33,5 +34,19 @@ struct BugSignature {
 BugSignature signature_of(EventSpan events, const proto::RunResult& result);
 /// The same for a trace file's run (a bug found and sent on with its trace).
 BugSignature signature_of(const proto::TraceFile& trace);
+
+/// One way a run failed: its signature and, for people, its verdict with ids.
+struct Failure {
+  BugSignature signature;
+  std::string detail;
+};
+
+/// Every way a run failed: the run's (signature_of, its result's detail), then each later step
+/// that failed a check or threw in a way of its own. A failed check ends its actor, not the run:
+/// two actors may fail in one run, and which fails first in the trace is an order of independent
+/// steps that a reduction explores once (one execution per class): each is a bug of that class.
+std::vector<Failure> failures_of(EventSpan events, const proto::RunResult& result);
+/// The same for a trace file's run.
+std::vector<Failure> failures_of(const proto::TraceFile& trace);
 
 }  // namespace exocheck::coordinator

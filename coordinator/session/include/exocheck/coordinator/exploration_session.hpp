@@ -155,7 +155,7 @@ class ExplorationSession final : public LeaseSource {
     EventSpan events;
     const proto::RunResult& result;
     std::optional<proto::TraceFile> bug_trace;  ///< a bug's trace, its ranking still missing
-    std::optional<BugSignature> signature;      ///< a bug's
+    std::vector<Failure> failures;              ///< a bug's: each way its run failed
     engine::ClassKey key;                       ///< a bug's path's class
   };
   /// A bug's trace, signature and class, made before the lock is taken.
