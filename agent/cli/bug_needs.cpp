@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <stdexcept>
 
 #include "exocheck/agent/run_conditions.hpp"
 #include "exocheck/agent/runner.hpp"
@@ -29,6 +30,11 @@ class NeedsSearch {
 
   BugNeeds run(const std::function<bool()>& stop) {
     original_ = bug_;
+    // A subject that does not replay (it reads the clock, a file) would make every condition look
+    // needed: its trace must fail the same way first.
+    if (!agent::conditions_of(original_).empty() && !same_bug(replay(agent::schedule_of_trace(original_)))) {
+      throw std::runtime_error("its trace does not fail the same way when replayed (a nondeterministic subject?)");
+    }
     for (std::size_t tries = 0; tries < kMaxTries; ++tries) {
       const auto conditions = agent::conditions_of(original_);
       const auto next = std::find_if(conditions.begin(), conditions.end(), [&](const RunCondition& c) {
