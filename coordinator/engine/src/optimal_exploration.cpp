@@ -105,8 +105,7 @@ class OptimalExploration final : public Exploration {
     }
     if (!extend(out)) {
       // Held back, the run went on with a choice taken there meanwhile: that choice's own subtree
-      // explores what it ran. What the item's entries before it reached goes, if nothing else
-      // holds it.
+      // explores what it ran. What the item's entries before it reached goes, if nothing holds it.
       ++stats_.sleep_blocked;
       tree_.drop_explored(held_back_at_);
       return true;
@@ -364,9 +363,7 @@ class OptimalExploration final : public Exploration {
       }
       break;
     }
-    // The entries after a failure that ended the run were never offered: a tentative one is no
-    // more unsure than one a failed run left (complete()), or what is below it would stay
-    // unsettled, never handed out, for ever.
+    // Entries after a failure that ended the run, never offered: none stays unsure (as in complete()).
     for (Configuration* c = out.holder; cut_inside && c->depth > last; c = c->parent)
       c->parent->taken_of(c->via_serial)->unsure = false;
     for (std::size_t k = from.depth + 1; k <= trace_.size(); ++k) {
