@@ -96,18 +96,24 @@ std::string BugSignature::text() const {
   return text;
 }
 
-BugSignature signature_of(EventSpan events, const proto::RunResult& result) {
+namespace {
+
+/// A failed step's part of a signature: its actor's type, its message's type, its text masked.
+void name_failed_step(BugSignature& signature, const RunNames& names, const proto::Event& event) {
+  signature.actor_type = event.step() == 0 ? "main" : names.actor(event.actor());
+  signature.message_type = event.type();
+  signature.what = masked(event.detail());
+}
+
+BugSignature signature_named(EventSpan events, const proto::RunResult& result, const RunNames& names) {
   BugSignature signature;
   signature.status = result.status();
-  const RunNames names(events);
   switch (result.status()) {
     case proto::RUN_ASSERTION_FAILED:
     case proto::RUN_EXCEPTION:
       for (const proto::Event* event : events) {
         if (event->outcome() == proto::STEP_OK) continue;
-        signature.actor_type = event->step() == 0 ? "main" : names.actor(event->actor());
-        signature.message_type = event->type();
-        signature.what = masked(event->detail());
+        name_failed_step(signature, names, *event);
         break;
       }
       // No step failed: the run failed before its first (a CAF assert in caf_main), and its
@@ -132,8 +138,6 @@ BugSignature signature_of(EventSpan events, const proto::RunResult& result) {
   return signature;
 }
 
-namespace {
-
 std::vector<const proto::Event*> events_of(const proto::TraceFile& trace) {
   std::vector<const proto::Event*> events;
   events.reserve(static_cast<std::size_t>(trace.events_size()));
@@ -143,22 +147,24 @@ std::vector<const proto::Event*> events_of(const proto::TraceFile& trace) {
 
 }  // namespace
 
+BugSignature signature_of(EventSpan events, const proto::RunResult& result) {
+  return signature_named(events, result, RunNames(events));
+}
+
 BugSignature signature_of(const proto::TraceFile& trace) {
   return signature_of(events_of(trace), trace.result());
 }
 
 std::vector<Failure> failures_of(EventSpan events, const proto::RunResult& result) {
-  std::vector<Failure> failures{{signature_of(events, result), result.detail()}};
-  if (result.status() != proto::RUN_ASSERTION_FAILED && result.status() != proto::RUN_EXCEPTION) return failures;
   const RunNames names(events);
+  std::vector<Failure> failures{{signature_named(events, result, names), result.detail()}};
+  if (result.status() != proto::RUN_ASSERTION_FAILED && result.status() != proto::RUN_EXCEPTION) return failures;
   for (const proto::Event* event : events) {
     const bool assertion = event->outcome() == proto::STEP_ASSERTION_FAILED;
     if (!assertion && event->outcome() != proto::STEP_EXCEPTION) continue;
     Failure failure;
     failure.signature.status = assertion ? proto::RUN_ASSERTION_FAILED : proto::RUN_EXCEPTION;
-    failure.signature.actor_type = event->step() == 0 ? "main" : names.actor(event->actor());
-    failure.signature.message_type = event->type();
-    failure.signature.what = masked(event->detail());
+    name_failed_step(failure.signature, names, *event);
     const auto same = [&](const Failure& f) { return f.signature == failure.signature; };
     if (std::any_of(failures.begin(), failures.end(), same)) continue;
     // As the hook words the run's first failure (ControlledRuntime::note_failure).
