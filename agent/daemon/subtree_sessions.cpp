@@ -24,11 +24,11 @@ coordinator::ExplorationOptions for_leases(coordinator::ExplorationOptions optio
 }  // namespace
 
 SubtreeSessions::SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent,
-                                 std::size_t report_bytes, std::size_t requests_for_a_report)
+                                 std::size_t report_bytes, std::size_t request_bytes_for_a_report)
     : options_(for_leases(std::move(options), wakeup_events_)),
       on_urgent_(std::move(urgent)),
       report_bytes_(report_bytes),
-      requests_for_a_report_(requests_for_a_report) {}
+      request_bytes_for_a_report_(request_bytes_for_a_report) {}
 
 void SubtreeSessions::mark_urgent() {
   if (urgent_) return;
@@ -241,9 +241,12 @@ coordinator::Handover SubtreeSessions::complete_and_next(std::uint64_t id, const
 // finished only when the whole source is.
 coordinator::Handover SubtreeSessions::handed_over(std::uint64_t ordinal, coordinator::Handover handover) {
   split_wanted();  // the run may have opened choices to give away
-  if (handover.requests_held >= requests_for_a_report_) {
+  if (handover.requests_held > 0) {
     std::lock_guard lock(mutex_);
-    mark_urgent();
+    if (const auto part = parts_.find(ordinal); part != parts_.end()) {
+      take_requests(part->second);
+      if (part->second.backtrack_bytes >= request_bytes_for_a_report_) mark_urgent();
+    }
   }
   if (handover.next) {
     handover.next->id |= ordinal << kPartShift;
@@ -322,15 +325,13 @@ bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     // The job explores nothing more: its requests would only hold the lease's end back.
     session.take_backtrack_requests();
     part.backtracks.clear();
+    part.backtrack_bytes = 0;
   }
-  // A race found again on another path is the same request: the owner needs it once.
-  for (const auto& request : session.take_backtrack_requests()) {
-    auto bytes = coordinator::backtrack_bytes(request);
-    if (part.raised.first_time(bytes)) part.backtracks.push_back(std::move(bytes));
-  }
+  take_requests(part);
   while (!part.backtracks.empty() && room > 0) {
     auto& raised = *report.add_backtracks();
     raised.set_lease_id(part.lease);
+    part.backtrack_bytes -= part.backtracks.front().size();
     raised.set_request(std::move(part.backtracks.front()));
     part.backtracks.pop_front();
     room -= std::min(room, raised.ByteSizeLong());
@@ -360,6 +361,16 @@ bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     part.reported = progress.stats;
   }
   return true;
+}
+
+// A race found again on another path is the same request: the owner needs it once.
+void SubtreeSessions::take_requests(Part& part) {
+  for (const auto& request : part.session->take_backtrack_requests()) {
+    auto bytes = coordinator::backtrack_bytes(request);
+    if (!part.raised.first_time(bytes)) continue;
+    part.backtrack_bytes += bytes.size();
+    part.backtracks.push_back(std::move(bytes));
+  }
 }
 
 }  // namespace exocheck::agent

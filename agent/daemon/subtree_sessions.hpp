@@ -37,11 +37,11 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// kept, when requests went as messages (a string object per name; they go as bytes now). The
   /// rest goes at once in the next report.
   static constexpr std::size_t kReportBytes = 4u << 20;
-  /// Backtrack requests a lease's explorer holds that make a report urgent. They wait there as the
-  /// engine's (about 2 KB each, half of them races found again) until a report takes them in their
-  /// wire form, once each: at a report a second, a subtree of minesweeper held up to 47,000, which
-  /// the C library kept as free memory after (200-300 MB of an agent's RSS).
-  static constexpr std::size_t kRequestsForAReport = 4096;
+  /// The bytes of backtrack requests a lease holds for the next report that make it urgent. They
+  /// are taken from its explorer after each of its runs, in their wire form and once each: held
+  /// as the engine's until a report took them (about 2 KB each, half of them races found again),
+  /// 4,096 of them made a taker's heap swing by 20 MB each second, which the C library kept.
+  static constexpr std::size_t kRequestBytesForAReport = 1u << 20;
   /// Routed requests received since the last report that make the next one urgent: the coordinator
   /// journals a request until a report says it arrived, and at a report a second thousands were in
   /// flight.
@@ -51,11 +51,11 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   /// coordinator should hear soon happens: a slot found nothing to run, a subtree ended, a split
   /// was answered.
   /// `report_bytes`: what one report carries of backtrack requests at most (kReportBytes);
-  /// `requests_for_a_report`: the requests a lease's explorer holds that make a report urgent
-  /// (kRequestsForAReport).
+  /// `request_bytes_for_a_report`: the bytes of requests a lease holds that make a report urgent
+  /// (kRequestBytesForAReport).
   explicit SubtreeSessions(coordinator::ExplorationOptions options, std::function<void()> urgent = {},
                            std::size_t report_bytes = kReportBytes,
-                           std::size_t requests_for_a_report = kRequestsForAReport);
+                           std::size_t request_bytes_for_a_report = kRequestBytesForAReport);
 
   /// Applies what the coordinator sent for this job, in Work's order (coordinator.proto): the
   /// calls below.
@@ -108,7 +108,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
     /// Taken from the session, not yet reported, serialised as the report carries them (a report
     /// carries at most kReportBytes of them).
     std::deque<std::string> backtracks;
-    RaisedRequests raised;  ///< those raised lately: a race found again goes once
+    std::size_t backtrack_bytes = 0;  ///< of those in backtracks
+    RaisedRequests raised;            ///< those raised lately: a race found again goes once
   };
 
   /// A lease's id among every part's: the part's ordinal above kPartShift, the session's id below.
@@ -119,6 +120,8 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   std::optional<coordinator::Lease> next_locked();
   /// False when requests are left for the next report: the lease's end waits for them.
   bool collect_part(Part& part, bool finished, proto::Report& report, std::size_t& room);
+  /// Takes the requests `part`'s explorer raised, the first time each, into its backtracks.
+  static void take_requests(Part& part);
   void mark_urgent();
   /// Answers the splits waiting for something to give away, where there is now.
   void split_wanted();
@@ -148,7 +151,7 @@ class SubtreeSessions final : public coordinator::LeaseSource {
   bool urgent_ = false;  ///< since the last collect(): `on_urgent_` was called
   const std::function<void()> on_urgent_;
   const std::size_t report_bytes_;
-  const std::size_t requests_for_a_report_;
+  const std::size_t request_bytes_for_a_report_;
   bool closed_ = false;
   /// The parts' sessions, for stop_sessions(): a lock taken under mutex_ or alone, never before it.
   std::mutex stoppable_mutex_;

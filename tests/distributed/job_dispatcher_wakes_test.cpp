@@ -112,6 +112,28 @@ TEST_F(DispatcherWakesTest, ABusyAgentIsWokenForAWriteOfRequests) {
   EXPECT_EQ(sent.backtracks(0).lease_id(), whole);
 }
 
+// An agent keeps its reports until acked: one with megabytes of requests is acked at once, where
+// eight of them waited for one ack.
+TEST_F(DispatcherWakesTest, AReportOfManyRequestBytesIsAckedAtOnce) {
+  const auto job = dispatcher.submit(submission());
+  const auto a = accepting_agent(job, "a");
+  const auto b = accepting_agent(job, "b");
+  const auto [whole, part] = split_between(job, a, b);
+  // Whether b's stream is to write at once after this report (accept_report's answer).
+  const auto raising = [&, part = part](std::size_t bytes, std::uint64_t seq) {
+    auto raised = report(job, 1);
+    raised.set_seq(seq);
+    auto& race = *raised.add_backtracks();
+    race.set_lease_id(part);
+    race.set_request(request_for("env#2 " + std::string(bytes, 'x'), "env#1"));
+    return dispatcher.accept_report(b, raised);
+  };
+  EXPECT_FALSE(raising(kBytesAckedAtOnce / 2, 1)) << "b, busy, has its ack with its next work";
+  EXPECT_TRUE(raising(kBytesAckedAtOnce, 2)) << "b's report of many bytes is acked at once";
+  EXPECT_EQ(work(b).acked_report(), 2u);
+  EXPECT_EQ(work(a).backtracks_size(), 2) << "both requests for a, whole: " << whole;
+}
+
 TEST_F(DispatcherWakesTest, AHungryAgentIsWokenAtOnceAndABusyOneWithinTheBound) {
   const auto job = dispatcher.submit(submission());
   const auto a = accepting_agent(job, "a");

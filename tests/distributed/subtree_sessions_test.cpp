@@ -74,12 +74,12 @@ TEST(SubtreeSessions, ALeaseWhoseLastGivenSubtreeComesBackEndsAtOnce) {
   EXPECT_EQ(after.done(0).lease_id(), 1u);
 }
 
-// A lease's explorer holds the requests it raised until a report takes them (in their wire form,
-// once each): past a number, they make the report urgent, where they waited for the next one a
+// A lease's requests are taken from its explorer after each run, in their wire form and once
+// each: past a number of bytes, they make the report urgent, where they waited for the next one a
 // second later, tens of thousands of them.
 TEST(SubtreeSessions, ALeaseHoldingManyRequestsMakesTheReportUrgent) {
   const coordinator::testing::FakeBehaviour four{.pings = 4};
-  for (const std::size_t many : {std::size_t{1}, agent::SubtreeSessions::kRequestsForAReport}) {
+  for (const std::size_t many : {std::size_t{1}, agent::SubtreeSessions::kRequestBytesForAReport}) {
     int urgent = 0;
     agent::SubtreeSessions sessions(
         {}, [&] { ++urgent; }, agent::SubtreeSessions::kReportBytes, many);
@@ -93,7 +93,7 @@ TEST(SubtreeSessions, ALeaseHoldingManyRequestsMakesTheReportUrgent) {
     const auto handover = sessions.complete_and_next(lease->id, events, run.result, lease->request);
     ASSERT_TRUE(handover.next) << "the lease's other paths";
     EXPECT_GE(handover.requests_held, 1u);
-    EXPECT_EQ(urgent, many == 1 ? 1 : 0) << many << " requests make a report urgent";
+    EXPECT_EQ(urgent, many == 1 ? 1 : 0) << many << " bytes of requests make a report urgent";
   }
 }
 

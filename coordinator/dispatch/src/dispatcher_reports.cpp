@@ -85,6 +85,9 @@ bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     return notify(agent_id);
   }
   const auto held = [&](std::uint64_t lease) { return job->ledger->worker_of(lease) == agent.worker; };
+  std::size_t request_bytes = 0;
+  for (const auto& raised : report.backtracks()) request_bytes += raised.request().size();
+  if (request_bytes >= kBytesAckedAtOnce) poke(agent);
   for (const auto& split : report.splits()) {
     if (held(split.lease_id())) apply_split(*job, split);
   }

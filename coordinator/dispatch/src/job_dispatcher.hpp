@@ -41,6 +41,9 @@ inline constexpr std::chrono::milliseconds kOwedAtMost{1'000};
 /// for the agent's next report was thousands in flight (a second's), which the journal holds until
 /// the agent says it has them.
 inline constexpr int kRoutedPerWrite = 256;
+/// A report carrying this many bytes of backtrack requests is acked at once: its agent keeps it
+/// until then, and a taker under optimal DPOR sends megabytes of them a second.
+inline constexpr std::size_t kBytesAckedAtOnce = 256u << 10;
 
 /// Done, failed or cancelled: the job takes no more work.
 inline bool is_final(proto::JobState state) {
