@@ -62,7 +62,7 @@ void SubtreeSessions::add(std::uint64_t lease, const engine::Subtree& subtree) {
     stoppable_.insert(session.get());
   }
   const auto ordinal = next_ordinal_++;
-  parts_.emplace(ordinal, Part{lease, std::move(session), {}, false, {}, {}});
+  parts_.emplace(ordinal, Part{lease, std::move(session), {}, false, {}, 0, {}});
   ordinal_of_lease_[lease] = ordinal;  // a dropped part of the same lease is only collected
 }
 
