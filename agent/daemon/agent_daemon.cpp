@@ -43,8 +43,6 @@ using Stream = grpc::ClientReaderWriter<proto::AgentMessage, proto::CoordinatorM
 // How often a connection reports its explorations' figures when nothing urgent happens: the
 // figures are for people watching; what other agents wait for goes at once.
 constexpr std::chrono::milliseconds kReportInterval{1'000};
-// Free memory worth handing back (free_memory.hpp): a fifth of what an agent holds in use.
-constexpr std::size_t kWorthReleasing = std::size_t{8} << 20;
 
 /// What an agent keeps across its streams (DESIGN.md, "Distribution"): the job whose subtrees it
 /// explores, which go on while the coordinator is away, and its reports until the coordinator
@@ -307,19 +305,11 @@ class Connection {
       const bool written = write(message);
       message = proto::AgentMessage{};  // freed before the release below (Clear() keeps what it held)
       sessions->drop_ended();
-      release_now_and_then();
+      // What this report and the sessions ended with it freed, and what other threads freed since
+      // (a Work message of routed requests, a result's analysis), goes back when it is much.
+      free_memory_.now_and_then();
       if (!written) return;
     }
-  }
-
-  /// What this report and the sessions ended with it freed, and what other threads freed since
-  /// (a Work message of routed requests, a result's analysis), goes back to the system when it is
-  /// much: looked at once per kReportInterval.
-  void release_now_and_then() {
-    const auto now = std::chrono::steady_clock::now();
-    if (now - released_ < kReportInterval) return;
-    released_ = now;
-    release_free_memory(kWorthReleasing);
   }
 
   bool write(const proto::AgentMessage& message) {
@@ -335,8 +325,8 @@ class Connection {
   std::mutex mutex_;
   std::shared_ptr<SubtreeSessions> sessions_;  ///< of the job accepted on this stream
   std::uint64_t job_id_ = 0;
-  bool closed_ = false;                             ///< written under HeldJob's lock (close), read under it or after
-  std::chrono::steady_clock::time_point released_;  ///< the reporter's last release_free_memory()
+  bool closed_ = false;            ///< written under HeldJob's lock (close), read under it or after
+  FreeMemoryRelease free_memory_;  ///< the reporter's
 };
 
 }  // namespace

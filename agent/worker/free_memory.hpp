@@ -5,6 +5,7 @@
 // arena once held (it gives back only the top of a heap), so the agent's RSS rose to its largest
 // swing on every arena and stayed there, growing with the job though little was in use.
 
+#include <chrono>
 #include <cstddef>
 
 namespace exocheck::agent {
@@ -14,5 +15,23 @@ namespace exocheck::agent {
 /// a system call per free run of pages: on minesweeper it took 10 ms as a rule and up to 0.5 s on
 /// a loaded machine, so it is worth it only when much is free. Elsewhere than glibc, nothing.
 bool release_free_memory(std::size_t least);
+
+/// release_free_memory() for a loop that comes by often (an agent's reporter, the embedded
+/// explorer's progress loop): at most once a second, from 8 MB free (about a fifth of what an
+/// agent or an embedded explorer holds in use).
+class FreeMemoryRelease {
+ public:
+  static constexpr std::chrono::seconds kPeriod{1};
+  static constexpr std::size_t kWorthReleasing = std::size_t{8} << 20;
+
+  void now_and_then(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now()) {
+    if (now - released_ < kPeriod) return;
+    released_ = now;
+    release_free_memory(kWorthReleasing);
+  }
+
+ private:
+  std::chrono::steady_clock::time_point released_{};
+};
 
 }  // namespace exocheck::agent
