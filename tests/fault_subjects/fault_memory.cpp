@@ -9,6 +9,7 @@
 //   --change leak-mapping  maps memory and leaves it mapped
 //   --change close-fd      closes standard input
 //   --change fork-exit     forks a child that calls exit(), and waits for it
+//   --change leak-thread   starts a thread that sleeps for ever, detached
 //   --change fd-table      checks that its descriptor table has no more than the 64 slots its
 //                          descriptors need (a process's table is as large as its parent's was)
 // Started by hand, it injects nothing: the relay runs its five hops and the program exits 0.
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "relay.hpp"
 
@@ -53,7 +55,8 @@ int main(int argc, char** argv) {
   CLI::App app{"fault_memory: changes its memory, descriptors or mappings in the middle of a controlled run"};
   std::string change = "scribble";
   app.add_option("--change", change, "what the third hop changes")
-      ->check(CLI::IsMember({"scribble", "leak-fd", "leak-mapping", "close-fd", "fork-exit", "fd-table"}))
+      ->check(
+          CLI::IsMember({"scribble", "leak-fd", "leak-mapping", "close-fd", "fork-exit", "fd-table", "leak-thread"}))
       ->capture_default_str();
   try {
     app.parse(argc, argv);
@@ -101,6 +104,10 @@ int main(int argc, char** argv) {
         int status = -1;
         exocheck::check(child > 0 && ::waitpid(child, &status, 0) == child && status == 0,
                         "the forked child did not exit with 0");
+      } else if (change == "leak-thread") {
+        std::thread([] {
+          for (;;) ::pause();
+        }).detach();
       } else {
         ::close(0);
       }

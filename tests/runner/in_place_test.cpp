@@ -1,14 +1,19 @@
 // Runs performed in place by the fork server (control.proto, ServerReady.in_place): what a run
 // changes in its process is put back before the next one (written memory, memory it unmapped,
 // descriptors it left open), and what cannot be put back (a mapping left behind, a descriptor of
-// the server closed) ends the server after that run, whose result stands; that subject's later
-// runs are forked. Fault subject: fault_memory.
+// the server closed, a thread left running) ends the server after that run, whose result stands;
+// that subject's later runs are forked. Fault subject: fault_memory.
 
 #include <fcntl.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,6 +78,19 @@ TEST_F(InPlace, LetsAChildTheRunForkedExit) {
 TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatLeavesAMappingBehind) {
   run_changing("leak-mapping", 3);
   expect_runs(1, 2, 2);
+}
+
+// A thread cannot be put back: the run that left one is the server's last, and its result stands.
+// Said as such (its stack is a mapping left behind too, which would end the server anyway).
+TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatLeavesAThreadRunning) {
+  std::ostringstream said;
+  const auto logger = spdlog::default_logger();
+  spdlog::set_default_logger(
+      std::make_shared<spdlog::logger>("in-place", std::make_shared<spdlog::sinks::ostream_sink_mt>(said)));
+  run_changing("leak-thread", 3);
+  spdlog::set_default_logger(logger);
+  expect_runs(1, 2, 2);
+  EXPECT_THAT(said.str(), ::testing::HasSubstr("the run left a thread of its own running"));
 }
 
 TEST_F(InPlace, ForksTheLaterRunsOfASubjectThatClosesADescriptorOfTheServer) {
