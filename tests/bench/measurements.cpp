@@ -12,6 +12,7 @@
 #include <boost/process/env.hpp>
 #include <boost/process/io.hpp>
 
+#include "decoded_execution.hpp"
 #include "exocheck/agent/runner.hpp"
 #include "exocheck/wire/frame.hpp"
 
@@ -81,6 +82,23 @@ StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t ste
     return fmt::format("completed with {} events", report.events.size());
   };
   return fastest_of(repeat, steps, run, [&] { report = agent::RunReport(); });
+}
+
+StepCost measure_explored_steps(const std::string& pingpong, std::uint64_t steps, int repeat,
+                                const agent::RunnerOptions& runner_options) {
+  // As an exploration's worker takes a run: its events decoded straight from the hook's bytes
+  // (RunSpec::lean_events), into storage kept from run to run.
+  agent::DecodedExecution decoded;
+  const auto run = [&]() -> std::string {
+    agent::Runner runner(runner_options);
+    auto spec = pingpong_spec(pingpong, steps);
+    spec.lean_events = &decoded;
+    const auto report = runner.run(spec);
+    if (report.result.status() != proto::RUN_COMPLETED) return "failed: " + report.result.detail();
+    if (!report.events_taken) return "failed: the run's events were not decoded as an exploration's";
+    return fmt::format("completed with {} steps decoded", decoded.execution().steps.size());
+  };
+  return fastest_of(repeat, steps, run, [] {});
 }
 
 StepCost measure_uncontrolled_steps(const std::string& pingpong, std::uint64_t steps, int repeat) {

@@ -28,6 +28,11 @@ struct StepCost {
 StepCost measure_controlled_steps(const std::string& pingpong, std::uint64_t steps, int repeat,
                                   const agent::RunnerOptions& runner_options);
 
+/// The same, its events decoded as an exploration's worker decodes them (not parsed into trace
+/// events): what a controlled step costs an exploration.
+StepCost measure_explored_steps(const std::string& pingpong, std::uint64_t steps, int repeat,
+                                const agent::RunnerOptions& runner_options);
+
 /// Starts `pingpong --steps N` by hand (no control channel) `repeat` times; keeps the fastest.
 StepCost measure_uncontrolled_steps(const std::string& pingpong, std::uint64_t steps, int repeat);
 
