@@ -16,6 +16,7 @@
 #include "delivery_choice.hpp"
 #include "exit_status.hpp"
 #include "exocheck/agent/explore_progress.hpp"
+#include "exocheck/metrics/free_memory.hpp"
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/heuristic.hpp"
 #include "exocheck/options/option_flags.hpp"
@@ -23,7 +24,6 @@
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/strategy.hpp"
 #include "explore_from.hpp"
-#include "free_memory.hpp"
 #include "interruption.hpp"
 #include "json_text.hpp"
 #include "local_agent.hpp"
@@ -71,7 +71,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
     const auto stopper = stop_at_the_limit(agent, settings.session.time_limit);
     // Free memory handed back as an agent does: an embedded soak's RSS rose by 28% at one swing in
     // its sixth minute and kept it (tests/bench/results-2026-11-30.md).
-    agent::FreeMemoryRelease free_memory;
+    metrics::FreeMemoryRelease free_memory;
     while (!agent.wait_for(kPollPeriod)) {
       free_memory.now_and_then();
       if (progress.due()) {

@@ -19,8 +19,8 @@
 #include "agent_metrics.hpp"
 #include "exocheck/coordinator/exploration_settings.hpp"
 #include "exocheck/link/grpc_link.hpp"
+#include "exocheck/metrics/free_memory.hpp"
 #include "exocheck/wire/frame.hpp"
-#include "free_memory.hpp"
 #include "local_agent.hpp"
 #include "proto/coordinator.grpc.pb.h"
 #include "report_gate.hpp"
@@ -325,8 +325,8 @@ class Connection {
   std::mutex mutex_;
   std::shared_ptr<SubtreeSessions> sessions_;  ///< of the job accepted on this stream
   std::uint64_t job_id_ = 0;
-  bool closed_ = false;            ///< written under HeldJob's lock (close), read under it or after
-  FreeMemoryRelease free_memory_;  ///< the reporter's
+  bool closed_ = false;                     ///< written under HeldJob's lock (close), read under it or after
+  metrics::FreeMemoryRelease free_memory_;  ///< the reporter's
 };
 
 }  // namespace

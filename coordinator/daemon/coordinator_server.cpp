@@ -10,6 +10,7 @@
 
 #include "agent_service.hpp"
 #include "exocheck/link/grpc_link.hpp"
+#include "exocheck/metrics/free_memory.hpp"
 #include "proto/coordinator.grpc.pb.h"
 
 namespace exocheck::coordinator {
@@ -143,8 +144,10 @@ struct CoordinatorServer::Impl {
       : dispatcher(dispatcher), agents(dispatcher, counters, token), clients(dispatcher, counters, token) {}
 
   void tick_until_stopped(const std::stop_token& stop) {
+    metrics::FreeMemoryRelease free_memory;
     while (!stop.stop_requested()) {
       dispatcher.tick();
+      free_memory.now_and_then();
       std::this_thread::sleep_for(kTickInterval);
     }
   }

@@ -1,4 +1,4 @@
-#include "free_memory.hpp"
+#include "exocheck/metrics/free_memory.hpp"
 
 #include <cstdlib>  // defines __GLIBC__ where it is glibc
 
@@ -6,7 +6,7 @@
 #include <malloc.h>
 #endif
 
-namespace exocheck::agent {
+namespace exocheck::metrics {
 
 bool release_free_memory(std::size_t least) {
 #if defined(__GLIBC__)
@@ -20,4 +20,4 @@ bool release_free_memory(std::size_t least) {
 #endif
 }
 
-}  // namespace exocheck::agent
+}  // namespace exocheck::metrics

@@ -1,14 +1,15 @@
 #pragma once
-// Hands the C library's free memory back to the system. An agent's heap swings: a report of
-// backtrack requests, a Work message of routed ones, a lease's session destroyed at its end are
-// each tens of megabytes made and freed on one thread or another, and glibc keeps what a thread's
-// arena once held (it gives back only the top of a heap), so the agent's RSS rose to its largest
-// swing on every arena and stayed there, growing with the job though little was in use.
+// Hands the C library's free memory back to the system. A long-lived process's heap swings: an
+// agent's report of backtrack requests, a Work message of routed ones, a lease's session destroyed
+// at its end, the coordinator's requests held until their agent has them, are each megabytes to
+// tens of megabytes made and freed on one thread or another, and glibc keeps what a thread's arena
+// once held (it gives back only the top of a heap), so the process's RSS rose to its largest swing
+// on every arena and stayed there, growing with the job though little was in use.
 
 #include <chrono>
 #include <cstddef>
 
-namespace exocheck::agent {
+namespace exocheck::metrics {
 
 /// Returns the free pages of every arena to the system (glibc's malloc_trim) when the arenas hold
 /// at least `least` bytes free; true when it did. Trimming holds each arena's lock while it makes
@@ -17,8 +18,8 @@ namespace exocheck::agent {
 bool release_free_memory(std::size_t least);
 
 /// release_free_memory() for a loop that comes by often (an agent's reporter, the embedded
-/// explorer's progress loop): at most once a second, from 8 MB free (about a fifth of what an
-/// agent or an embedded explorer holds in use).
+/// explorer's progress loop, the coordinator's ticker): at most once a second, from 8 MB free
+/// (about a fifth of what an agent, an embedded explorer or a coordinator holds in use).
 class FreeMemoryRelease {
  public:
   static constexpr std::chrono::seconds kPeriod{1};
@@ -34,4 +35,4 @@ class FreeMemoryRelease {
   std::chrono::steady_clock::time_point released_{};
 };
 
-}  // namespace exocheck::agent
+}  // namespace exocheck::metrics
