@@ -175,5 +175,31 @@ TEST(BugGroups, PastTheCapADistinctBugIsCountedWithoutATrace) {
   EXPECT_EQ(groups.at(0).steps(), 1u);
 }
 
+// wanted() says beforehand what offer() does with a run, so that a run no bug keeps needs no trace.
+TEST(BugGroups, WhatARunWouldChangeIsKnownBeforeItsTraceIsMade) {
+  BugGroups groups(2);
+  const auto key = [](const std::string& what) { return failing(what, 1).signature.key(); };
+  const auto said = [&](const std::string& what, std::size_t steps) {
+    const auto wanted = groups.wanted(key(what), steps);
+    return std::pair{wanted.changed, wanted.trace};
+  };
+  EXPECT_EQ(said("x", 5), std::pair(true, true)) << "a new bug";
+  auto x = failing("x", 5);
+  EXPECT_TRUE(groups.offer(x).changed);
+  EXPECT_EQ(said("x", 5), std::pair(false, false)) << "as long as the one held";
+  EXPECT_EQ(said("x", 9), std::pair(false, false));
+  EXPECT_EQ(said("x", 4), std::pair(true, true)) << "shorter";
+  auto y = failing("y", 3);
+  groups.offer(y);
+  EXPECT_EQ(said("z", 1), std::pair(true, false)) << "a new bug past the cap: counted, no trace";
+  auto z = failing("z", 1);
+  const auto offered = groups.offer(z);
+  EXPECT_TRUE(offered.added);
+  EXPECT_FALSE(groups.at(offered.index).has_trace());
+  EXPECT_EQ(said("z", 0), std::pair(false, false)) << "no room for a trace of z";
+  auto shorter_z = failing("z", 0);
+  EXPECT_FALSE(groups.offer(shorter_z).changed);
+}
+
 }  // namespace
 }  // namespace exocheck::coordinator

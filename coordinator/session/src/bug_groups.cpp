@@ -42,6 +42,15 @@ void BugGroups::count(std::size_t index, std::uint64_t paths, const std::vector<
   group.bug.classes = group.classes.size() + group.counted_classes;
 }
 
+BugGroups::Wanted BugGroups::wanted(const std::string& signature_key, std::uint64_t steps) const {
+  const bool room = traces_held_ < traces_;
+  const auto found = index_.find(signature_key);
+  if (found == index_.end()) return {true, room};
+  const Bug& held = groups_[found->second].bug;
+  const bool shorter = held.has_trace() ? steps < held.steps() : room;
+  return {shorter, shorter};
+}
+
 std::optional<std::size_t> BugGroups::find(const std::string& signature_key) const {
   const auto found = index_.find(signature_key);
   if (found == index_.end()) return std::nullopt;

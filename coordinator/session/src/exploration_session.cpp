@@ -89,8 +89,9 @@ bool ExplorationSession::stopping() const {
 }
 
 // What can be done without the lock is done before or after it: converting the result, a bug's
-// trace (a copy of every event), the next lease's request. On several cores the lock is the one
-// thing workers wait for each other on.
+// signatures, the next lease's request. On several cores the lock is the one thing workers wait
+// for each other on. A bug's trace (a copy of every event) is made under it, for the few runs
+// that a bug keeps: which ones, only the bugs held under the lock know.
 std::optional<Lease> ExplorationSession::next() {
   std::optional<engine::WorkItem> item;
   {
@@ -119,7 +120,7 @@ Handover ExplorationSession::complete_and_next(std::uint64_t id, const engine::E
     throw std::logic_error("lease " + std::to_string(id) + ": a result that is not lean (" +
                            proto::RunStatus_Name(result.status()) + ") handed over without its events");
   }
-  Result converted_result{execution, {}, result, std::nullopt, {}, {}};
+  Result converted_result{execution, {}, result, false, {}, {}};
   return hand_over(id, converted_result, spent);
 }
 
@@ -163,22 +164,24 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
 
 ExplorationSession::Result ExplorationSession::bug_result(const engine::Execution& execution, EventSpan events,
                                                           const proto::RunResult& result) const {
-  Result made{execution, events, result, bug_trace_of(events, result), {}, {}};
-  if (made.bug_trace) {
-    made.failures = failures_of(events, result);
-    made.key = engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers));
-  }
+  Result made{execution, events, result, false, {}, {}};
+  if (!engine::is_bug(endings::to_ending(result.status()), options_.explorer.checks.termination)) return made;
+  made.failed = true;
+  made.failures = failures_of(events, result);
+  if (!engine::counts_classes(options_.explorer)) made.key = class_key(made);
   return made;
 }
 
-std::optional<proto::TraceFile> ExplorationSession::bug_trace_of(EventSpan events,
-                                                                 const proto::RunResult& result) const {
-  if (!engine::is_bug(endings::to_ending(result.status()), options_.explorer.checks.termination)) return std::nullopt;
-  return trace_of(events, result, {});  // the ranking is the lease's: added under the lock
+engine::ClassKey ExplorationSession::class_key(Result& converted_result) const {
+  if (!converted_result.key) {
+    converted_result.key =
+        engine::class_key_of(engine::canonical_form(converted_result.execution, options_.explorer.timers));
+  }
+  return *converted_result.key;
 }
 
 bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_result) {
-  const auto& [execution, events, result, bug_trace, failures, key] = converted_result;
+  const auto& [execution, events, result, failed, failures, key] = converted_result;
   const auto leased = leased_.find(id);
   if (leased == leased_.end()) return false;
   const auto ranking = std::move(leased->second);
@@ -186,20 +189,20 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
   if (!explorer_.complete(id, execution)) return false;
   ++runs_;
   note_dead_letters(events, result);
-  if (bug_trace) {
-    for (const auto& actor : ranking) converted_result.bug_trace->add_ranking(actor);
-    // Each way the run failed is a bug of its class (failures_of), the run's own first.
+  if (failed) {
+    // Each way the run failed is a bug of its class (failures_of), the run's own first. Bug::steps.
+    const std::uint64_t steps = events.size() > 1 ? events.size() - 1 : 0;
+    std::optional<proto::TraceFile> trace;  // made for the first failure that keeps it
     for (std::size_t k = 0; k < failures.size(); ++k) {
       const Failure& failure = failures[k];
-      const bool last = k + 1 == failures.size();
-      add_bug({0,
-               failure.signature.status,
-               failure.detail,
-               last ? std::move(*converted_result.bug_trace) : *converted_result.bug_trace,
-               {},
-               key,
-               runs_,
-               failure.signature});
+      const auto wanted = bugs_.wanted(failure.signature.key(), steps);
+      Bug run{0, failure.signature.status, failure.detail, {}, {}, {}, runs_, failure.signature};
+      if (wanted.changed || !engine::counts_classes(options_.explorer)) run.key = class_key(converted_result);
+      if (wanted.trace) {
+        if (!trace) trace = trace_of(events, result, ranking);
+        run.trace = k + 1 == failures.size() ? std::move(*trace) : *trace;
+      }
+      add_bug(std::move(run));
     }
   } else if (result.status() == proto::RUN_COMPLETED) {
     if (options_.explorer.checks.determinism && !stopping()) check_final_state(events, result, ranking, execution);

@@ -65,6 +65,14 @@ class BugGroups {
   /// when `run` has a trace and is shorter than the one held, or the group holds none and the cap
   /// allows one more. Takes `run` (moved from) when it becomes the representative.
   Offered offer(Bug& run);
+  /// What offer() would make of a failing run of `steps` steps with this signature, were it given
+  /// a trace: whether the run would become a representative (`changed`), and whether it would keep
+  /// the trace. A run that would not need no trace made (a known bug's runs, most of them).
+  struct Wanted {
+    bool changed = false;
+    bool trace = false;
+  };
+  Wanted wanted(const std::string& signature_key, std::uint64_t steps) const;
   /// Counts failing paths of group `index` and the classes they were in: `classes` by their keys,
   /// united, and `counted_classes` more, counted without keys (engine::counts_classes).
   void count(std::size_t index, std::uint64_t paths, const std::vector<engine::ClassKey>& classes,

@@ -154,17 +154,24 @@ class ExplorationSession final : public LeaseSource {
     const engine::Execution& execution;
     EventSpan events;
     const proto::RunResult& result;
-    std::optional<proto::TraceFile> bug_trace;  ///< a bug's trace, its ranking still missing
-    std::vector<Failure> failures;              ///< a bug's: each way its run failed
-    engine::ClassKey key;                       ///< a bug's path's class
+    bool failed = false;            ///< a bug's run
+    std::vector<Failure> failures;  ///< a bug's: each way its run failed
+    /// A bug's path's class: made before the lock where bugs count their classes by key, else
+    /// under it for a run that becomes a bug's representative.
+    std::optional<engine::ClassKey> key;
   };
-  /// A bug's trace, signature and class, made before the lock is taken.
+  /// A bug's signatures, and its class where classes are counted by key, made before the lock is
+  /// taken. Its trace, a copy of every event, is made under the lock, and only for a run that a
+  /// bug keeps (BugGroups::wanted): with --keep-going most failing runs are of a bug known
+  /// already, and a trace made for each of them and thrown away took a third of minesweeper's
+  /// exploration (tests/bench/results-2026-11-30.md).
   Result bug_result(const engine::Execution& execution, EventSpan events, const proto::RunResult& result) const;
+  /// converted_result's class key, made once.
+  engine::ClassKey class_key(Result& converted_result) const;
 
   Handover hand_over(std::uint64_t id, Result& converted_result, proto::RunRequest& spent);
   /// The lease of `item`, its request written over `spent` (moved from).
   std::optional<Lease> lease_of(const std::optional<engine::WorkItem>& item, proto::RunRequest& spent) const;
-  std::optional<proto::TraceFile> bug_trace_of(EventSpan events, const proto::RunResult& result) const;
   // Helpers called with mutex_ held.
   std::optional<engine::WorkItem> next_locked();
   bool complete_locked(std::uint64_t id, Result& converted_result);
