@@ -113,6 +113,30 @@ TEST_F(JobDispatcherTest, ALeaseDoneEndsTheJobWithItsFiguresCountedOnce) {
   EXPECT_EQ(progress.outstanding(), 0u);
 }
 
+// Progress adds to the ledger's figures each live lease's latest ones (kept summed as they come,
+// not walked per watch), and counts the agents attached that accepted the job.
+TEST_F(JobDispatcherTest, ProgressHoldsEachLiveLeasesLatestFiguresAndTheAgentsAttached) {
+  const auto job = dispatcher.submit(submission());
+  const auto first = accepting_agent(job, "a");
+  const auto lease = work(first).leases(0).lease_id();
+  for (const std::uint64_t paths : {2, 5}) {
+    auto moving = report(job, 1);
+    moving.add_progress()->set_lease_id(lease);
+    moving.mutable_progress(0)->mutable_stats()->set_paths(paths);
+    dispatcher.accept_report(first, moving);
+  }
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 5u) << "the latest figures, not their sum";
+  const auto second = accepting_agent(job, "b");
+  EXPECT_EQ(dispatcher.progress(job)->agents(), 2u);
+  dispatcher.detach_agent(second);
+  EXPECT_EQ(dispatcher.progress(job)->agents(), 1u);
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 5u);
+  dispatcher.detach_agent(first);  // no grace: its lease waits again, its figures dropped
+  EXPECT_EQ(dispatcher.progress(job)->agents(), 0u);
+  EXPECT_EQ(dispatcher.progress(job)->paths(), 0u);
+  EXPECT_EQ(dispatcher.progress(job)->frontier(), 1u);
+}
+
 TEST_F(JobDispatcherTest, AHungryAgentGetsWhatTheShallowestLeaseSplitsOff) {
   const auto job = dispatcher.submit(submission());
   const auto a = accepting_agent(job, "a");

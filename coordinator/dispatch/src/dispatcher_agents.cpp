@@ -55,6 +55,7 @@ void JobDispatcher::detach_agent(std::uint64_t agent_id) {
   const auto worker = found->second.worker;
   agents_.erase(found);
   hungry_.erase(agent_id);
+  for (auto& [id, job] : jobs_) job->accepted_by.erase(agent_id);
   if (stream_of_worker_[worker] == agent_id) {
     stream_of_worker_.erase(worker);
     for (const auto& [id, other] : agents_) {

@@ -107,7 +107,7 @@ bool JobDispatcher::accept_report(std::uint64_t agent_id, const proto::Report& r
     route(*job, std::move(routed));
   }
   for (const auto& progress : report.progress()) {
-    if (held(progress.lease_id())) job->live[progress.lease_id()] = from_wire(progress.stats());
+    if (held(progress.lease_id())) job->live.set(progress.lease_id(), from_wire(progress.stats()));
   }
   for (const auto& bug : report.bugs()) {
     if (held(bug.lease_id())) add_bug(*job, bug);

@@ -102,7 +102,7 @@ engine::Stats JobDispatcher::stats_of(const Job& job) const {
   engine::Stats stats = job.ledger->stats();
   // Leases not done yet add their figures so far; their classes may overlap: a share of the
   // final count, exact once every lease is done.
-  for (const auto& [lease, live] : job.live) stats += live;
+  stats += job.live.sum();
   return stats;
 }
 
@@ -184,9 +184,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());
   progress.set_subtrees(job->ledger->takings());
-  std::uint32_t agents = 0;
-  for (const auto id : job->accepted_by) agents += agents_.contains(id) ? 1 : 0;
-  progress.set_agents(agents);
+  progress.set_agents(static_cast<std::uint32_t>(job->accepted_by.size()));
   const auto until = is_final(job->state) ? job->ended : Clock::now();
   progress.set_elapsed_seconds(
       job->restored_elapsed.value_or(std::chrono::duration<double>(until - job->started).count()));

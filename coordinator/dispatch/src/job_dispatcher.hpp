@@ -27,6 +27,7 @@
 #include "exocheck/coordinator/exploration_settings.hpp"
 #include "exocheck/coordinator/subtree_ledger.hpp"
 #include "journal.hpp"
+#include "live_figures.hpp"
 #include "proto/coordinator.pb.h"
 
 namespace exocheck::coordinator {
@@ -158,13 +159,13 @@ class JobDispatcher {
     Clock::time_point ended;                 ///< set when the state becomes final
     std::optional<double> restored_elapsed;  ///< an ended job's, from the journal
     std::vector<std::string> refusals;
-    std::set<std::uint64_t> accepted_by;
+    std::set<std::uint64_t> accepted_by;  ///< agents attached that accepted it (by stream)
     std::set<std::uint64_t> refused_by;
     std::string error;
     // Created when the job starts running.
     std::unique_ptr<SubtreeLedger> ledger;
-    std::map<std::uint64_t, engine::Stats> live;  ///< the latest figures of leases not yet done
-    std::set<std::uint64_t> split_asked;          ///< leases asked to split, not yet answered
+    LiveFigures live;                     ///< the latest figures of leases not yet done
+    std::set<std::uint64_t> split_asked;  ///< leases asked to split, not yet answered
     /// Backtrack requests routed to each lease not yet done and not known to have reached its
     /// agent: sent again when the agent comes back. Oldest first.
     std::map<std::uint64_t, std::deque<RoutedRequest>> routed;
