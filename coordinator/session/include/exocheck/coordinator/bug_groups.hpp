@@ -67,7 +67,7 @@ class BugGroups {
   Offered offer(Bug& run);
   /// What offer() would make of a failing run of `steps` steps with this signature, were it given
   /// a trace: whether the run would become a representative (`changed`), and whether it would keep
-  /// the trace. A run that would not need no trace made (a known bug's runs, most of them).
+  /// the trace. A run that would do neither (a known bug's runs, most of them) needs no trace made.
   struct Wanted {
     bool changed = false;
     bool trace = false;
