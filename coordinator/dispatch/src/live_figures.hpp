@@ -28,7 +28,6 @@ class LiveFigures {
     by_lease_.erase(found);
   }
   const engine::Stats& sum() const { return sum_; }
-  std::size_t size() const { return by_lease_.size(); }
 
  private:
   std::unordered_map<std::uint64_t, engine::Stats> by_lease_;
