@@ -265,9 +265,11 @@ void SubtreeSessions::abandon(std::uint64_t id) {
   if (part == nullptr) return;
   part->session->abandon(id & ((std::uint64_t{1} << kPartShift) - 1));
   // A stopped part whose last run was given up ends here, and no result comes to say so: the
-  // coordinator hears it now, not at the next periodic report.
+  // coordinator hears it now, not at the next periodic report. Found again: once its session is
+  // finished, the reporter may have collected and forgotten the part since (an agent crashed here).
   std::lock_guard lock(mutex_);
-  if (part->session->finished()) mark_urgent();
+  const auto still = parts_.find(id >> kPartShift);
+  if (still != parts_.end() && still->second.session->finished()) mark_urgent();
 }
 
 void SubtreeSessions::collect(proto::Report& report) {

@@ -3,8 +3,10 @@
 // as its drop is explored anew; a lease whose last subtree given away comes back says so at once.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "exocheck/coordinator/execution_conversion.hpp"
 #include "fake_program.hpp"
@@ -161,6 +163,35 @@ TEST(SubtreeSessions, BacktrackRequestsGoOnceEachAndAReportCarriesWhatFits) {
   }
   EXPECT_EQ(reports, static_cast<int>(requests.size()));
   EXPECT_GE(requests.size(), 2u);
+}
+
+// A run given up (a stopped job, a refused program) is abandoned by its worker while the reporter
+// collects: once the abandon has finished the part, the reporter may forget it before the worker
+// looks at it again. The agent of a refused CAF program crashed there now and then under load (a
+// null session), and its job waited for ever. A race: many rounds, the reporter collecting all
+// the while.
+TEST(SubtreeSessions, ARunAbandonedWhileTheReporterForgetsItsPartEndsTheLease) {
+  for (int round = 0; round < 3000; ++round) {
+    agent::SubtreeSessions sessions({}, nullptr);
+    sessions.apply(granting(1));
+    const auto lease = sessions.next();
+    ASSERT_TRUE(lease);
+    sessions.stop();
+    std::atomic<bool> abandoned = false;
+    int done = 0;
+    std::thread reporter([&] {
+      for (bool last = false; !last;) {
+        last = abandoned.load();
+        proto::Report report;
+        sessions.collect(report);
+        done += report.done_size();
+      }
+    });
+    sessions.abandon(lease->id);
+    abandoned = true;
+    reporter.join();
+    ASSERT_EQ(done, 1) << "round " << round;
+  }
 }
 
 }  // namespace
