@@ -1,6 +1,6 @@
 #include "fork_server.hpp"
 
-#include <dirent.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <malloc.h>
+#include <stdio_ext.h>
 
 #include <cerrno>
 #include <csignal>
@@ -97,18 +98,6 @@ void send_run_end(int exit_status, const std::string& lost) {
   send_frame(frame.data(), frame.size());
 }
 
-/// Threads of this process, from /proc/self/task; 0 when that cannot be read.
-std::size_t running_threads() {
-  DIR* tasks = ::opendir("/proc/self/task");
-  if (tasks == nullptr) return 0;
-  std::size_t count = 0;
-  while (const dirent* entry = ::readdir(tasks)) {
-    if (entry->d_name[0] != '.') ++count;
-  }
-  ::closedir(tasks);
-  return count;
-}
-
 // Runs on the arena's stack: the process's own stack is among the pages it puts back.
 void restore_memory() {
   in_place->restored = in_place->snapshot->restore();
@@ -130,7 +119,7 @@ void end_in_place_run(int status, void*) {
   in_place->header->exit_status.store(status, std::memory_order_relaxed);
   in_place->header->ended.store(1, std::memory_order_release);
   // A thread the run started (a CAF actor's, waiting for its turn) cannot be put back.
-  const std::size_t threads = running_threads();
+  const std::size_t threads = in_place->snapshot->running_threads();
   const std::string lost = threads == 2  ? "the run left a thread of its own running"
                            : threads > 2 ? "the run left " + std::to_string(threads - 1) + " threads of its own running"
                                          : in_place->snapshot->layout_change();
@@ -151,7 +140,9 @@ std::string error_text() {
 /// thread: a thread started before the actor system (a logger, a pool) would be missing from
 /// every run, holding whatever locks it held.
 std::string why_not_forkable() {
-  const std::size_t threads = running_threads();
+  const int tasks = ::open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  const std::size_t threads = threads_listed_in(tasks);
+  if (tasks >= 0) ::close(tasks);
   if (threads == 1) return "";
   if (threads == 0) return "cannot count the threads of the process (/proc/self/task is unreadable)";
   return std::to_string(threads) + " threads are running when System::run() starts; a fork would copy only one of them";
@@ -271,6 +262,10 @@ bool ForkServer::prepare_in_place(std::string& why) {
   in_place->restorer.uc_link = nullptr;
   ::makecontext(&in_place->restorer, restore_memory, 0);
   ::on_exit(end_in_place_run, nullptr);
+  // stdout gets its buffer at its first write (an fstat and a malloc), in every run when that is
+  // after the snapshot: given now, as glibc would give it then (fully buffered, as a stream that is
+  // not a terminal is), it is the snapshot's. A terminal's stays line-buffered, allocated per run.
+  if (::__fbufsize(stdout) == 0 && ::isatty(STDOUT_FILENO) == 0) ::setvbuf(stdout, nullptr, _IOFBF, 0);
   return true;
 }
 

@@ -50,8 +50,9 @@ constexpr std::size_t kWrittenCapacity = 128;
 /// The snapshot's own descriptors: at the top of the table every process starts with (64 slots,
 /// embedded in the kernel's files_struct), above the program's (a run opening files gets the
 /// descriptors it would get in a process of its own, unless it opens some fifty at once), and no
-/// higher: closing the run's descriptors after each run looks at every slot of the table.
-constexpr int kOwnDescriptorsFrom = 61;
+/// higher: closing the run's descriptors after each run looks at every slot of the table. Four:
+/// the userfaultfd, pagemap, statm and the task directory, in slots 60 to 63.
+constexpr int kOwnDescriptorsFrom = 60;
 constexpr std::size_t kOpenPagesPerRegion = 64;
 
 std::size_t page_size() {
@@ -157,6 +158,22 @@ void shrink_descriptor_table() {
 
 }  // namespace
 
+std::size_t threads_listed_in(int tasks_fd) {
+  if (tasks_fd < 0 || ::lseek(tasks_fd, 0, SEEK_SET) != 0) return 0;
+  alignas(dirent64) char entries[4096];
+  std::size_t count = 0;
+  while (true) {
+    const long bytes = ::syscall(SYS_getdents64, tasks_fd, entries, sizeof entries);
+    if (bytes < 0) return 0;
+    if (bytes == 0) return count;
+    for (long at = 0; at < bytes;) {
+      const auto* entry = reinterpret_cast<const dirent64*>(entries + at);
+      if (entry->d_name[0] != '.') ++count;
+      at += entry->d_reclen;
+    }
+  }
+}
+
 struct MemorySnapshot::PageRegion : ScanRegion {};
 
 std::unique_ptr<MemorySnapshot> MemorySnapshot::take(std::span<const AddressRange> excluded, std::string& why) {
@@ -181,7 +198,7 @@ std::unique_ptr<MemorySnapshot> MemorySnapshot::take(std::span<const AddressRang
 
   // Descriptors: the program's open now must still be open after a run; the others are the run's.
   shrink_descriptor_table();
-  const int own[] = {snapshot->uffd_, snapshot->pagemap_, snapshot->statm_};
+  const int own[] = {snapshot->uffd_, snapshot->pagemap_, snapshot->statm_, snapshot->tasks_};
   if (DIR* fds = ::opendir("/proc/self/fd")) {
     while (const dirent* entry = ::readdir(fds)) {
       if (entry->d_name[0] == '.') continue;
@@ -257,11 +274,12 @@ bool MemorySnapshot::track(std::string& why) {
   }
   pagemap_ = ::open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
   statm_ = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-  if (pagemap_ < 0 || statm_ < 0) {
-    why = error_text("cannot open /proc/self/pagemap or statm");
+  tasks_ = ::open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (pagemap_ < 0 || statm_ < 0 || tasks_ < 0) {
+    why = error_text("cannot open /proc/self/pagemap, statm or task");
     return false;
   }
-  for (int* fd : {&uffd_, &pagemap_, &statm_}) {
+  for (int* fd : {&uffd_, &pagemap_, &statm_, &tasks_}) {
     const int moved = ::fcntl(*fd, F_DUPFD_CLOEXEC, kOwnDescriptorsFrom);
     if (moved < 0) continue;
     ::close(*fd);
@@ -271,7 +289,7 @@ bool MemorySnapshot::track(std::string& why) {
 }
 
 MemorySnapshot::~MemorySnapshot() {
-  for (int fd : {uffd_, pagemap_, statm_}) {
+  for (int fd : {uffd_, pagemap_, statm_, tasks_}) {
     if (fd >= 0) ::close(fd);
   }
   if (copy_ != nullptr) ::munmap(copy_, copy_bytes_);
