@@ -59,7 +59,9 @@ void JobDispatcher::detach_agent(std::uint64_t agent_id) {
   if (stream_of_worker_[worker] == agent_id) {
     stream_of_worker_.erase(worker);
     for (const auto& [id, other] : agents_) {
-      if (other.worker == worker) stream_of_worker_[worker] = id;
+      if (other.worker != worker) continue;
+      auto& newest = stream_of_worker_[worker];
+      newest = std::max(newest, id);
     }
   }
   spdlog::info("agent {} detached", agent_id);

@@ -19,6 +19,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -294,13 +295,14 @@ class JobDispatcher {
   std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
   std::deque<std::uint64_t> queue_;
   std::uint64_t running_job_ = 0;  ///< 0: none
-  std::map<std::uint64_t, Agent> agents_;
+  // Hashed: looked up for every report, request routed and lease's end, a thousand of them.
+  std::unordered_map<std::uint64_t, Agent> agents_;
   std::uint64_t next_job_id_ = 1;
   std::uint64_t next_agent_id_ = 1;
-  std::map<std::string, std::uint64_t> workers_;                  ///< agent instance -> worker number
-  std::map<std::uint64_t, std::string> instances_;                ///< worker number -> agent instance
-  std::map<std::uint64_t, Clock::time_point> absent_since_;       ///< workers without a stream
-  std::map<std::uint64_t, std::uint64_t> stream_of_worker_;       ///< worker number -> its newest agent stream
+  std::map<std::string, std::uint64_t> workers_;                       ///< agent instance -> worker number
+  std::map<std::uint64_t, std::string> instances_;                     ///< worker number -> agent instance
+  std::map<std::uint64_t, Clock::time_point> absent_since_;            ///< workers without a stream
+  std::unordered_map<std::uint64_t, std::uint64_t> stream_of_worker_;  ///< worker number -> its newest agent stream
   std::set<std::uint64_t> hungry_;                                ///< agent streams whose slots found nothing to run
   std::vector<std::uint64_t> poked_;                              ///< agent streams to wake at the next notify()
   std::deque<std::pair<std::uint64_t, Clock::time_point>> owed_;  ///< agent streams owed, and since, oldest first

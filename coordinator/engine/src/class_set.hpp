@@ -48,11 +48,7 @@ class ClassSet {
   }
 
  private:
-  struct Hash {
-    // The key is a hash already.
-    std::size_t operator()(const ClassKey& key) const { return static_cast<std::size_t>(key.high ^ key.low); }
-  };
-  std::unordered_set<ClassKey, Hash> keys_;
+  ClassKeySet keys_;
 };
 
 }  // namespace exocheck::engine

@@ -144,7 +144,7 @@ class SubtreeLedger {
     std::uint64_t next_id = 1;
     std::uint64_t takings = 0;
     engine::Stats stats;
-    std::set<engine::ClassKey> classes;
+    engine::ClassKeySet classes;
     std::uint64_t counted_classes = 0;
     BugsFigures bugs;
   };
@@ -177,7 +177,7 @@ class SubtreeLedger {
   /// Unfinished leases by the hash of their root's prefix (owner_of).
   std::unordered_multimap<std::uint64_t, std::uint64_t> roots_;
   engine::Stats stats_;
-  std::set<engine::ClassKey> classes_;
+  engine::ClassKeySet classes_;
   std::uint64_t counted_classes_ = 0;  ///< of explorers that count their classes (count())
   BugsFigures bugs_;
 };
