@@ -168,20 +168,21 @@ class JobDispatcher {
     LiveFigures live;                     ///< the latest figures of leases not yet done
     std::set<std::uint64_t> split_asked;  ///< leases asked to split, not yet answered
     /// Backtrack requests routed to each lease not yet done and not known to have reached its
-    /// agent: sent again when the agent comes back. Oldest first.
-    std::map<std::uint64_t, std::deque<RoutedRequest>> routed;
+    /// agent: sent again when the agent comes back. Oldest first. (This and the maps by agent
+    /// instance below are hashed: looked up for each request routed.)
+    std::unordered_map<std::uint64_t, std::deque<RoutedRequest>> routed;
     /// Subtree leases sent to each agent instance (AgentHello.leases_seen's counterpart).
-    std::map<std::uint64_t, std::uint64_t> leases_sent;
+    std::unordered_map<std::uint64_t, std::uint64_t> leases_sent;
     /// Routed requests sent to each agent instance (Report.backtracks_seen's counterpart).
-    std::map<std::uint64_t, std::uint64_t> backtracks_sent;
+    std::unordered_map<std::uint64_t, std::uint64_t> backtracks_sent;
     /// Requests given a number (RoutedRequest::sent_as) for each agent instance, ever: unlike
     /// backtracks_sent, never set back when the agent comes back.
-    std::map<std::uint64_t, std::uint64_t> numbered;
+    std::unordered_map<std::uint64_t, std::uint64_t> numbered;
     /// What forget_delivered last looked at for each agent instance.
-    std::map<std::uint64_t, Forgotten> forgotten;
+    std::unordered_map<std::uint64_t, Forgotten> forgotten;
     /// For each agent instance, the leases whose requests were numbered for it (RoutedRequest::
     /// sent_as), some perhaps finished or forgotten since: where forget_delivered looks.
-    std::map<std::uint64_t, std::set<std::uint64_t>> numbered_leases;
+    std::unordered_map<std::uint64_t, std::set<std::uint64_t>> numbered_leases;
     /// The distinct bugs, each with its shortest run the agents sent; their counts are the
     /// ledger's (SubtreeLedger::bugs()), as a lease explored again counts its paths once.
     BugGroups bugs;
@@ -295,20 +296,21 @@ class JobDispatcher {
   std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;
   std::deque<std::uint64_t> queue_;
   std::uint64_t running_job_ = 0;  ///< 0: none
-  // Hashed: looked up for every report, request routed and lease's end, a thousand of them.
+  // Hashed, as instances_ and applied_reports_: looked up for every report, request routed and
+  // lease's end, at a thousand agents (trees of them were a twentieth of the coordinator's CPU).
   std::unordered_map<std::uint64_t, Agent> agents_;
   std::uint64_t next_job_id_ = 1;
   std::uint64_t next_agent_id_ = 1;
   std::map<std::string, std::uint64_t> workers_;                       ///< agent instance -> worker number
-  std::map<std::uint64_t, std::string> instances_;                     ///< worker number -> agent instance
+  std::unordered_map<std::uint64_t, std::string> instances_;           ///< worker number -> agent instance
   std::map<std::uint64_t, Clock::time_point> absent_since_;            ///< workers without a stream
   std::unordered_map<std::uint64_t, std::uint64_t> stream_of_worker_;  ///< worker number -> its newest agent stream
-  std::set<std::uint64_t> hungry_;                                ///< agent streams whose slots found nothing to run
-  std::vector<std::uint64_t> poked_;                              ///< agent streams to wake at the next notify()
-  std::deque<std::pair<std::uint64_t, Clock::time_point>> owed_;  ///< agent streams owed, and since, oldest first
-  std::map<std::string, std::uint64_t> applied_reports_;          ///< agent instance -> last report seq
-  proto::JournalEntry pending_;                                   ///< this operation's records, journaled at its end
-  std::uint64_t compacted_bytes_ = 0;                             ///< the journal's size after its last compaction
+  std::set<std::uint64_t> hungry_;                                  ///< agent streams whose slots found nothing to run
+  std::vector<std::uint64_t> poked_;                                ///< agent streams to wake at the next notify()
+  std::deque<std::pair<std::uint64_t, Clock::time_point>> owed_;    ///< agent streams owed, and since, oldest first
+  std::unordered_map<std::string, std::uint64_t> applied_reports_;  ///< agent instance -> last report seq
+  proto::JournalEntry pending_;                                     ///< this operation's records, journaled at its end
+  std::uint64_t compacted_bytes_ = 0;                               ///< the journal's size after its last compaction
   bool replaying_ = false;
 };
 
