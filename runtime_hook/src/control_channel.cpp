@@ -165,10 +165,16 @@ void ControlChannel::write_to_socket(const proto::HookMessage& message) {
 void ControlChannel::use_event_buffer(char* mapping, std::size_t bytes) {
   auto* header = reinterpret_cast<wire::EventBufferHeader*>(mapping);
   buffer_ = mapping + wire::kEventBufferHeaderBytes;
-  capacity_ = bytes - wire::kEventBufferHeaderBytes;
+  capacity_ = wire::frame_capacity(bytes);
   committed_ = &header->committed;
   overflowed_ = &header->overflowed;
+  intact_ = &header->intact;
+  kept_ = KeptSteps(buffer_ + capacity_, wire::kept_steps_bytes(bytes));
   // own_buffer_ is kept: freeing it would unmap it, a system call the run does not need.
+}
+
+std::uint64_t ControlChannel::intact_bytes() const {
+  return intact_ != nullptr ? intact_->load(std::memory_order_relaxed) : 0;
 }
 
 void ControlChannel::write_all(const char* data, std::size_t size) {

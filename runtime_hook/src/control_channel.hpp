@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 
+#include "kept_steps.hpp"
 #include "wire_messages.hpp"
 
 namespace exocheck::detail {
@@ -67,6 +68,16 @@ class ControlChannel {
   /// the fork server). Whatever was queued for the socket must have been flushed.
   void use_event_buffer(char* mapping, std::size_t bytes);
 
+  /// The last run's steps in the shared event buffer (none without one).
+  KeptSteps& kept_steps() { return kept_; }
+  /// Bytes of the last run's frames the agent left as they were (0 without a shared buffer).
+  std::uint64_t intact_bytes() const;
+  /// Bytes of complete frames queued or in the shared buffer.
+  std::uint64_t committed_bytes() const { return committed_->load(std::memory_order_relaxed); }
+  /// The frames in the shared buffer end after `bytes`: the kept steps' events, which are there
+  /// already, or fewer of them. Async-signal-safe.
+  void keep_frames(std::uint64_t bytes) noexcept { committed_->store(bytes, std::memory_order_release); }
+
  private:
   void write_all(const char* data, std::size_t size);
   void read_exactly(char* data, std::size_t size);
@@ -78,6 +89,8 @@ class ControlChannel {
   std::atomic<std::uint64_t> own_committed_{0};
   std::atomic<std::uint64_t>* committed_;             ///< bytes of complete frames in the buffer
   std::atomic<std::uint32_t>* overflowed_ = nullptr;  ///< set: the shared buffer is in use
+  const std::atomic<std::uint64_t>* intact_ = nullptr;
+  KeptSteps kept_;
   std::atomic<bool> flushing_{false};
   std::string scratch_;  ///< one serialized frame
 };

@@ -92,6 +92,7 @@ void ControlledRuntime::record_step_cut_short(int signal) noexcept {
   // without last words: a hang's trace is the same however the run was performed.
   if (!step_in_progress_ || signal == SIGTERM || ::getpid() != run_pid_) return;
   step_in_progress_ = false;
+  keep_steps_before(event_->step());
   if (signal != 0) event_->set_outcome(proto::STEP_CRASH);
   channel_.write_from_signal(frame_);
 }

@@ -216,21 +216,6 @@ void ControlledRuntime::collect_enabled() {
   }
 }
 
-void ControlledRuntime::record_clock(const VectorClock& clock) {
-  auto& entries = clock_by_actor_id_;
-  entries.clear();
-  for (const auto& [index, count] : clock.entries()) {
-    if (index < kFirstStartKey) entries.emplace_back(&cells_[index]->id, count);
-  }
-  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
-  for (const auto& [actor, count] : entries) {
-    auto* entry = event_->add_clock();
-    entry->set_actor(*actor);
-    entry->set_count(count);
-  }
-  if (starts_apart_) record_start_clock(clock, *event_->mutable_start_clock());
-}
-
 proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::uint32_t step) {
   std::unique_ptr<Envelope> envelope = std::move(pending_[pending_index]);
   pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(pending_index));
@@ -255,7 +240,8 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   event_->set_message(envelope->id);
   event_->set_sender(envelope->sender != nullptr ? envelope->sender->id : kEnvironment);
   event_->set_type(*envelope->type->name);
-  event_->set_summary(wire::valid_utf8(envelope->type->summarize(envelope->payload.get())));
+  const bool kept = step < kept_steps_;  // its event is in the buffer already: only what the run reads
+  if (!kept) event_->set_summary(wire::valid_utf8(envelope->type->summarize(envelope->payload.get())));
   // A call with a timeout has two answers, its reply and its timeout, enabled together: neither is a
   // reply in the engine's sense (nothing else enabled at the actor), they race.
   event_->set_reply(!cell.awaiting.empty() && envelope->answers == cell.awaiting && cell.call_timeout.empty());
@@ -265,7 +251,7 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   }
   event_->set_time_ns(now_ns_);
   if (envelope->quiescent) event_->set_quiescent(true);
-  record_clock(*clock);
+  if (!kept) record_clock(*clock);
   if (envelope->monitor_request) {
     answer_monitor_request(*envelope);
     return proto::STEP_OK;
@@ -287,11 +273,6 @@ proto::StepOutcome ControlledRuntime::execute(std::size_t pending_index, std::ui
   // fails): their pending messages become dead letters; the event's flag is the receiver's only.
   finish_requested_destroys();
   return verdict.outcome;
-}
-
-void ControlledRuntime::write_event() {
-  step_in_progress_ = false;
-  channel_.write(frame_);
 }
 
 namespace {
@@ -336,6 +317,7 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
 }
 
 void ControlledRuntime::report(proto::RunResult result) {
+  keep_steps_before(result.steps() + 1);  // a run that ended sooner than the last one
   for (const auto& id : dead_letters_) result.add_dead_letters(id);
   result.set_faults(faults_injected_);
   add_final_state(result);
@@ -396,7 +378,9 @@ std::optional<proto::RunResult> ControlledRuntime::run_steps() {
       return result;
     }
     begin_step(step);
-    for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
+    if (step >= kept_steps_) {
+      for (std::size_t i : enabled_) event_->add_enabled(pending_[i]->id);
+    }
     const bool delivered_quiescent_firing = quiescent_firing(*pending_[choice.pending_index]);
     prescribed_ = choice.values;
     const proto::StepOutcome outcome = execute(choice.pending_index, step);
@@ -439,6 +423,8 @@ int ControlledRuntime::run() {
     }
   }
   request_ = std::move(request);
+  kept_steps_ = channel_.kept_steps().shared_with_last(*request_, channel_.intact_bytes());
+  if (kept_steps_ != 0) channel_.keep_frames(channel_.kept_steps().end_of(kept_steps_ - 1));
   run_pid_ = ::getpid();  // a fork server's child, or the server itself for a run in place
   order_.emplace(*request_);
   sleep_.assign(request_->sleep());
@@ -482,6 +468,7 @@ int ControlledRuntime::resume() {
 
 bool ControlledRuntime::end_run_at_failed_step(proto::StepOutcome outcome, const std::string& detail) {
   if (!in_run_) return false;
+  keep_steps_before(event_->step());  // this step's event is written anew, whole or not
   event_->set_outcome(outcome);
   event_->set_detail(wire::valid_utf8(detail));
   note_failure(outcome, event_->step());

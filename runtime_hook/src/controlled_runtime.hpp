@@ -161,6 +161,9 @@ class ControlledRuntime : public Runtime {
   bool withdraw(Matches matches);
   void collect_enabled();
   void write_event();
+  /// Keeps only the events of the steps before `step` of those the last run made (a step made
+  /// anew, a run ending sooner). Async-signal-safe.
+  void keep_steps_before(std::uint32_t step) noexcept;
   void report(proto::RunResult result);
   proto::RunResult quiescent_result(std::uint32_t steps) const;
   void record_clock(const VectorClock& clock);
@@ -225,6 +228,9 @@ class ControlledRuntime : public Runtime {
   bool suspend_requested_ = false;
   std::function<bool()> at_quiescence_;
   std::function<std::vector<const ActorCell*>()> awaited_at_end_;
+  /// Steps 0 .. kept_steps_ - 1 make the last run's steps again: their events are kept, not written
+  /// (kept_steps.hpp).
+  std::uint32_t kept_steps_ = 0;
   std::optional<proto::RunRequest> request_;  ///< the run's, from run() on
   std::optional<SchedulingOrder> order_;
   std::uint32_t next_step_ = 1;

@@ -165,6 +165,9 @@ ForkServer::ForkServer(ControlChannel& channel, int event_buffer_fd) : channel_(
     throw std::runtime_error("cannot map the event buffer " + named + ": " + std::strerror(map_error));
   }
   mapping_ = static_cast<char*>(mapping);
+  // Its step 0 is not known to be the last server's (the same buffer, a server started again).
+  KeptSteps(mapping_ + wire::kEventBufferHeaderBytes + wire::frame_capacity(bytes_), wire::kept_steps_bytes(bytes_))
+      .forget();
   if (const char* in_place_wanted = std::getenv(wire::kInPlaceVariable)) {
     in_place_wanted_ = std::string(in_place_wanted) == "1";
     ::unsetenv(wire::kInPlaceVariable);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "cpu_pinning.hpp"
+#include "exocheck/wire/delivery_label.hpp"
 #include "runner_fixture.hpp"
 
 namespace exocheck::agent::testing {
@@ -287,6 +288,75 @@ TEST_P(ForkServer, TracesAreIdenticalToOneProcessPerRunForEverySubjectOfTheSuite
     EXPECT_EQ(forking.counters().process_runs, 0u) << subject;
   }
   EXPECT_GE(compared, 7u);  // at least registry and pingpong, built with the tests
+}
+
+// After its first run, a server keeps the events of the steps a run makes as the last run made
+// them (runtime_hook/src/kept_steps.hpp). Depth-first, each run here replays a prefix of the last
+// one and goes on its own way; then a step limit ends a run before the steps it would keep, the
+// run after it replays more than was kept, one must build every event, and the fault budget
+// changes what a step offers. Every run's trace must be a process of its own's, event for event.
+TEST_P(ForkServer, RunsKeepingTheLastRunsStepsGiveTheTracesOfOneProcessPerRun) {
+  const std::vector<Invocation> subjects{{"registry", {"--workers", "4"}},
+                                         {"pingpong", {"--steps", "40"}},
+                                         {"chameneos", {"--creatures", "3", "--meetings", "2"}},
+                                         {"election", {}}};
+  std::size_t compared = 0;
+  for (const auto& [subject, args] : subjects) {
+    struct stat info {};
+    if (::stat(bin(subject).c_str(), &info) != 0) continue;  // subjects are optional targets
+    Runner forking(options()), own(RunnerOptions{.fork_server = false});
+    RunReport forked;
+    const auto both = [&](const proto::RunRequest& request, const std::string& what) {
+      const auto spec = spec_of(bin(subject), args, std::chrono::milliseconds(10000), request);
+      forking.run(spec, forked);
+      auto alone = own.run(spec);
+      expect_same_run(forked, alone, subject + ", " + what);
+      ++compared;
+      return alone;
+    };
+    const auto replaying = [](const RunReport& last, std::size_t steps, proto::Heuristic heuristic) {
+      proto::RunRequest request;
+      request.set_heuristic(heuristic);
+      for (std::size_t i = 1; i <= steps && i < last.events.size(); ++i) {
+        request.add_prefix(wire::label_of(last.events[i]));
+      }
+      return request;
+    };
+    proto::RunRequest first;
+    first.set_heuristic(proto::LIFO);
+    const auto lifo = both(first, "LIFO");
+    auto last = lifo;
+    const std::size_t made = last.events.size() - 1;
+    ASSERT_GE(made, 4u) << subject << ": " << last.result.detail();
+    for (const std::size_t steps : {made - 1, made / 2, std::size_t{2}, std::size_t{1}}) {
+      last = both(replaying(last, steps, steps % 2 == 0 ? proto::FIFO : proto::HDM),
+                  "a prefix of " + std::to_string(steps) + " steps of the last run");
+    }
+    // A backtrack: the last run's first steps, then another message enabled where it chose.
+    auto other = replaying(last, 2, proto::FIFO);
+    for (const auto& enabled : last.events[3].enabled()) {
+      if (enabled != last.events[3].message()) {
+        other.add_prefix(enabled);
+        break;
+      }
+    }
+    last = both(other, "the last run's first steps, then another message");
+    last = both(replaying(lifo, made, proto::FIFO), "another run's steps");
+    last = both(replaying(last, made, proto::LIFO), "the longest prefix again");
+    auto limited = replaying(last, made, proto::LIFO);
+    limited.set_step_limit(2);
+    both(limited, "a step limit before the kept steps");
+    both(replaying(last, made, proto::LIFO), "more steps than the run before kept");
+    auto whole = replaying(last, made - 1, proto::FIFO);
+    whole.set_whole_result(true);
+    both(whole, "a whole result");
+    auto faulty = replaying(last, made - 1, proto::FIFO);
+    faulty.mutable_faults()->set_losses(1);
+    last = both(faulty, "a loss offered in every send");
+    both(replaying(last, made - 1, proto::FIFO), "no faults again");
+    EXPECT_EQ(forking.counters().server_starts, 1u) << subject;
+  }
+  EXPECT_GE(compared, 20u);  // registry and pingpong at least, built with the tests
 }
 
 // The processes this thread started that are still alive (or not yet reaped).

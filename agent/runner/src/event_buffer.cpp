@@ -48,10 +48,13 @@ void EventBuffer::reset() {
   // A long run leaves its pages allocated in the memfd: give back all but the first ones, which
   // the next runs reuse, so that one long run does not hold its memory for the whole exploration.
   const std::size_t used = wire::kEventBufferHeaderBytes + frames().size();
+  std::size_t intact = frames().size();
   if (used > kKeptBytes) {
     ::fallocate(fd_.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(kKeptBytes),
                 static_cast<off_t>(used - kKeptBytes));
+    intact = kKeptBytes - wire::kEventBufferHeaderBytes;
   }
+  header().intact.store(intact, std::memory_order_relaxed);
   header().committed.store(0, std::memory_order_relaxed);
   header().pid.store(0, std::memory_order_relaxed);
   header().overflowed.store(0, std::memory_order_relaxed);

@@ -28,7 +28,8 @@ class EventBuffer {
 
   /// The memfd, for the subject to inherit.
   int fd() const { return fd_.get(); }
-  /// Empties the buffer for the next run.
+  /// Empties the buffer for the next run, telling it how many bytes of the last run's frames are
+  /// still there (EventBufferHeader::intact).
   void reset();
   /// The complete frames the run wrote (bounded by the buffer, whatever the header says).
   std::string_view frames() const;
@@ -39,7 +40,7 @@ class EventBuffer {
   /// True when a frame of the run did not fit.
   bool overflowed() const;
   /// Room for frames, in bytes.
-  std::size_t capacity() const { return bytes_ - wire::kEventBufferHeaderBytes; }
+  std::size_t capacity() const { return wire::frame_capacity(bytes_); }
 
  private:
   EventBuffer(UniqueFd fd, char* mapping, std::size_t bytes);

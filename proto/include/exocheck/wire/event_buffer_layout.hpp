@@ -5,8 +5,8 @@
 // advancing `committed`, so that the agent finds every complete frame without a system call per
 // frame, and finds them also after the run crashed or was killed: no flush is needed.
 //
-// The agent resets the header before each run request; only the run's process writes to it
-// while the run lasts.
+// The agent resets the header before each run request, leaving the frames' bytes; only the run's
+// process writes to it while the run lasts.
 
 #include <atomic>
 #include <cstddef>
@@ -31,6 +31,10 @@ struct EventBufferHeader {
   /// server then puts its memory back; should it die doing so, the run's end is known anyway.
   std::atomic<std::uint32_t> ended;
   std::atomic<std::int32_t> exit_status;
+  /// Bytes of frames, from the first, that the agent left as the last run wrote them (it gives the
+  /// pages of a long run back): a run may keep the events of the steps it makes as the last run
+  /// made them (runtime_hook/src/kept_steps.hpp), within these bytes.
+  std::atomic<std::uint64_t> intact;
 };
 
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std::int32_t>::is_always_lock_free,
@@ -39,6 +43,17 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free && std::atomic<std
 /// Frames start here, so that the header owns a cache line of its own.
 inline constexpr std::size_t kEventBufferHeaderBytes = 64;
 static_assert(sizeof(EventBufferHeader) <= kEventBufferHeaderBytes);
+
+/// The hook's table of the last run's steps (kept_steps.hpp) at the end of a buffer of `bytes`,
+/// which frames never reach: none in a small buffer.
+inline constexpr std::size_t kept_steps_bytes(std::size_t bytes) {
+  return bytes >= (std::size_t{64} << 20) ? std::size_t{4} << 20 : 0;
+}
+
+/// Room for frames in a buffer of `bytes`, after the header and before the table of steps.
+inline constexpr std::size_t frame_capacity(std::size_t bytes) {
+  return bytes - kEventBufferHeaderBytes - kept_steps_bytes(bytes);
+}
 
 /// Size of the memfd by default. Pages are only allocated when a run touches them, so a large buffer costs
 /// nothing for short runs; a run longer than this is reported as a protocol error, never cut
