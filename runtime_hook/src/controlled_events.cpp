@@ -29,7 +29,7 @@ void ControlledRuntime::write_event() {
   const std::uint32_t step = event_->step();
   if (step < kept_steps_) return;
   const auto before = channel_.committed_bytes();
-  channel_.write(frame_);
+  channel_.write(*event_frame_);
   auto& kept = channel_.kept_steps();
   if (channel_.committed_bytes() == before) return kept.truncate(step);  // not written: the buffer is full
   std::vector<std::uint32_t> values;

@@ -94,7 +94,7 @@ void ControlledRuntime::record_step_cut_short(int signal) noexcept {
   step_in_progress_ = false;
   keep_steps_before(event_->step());
   if (signal != 0) event_->set_outcome(proto::STEP_CRASH);
-  channel_.write_from_signal(frame_);
+  channel_.write_from_signal(*event_frame_);
 }
 
 void ControlledRuntime::add_final_state(proto::RunResult& result) const {

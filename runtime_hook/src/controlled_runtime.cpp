@@ -33,7 +33,7 @@ void record_step_cut_short(int signal) {
 }  // namespace
 
 ControlledRuntime::ControlledRuntime(ControlChannel& channel, ForkServer* fork_server)
-    : channel_(channel), fork_server_(fork_server), event_(frame_.mutable_event()) {
+    : channel_(channel), fork_server_(fork_server), event_(event_frame_->mutable_event()) {
   begin_step(0);
   event_->set_actor(kEnvironment);
   speaking_runtime.store(this);
@@ -43,6 +43,9 @@ ControlledRuntime::ControlledRuntime(ControlChannel& channel, ForkServer* fork_s
 ControlledRuntime::~ControlledRuntime() {
   set_last_words(nullptr);
   speaking_runtime.store(nullptr);
+  // A fork server's run ends here and its memory is put back or its process ends: freeing the
+  // event's strings and lists was a twentieth of the hook's work per run.
+  if (fork_server_ != nullptr) static_cast<void>(event_frame_.release());
 }
 
 ActorCell* ControlledRuntime::create_cell(ActorCell* parent) {
@@ -317,12 +320,17 @@ ControlledRuntime::Choice ControlledRuntime::choose(const proto::RunRequest& req
 }
 
 void ControlledRuntime::report(proto::RunResult result) {
-  keep_steps_before(result.steps() + 1);  // a run that ended sooner than the last one
   for (const auto& id : dead_letters_) result.add_dead_letters(id);
   result.set_faults(faults_injected_);
   add_final_state(result);
-  *frame_.mutable_result() = std::move(result);
-  channel_.write(frame_);
+  write_result(std::move(result));
+}
+
+void ControlledRuntime::write_result(proto::RunResult result) {
+  keep_steps_before(result.steps() + 1);  // a run that ended sooner than the last one
+  proto::HookMessage frame;
+  *frame.mutable_result() = std::move(result);
+  channel_.write(frame);
   channel_.flush();
 }
 

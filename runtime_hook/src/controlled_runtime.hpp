@@ -165,6 +165,8 @@ class ControlledRuntime : public Runtime {
   /// anew, a run ending sooner). Async-signal-safe.
   void keep_steps_before(std::uint32_t step) noexcept;
   void report(proto::RunResult result);
+  /// Writes the run's result and flushes the channel, the kept steps cut back to the run's.
+  void write_result(proto::RunResult result);
   proto::RunResult quiescent_result(std::uint32_t steps) const;
   void record_clock(const VectorClock& clock);
   void add_final_state(proto::RunResult& result) const;
@@ -235,7 +237,8 @@ class ControlledRuntime : public Runtime {
   std::optional<SchedulingOrder> order_;
   std::uint32_t next_step_ = 1;
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main
-  proto::HookMessage frame_;                       ///< reused: holds the event being recorded
+  /// Reused: holds the event being recorded. Not freed where the run's memory is thrown away.
+  std::unique_ptr<proto::HookMessage> event_frame_ = std::make_unique<proto::HookMessage>();
   proto::Event* event_;
 };
 

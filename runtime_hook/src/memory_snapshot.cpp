@@ -161,6 +161,9 @@ void shrink_descriptor_table() {
 std::size_t threads_listed_in(int tasks_fd) {
   if (tasks_fd < 0 || ::lseek(tasks_fd, 0, SEEK_SET) != 0) return 0;
   alignas(dirent64) char entries[4096];
+  // getdents64 fills the buffer while the next entry fits: with room left for the longest entry a
+  // task's can be (a number), the listing is whole, and the call that would return 0 is not made.
+  constexpr long kRoomForAnEntry = 64;
   std::size_t count = 0;
   while (true) {
     const long bytes = ::syscall(SYS_getdents64, tasks_fd, entries, sizeof entries);
@@ -171,6 +174,7 @@ std::size_t threads_listed_in(int tasks_fd) {
       if (entry->d_name[0] != '.') ++count;
       at += entry->d_reclen;
     }
+    if (static_cast<long>(sizeof entries) - bytes >= kRoomForAnEntry) return count;
   }
 }
 

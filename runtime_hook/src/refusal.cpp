@@ -31,9 +31,7 @@ void ControlledRuntime::end_process_with(proto::RunStatus status, const std::str
   result.set_status(status);
   result.set_detail(wire::valid_utf8(detail));
   result.set_steps(in_run_ && event_->step() > 0 ? event_->step() - 1 : 0);
-  *frame_.mutable_result() = std::move(result);
-  channel_.write(frame_);
-  channel_.flush();
+  write_result(std::move(result));
   // In a run, exit() as a run ends (a fork server ends its runs in its exit handlers); before one
   // nothing of the program's own exit handlers is to run.
   if (in_run_) std::exit(0);
