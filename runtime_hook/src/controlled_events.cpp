@@ -27,10 +27,12 @@ void ControlledRuntime::record_clock(const VectorClock& clock) {
 void ControlledRuntime::write_event() {
   step_in_progress_ = false;
   const std::uint32_t step = event_->step();
-  if (step < kept_steps_) return;
+  auto& kept = channel_.kept_steps();
+  // A kept step's event is published as the step ends, as a written one would be: a run that
+  // hangs or crashes in a step shows the steps before it only.
+  if (step < kept_steps_) return channel_.keep_frames(kept.end_of(step));
   const auto before = channel_.committed_bytes();
   channel_.write(*event_frame_);
-  auto& kept = channel_.kept_steps();
   if (channel_.committed_bytes() == before) return kept.truncate(step);  // not written: the buffer is full
   std::vector<std::uint32_t> values;
   for (const auto& choice : event_->choices()) values.push_back(choice.value());

@@ -432,7 +432,6 @@ int ControlledRuntime::run() {
   }
   request_ = std::move(request);
   kept_steps_ = channel_.kept_steps().shared_with_last(*request_, channel_.intact_bytes());
-  if (kept_steps_ != 0) channel_.keep_frames(channel_.kept_steps().end_of(kept_steps_ - 1));
   run_pid_ = ::getpid();  // a fork server's child, or the server itself for a run in place
   order_.emplace(*request_);
   sleep_.assign(request_->sleep());
