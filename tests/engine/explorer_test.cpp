@@ -368,5 +368,42 @@ TEST(History, SgrBreaksTiesOfMutuallyReachableActorsByFirstSight) {
   EXPECT_EQ(history.ranking(Heuristic::kSgr), (std::vector<std::string>{"0", "0.1", "0.2"}));
 }
 
+// Keys sorted in place (short segments) and by std::stable_sort (long ones) keep each actor's
+// deliveries in their order: three actors' 20 deliveries each, interleaved two ways, give one key.
+TEST(Explorer, LongRunsInterleavedAlikeHaveOneClassKey) {
+  Execution round_robin, blocks;
+  const std::vector<std::string> actors{"c", "a", "b"};
+  for (int i = 0; i < 20; ++i) {
+    for (const auto& actor : actors) {
+      Step step;
+      step.actor = actor;
+      step.message = actor + "#" + std::to_string(i);
+      round_robin.steps.push_back(step);
+    }
+  }
+  for (const auto& actor : actors) {
+    for (int i = 0; i < 20; ++i) {
+      Step step;
+      step.actor = actor;
+      step.message = actor + "#" + std::to_string(i);
+      blocks.steps.push_back(step);
+    }
+  }
+  Execution swapped = blocks;
+  std::swap(swapped.steps[3], swapped.steps[4]);  // two of "c"'s deliveries in the other order
+  Names names;
+  const TraceView one(round_robin, names), other(blocks, names), third(swapped, names);
+  EXPECT_EQ(one.class_key(), other.class_key());
+  EXPECT_NE(one.class_key(), third.class_key());
+  std::string key = "left over from another path";
+  one.class_key(key);
+  EXPECT_EQ(key, other.class_key());
+  std::string form = "left over";
+  TraceView::canonical_form_of(key, names, form);
+  EXPECT_EQ(form, canonical_form(round_robin));
+  EXPECT_EQ(form.substr(0, 14), "a:a#0,a#1,a#2,");
+  EXPECT_NE(canonical_form(swapped), form);
+}
+
 }  // namespace
 }  // namespace exocheck::engine::testing

@@ -143,7 +143,8 @@ void ForkServerClient::pump(Clock::time_point until, StderrTail& errors) {
   if (exit_index < 0) wait = std::min(wait, static_cast<int>(kExitPollInterval.count()));
   if (::poll(fds.data(), count, wait) < 0) return;  // EINTR: the caller looks again
   if (give_up_index >= 0 && fds[give_up_index].revents != 0) given_up_ = true;
-  if (stderr_index >= 0 && fds[stderr_index].revents != 0) drain_stderr(errors);
+  stderr_quiet_ = stderr_index < 0 || fds[stderr_index].revents == 0;
+  if (!stderr_quiet_) drain_stderr(errors);
   const bool exited = (exit_index < 0 || fds[exit_index].revents != 0) && process_.poll_exit();
   if (fds[0].revents == 0 && !exited) return;
   const ssize_t got = ::read(process_.control_fd(), decoder_.prepare(kReadChunk), kReadChunk);
@@ -234,6 +235,7 @@ void ForkServerClient::decode_new_frames(Run& run) {
 ForkServerClient::Served ForkServerClient::run(const RunSpec& spec, Clock::time_point deadline, RunReport& report) {
   buffer_->reset();
   follow_this_cpu();
+  stderr_quiet_ = false;
   if (!send_request(spec, deadline)) {
     usable_ = false;
     return Served::lost;
@@ -314,8 +316,9 @@ ForkServerClient::Served ForkServerClient::server_gone(const RunSpec& spec, Run&
 
 ForkServerClient::Served ForkServerClient::verdict(const RunSpec& spec, RunEnding ending, int wait_status, bool killed,
                                                    Run& run, RunReport& report) {
-  // The run has ended, so all it wrote to stderr is in the pipe, and all it recorded in the buffer.
-  drain_stderr(run.errors);
+  // The run has ended, so all it wrote to stderr is in the pipe (read already when the poll that
+  // brought its end found none), and all it recorded in the buffer.
+  if (ending != RunEnding::exited || !stderr_quiet_) drain_stderr(run.errors);
   decode_new_frames(run);
   HookConversation& conversation = run.conversation;
   std::string problem = problem_;

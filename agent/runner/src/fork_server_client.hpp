@@ -103,6 +103,9 @@ class ForkServerClient {
   std::string request_;         ///< the run request being sent
   int give_up_fd_ = -1;         ///< while starting: readable once the start is given up
   bool given_up_ = false;
+  /// The last poll round found stderr with nothing to read (or closed): a run whose end came in
+  /// that round wrote all it wrote before, so there is nothing to drain after it.
+  bool stderr_quiet_ = false;
   bool usable_ = true;
   bool in_place_ = false;
   int cpu_ = -1;  ///< the CPU the server is pinned to (follow_this_cpu()), -1 before its first run

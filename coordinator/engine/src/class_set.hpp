@@ -10,10 +10,10 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "exocheck/engine/class_key.hpp"
+#include "flat_class_keys.hpp"
 #include "names.hpp"
 #include "trace_view.hpp"
 
@@ -21,17 +21,18 @@ namespace exocheck::engine {
 
 class ClassSet {
  public:
-  /// The class whose TraceView::class_key() is `key`, its names interned into `names`. True when
-  /// it is new.
-  bool insert(std::string_view key, const Names& names) {
-    return keys_.insert(class_key_of(TraceView::canonical_form_of(key, names))).second;
+  /// The class of `trace`, its names interned into `names`. True when it is new.
+  bool insert(const TraceView& trace, const Names& names) {
+    trace.class_key(key_);
+    TraceView::canonical_form_of(key_, names, form_);
+    return keys_.insert(class_key_of(form_));
   }
   std::size_t size() const { return keys_.size(); }
 
   /// The keys as text, sorted: two explorers reached the same classes when these are equal.
   std::set<std::string> texts() const {
     std::set<std::string> texts;
-    for (const auto& key : keys_) {
+    for (const auto& key : class_keys()) {
       char text[33];
       std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(key.high),
                     static_cast<unsigned long long>(key.low));
@@ -42,13 +43,16 @@ class ClassSet {
 
   /// Class keys, sorted: what an explorer of a subtree reports.
   std::vector<ClassKey> class_keys() const {
-    std::vector<ClassKey> keys(keys_.begin(), keys_.end());
+    std::vector<ClassKey> keys = keys_.keys();
     std::sort(keys.begin(), keys.end());
     return keys;
   }
 
  private:
-  ClassKeySet keys_;
+  FlatClassKeys keys_;
+  // Kept from path to path: counting a path allocates nothing once they have grown.
+  std::string key_;
+  std::string form_;
 };
 
 }  // namespace exocheck::engine

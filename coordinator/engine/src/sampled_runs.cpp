@@ -86,7 +86,7 @@ class SampledRuns final : public Exploration {
     count_path(stats_, execution, options_);
     stats_.executed_steps += trace_.size();
     stats_.transitions += trace_.size();
-    if (execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace_.class_key(), names_);
+    if (execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace_, names_);
     stats_.classes = classes_.size();
     return true;
   }

@@ -275,12 +275,28 @@ std::string TraceView::canonical_form(const Names& names) const {
 // A step on every lane is dependent with every other: the execution is its segments between such
 // steps, each one's class being its lanes' sequences, and those steps themselves in between.
 std::string TraceView::class_key() const {
-  std::vector<LaneDelivery> deliveries;
-  deliveries.reserve(size());
+  std::string key;
+  class_key(key);
+  return key;
+}
+
+// Counted for every path, so nothing is allocated once the thread's vector has grown: a short
+// segment is sorted in place (insertion keeps it stable), where std::stable_sort takes a buffer.
+void TraceView::class_key(std::string& key) const {
+  constexpr std::size_t kSortedInPlace = 32;
+  thread_local std::vector<LaneDelivery> deliveries;
+  deliveries.clear();
   std::size_t segment = 0;
+  const auto by_actor = [](const LaneDelivery& a, const LaneDelivery& b) { return a.actor < b.actor; };
   const auto close_segment = [&] {
-    std::stable_sort(deliveries.begin() + static_cast<std::ptrdiff_t>(segment), deliveries.end(),
-                     [](const LaneDelivery& a, const LaneDelivery& b) { return a.actor < b.actor; });
+    const auto first = deliveries.begin() + static_cast<std::ptrdiff_t>(segment);
+    if (deliveries.size() - segment > kSortedInPlace) {
+      std::stable_sort(first, deliveries.end(), by_actor);
+      return;
+    }
+    for (auto it = first; it != deliveries.end(); ++it) {
+      for (auto at = it; at != first && by_actor(*at, *(at - 1)); --at) std::iter_swap(at, at - 1);
+    }
   };
   for (std::size_t k = 1; k < steps_.size(); ++k) {
     if (!steps_[k]->every_lane) {
@@ -292,18 +308,27 @@ std::string TraceView::class_key() const {
     segment = deliveries.size();
   }
   close_segment();
-  std::string key(deliveries.size() * sizeof(LaneDelivery), '\0');
+  key.resize(deliveries.size() * sizeof(LaneDelivery));
   if (!deliveries.empty()) std::memcpy(key.data(), deliveries.data(), key.size());
-  return key;
 }
 
 std::string TraceView::canonical_form_of(std::string_view key, const Names& names) {
-  std::vector<LaneDelivery> deliveries(key.size() / sizeof(LaneDelivery));
-  if (!deliveries.empty()) std::memcpy(deliveries.data(), key.data(), deliveries.size() * sizeof(LaneDelivery));
   std::string form;
+  canonical_form_of(key, names, form);
+  return form;
+}
+
+// Every path of an exploration comes here to be counted: the vectors are the thread's, kept from
+// one call to the next, so that a call allocates nothing once they have grown.
+void TraceView::canonical_form_of(std::string_view key, const Names& names, std::string& form) {
+  thread_local std::vector<LaneDelivery> deliveries;
+  thread_local std::vector<std::pair<std::size_t, std::size_t>> actors;
+  deliveries.resize(key.size() / sizeof(LaneDelivery));
+  if (!deliveries.empty()) std::memcpy(deliveries.data(), key.data(), deliveries.size() * sizeof(LaneDelivery));
+  form.clear();
   // One segment [first, last) at a time: each actor's deliveries, ordered by the actor's name.
   const auto add_segment = [&](std::size_t first, std::size_t last) {
-    std::vector<std::pair<std::size_t, std::size_t>> actors;
+    actors.clear();
     for (std::size_t i = first; i < last; ++i) {
       if (i == first || deliveries[i - 1].actor != deliveries[i].actor) actors.emplace_back(i, i);
       actors.back().second = i + 1;
@@ -325,11 +350,13 @@ std::string TraceView::canonical_form_of(std::string_view key, const Names& name
   for (std::size_t i = 0; i < deliveries.size(); ++i) {
     if (deliveries[i].actor != dependency::kEveryLane) continue;
     add_segment(first, i);
-    form += names.name(dependency::kEveryLane) + ":" + names.name(deliveries[i].message) + ";";
+    form += names.name(dependency::kEveryLane);
+    form += ':';
+    form += names.name(deliveries[i].message);
+    form += ';';
     first = i + 1;
   }
   add_segment(first, deliveries.size());
-  return form;
 }
 
 }  // namespace exocheck::engine

@@ -138,8 +138,12 @@ class TraceView {
   /// equal keys exactly when their canonical forms are equal (a key stands for one name), and a
   /// key costs no string comparison or copy: the explorer counts classes by it.
   std::string class_key() const;
+  /// The same, written into `key` (its old bytes replaced): a buffer kept by the caller.
+  void class_key(std::string& key) const;
   /// The canonical form of the class whose class_key() is `key`, interned into `names`.
   static std::string canonical_form_of(std::string_view key, const Names& names);
+  /// The same, written into `form` (its old text replaced): a buffer kept by the caller.
+  static void canonical_form_of(std::string_view key, const Names& names, std::string& form);
 
  private:
   std::uint32_t clock_entry(std::size_t step, Key actor) const;

@@ -263,7 +263,7 @@ void TreeExploration::count_ending(const Execution& execution, const TraceView& 
     return;
   }
   count_path(stats_, execution, options_);
-  if (execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace.class_key(), names_);
+  if (execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace, names_);
   stats_.classes = classes_.size();
 }
 
