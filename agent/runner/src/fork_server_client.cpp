@@ -125,6 +125,9 @@ ForkServerClient::Heard ForkServerClient::next_frame(Clock::time_point until, St
 void ForkServerClient::pump(Clock::time_point until, StderrTail& errors) {
   std::array<pollfd, 4> fds{};
   nfds_t count = 0;
+  // First: poll() looks at its descriptors in order, so stderr is looked at after the control
+  // socket. A run's end read in this round was sent after all the run wrote to stderr, which is
+  // then seen here if there is any (verdict() relies on it: stderr_quiet_).
   fds[count++] = {process_.control_fd(), POLLIN, 0};
   int stderr_index = -1, exit_index = -1, give_up_index = -1;
   if (give_up_fd_ >= 0) {
