@@ -207,30 +207,65 @@ proto::RunRequest ControlChannel::read_request() {
 }
 
 std::optional<proto::RunRequest> ControlChannel::next_request() {
-  char header[wire::kFrameHeaderBytes];
-  ssize_t first;
-  // The whole header at once where it can (one read per run saved); never more than the frame's
-  // own bytes, so that nothing of a later frame is read into memory a run in place puts back.
-  do {
-    first = ::read(fd_, header, sizeof header);
-  } while (first < 0 && errno == EINTR);
-  if (first == 0) return std::nullopt;  // closed between requests
-  if (first < 0)
-    throw std::runtime_error(std::string("exocheck: control channel read failed: ") + std::strerror(errno));
-  read_exactly(header + first, sizeof header - static_cast<std::size_t>(first));
-  const std::uint32_t size = wire::read_frame_header(std::string_view(header, sizeof header));
+  ReceivedBytes& in = *received_;
+  // The header and, for any request of a usual size, the body come in one read.
+  while (in.end - in.begin < wire::kFrameHeaderBytes) {
+    if (!receive_more()) {
+      if (in.end == in.begin) return std::nullopt;  // closed between requests
+      throw std::runtime_error("exocheck: control channel closed before a run request arrived");
+    }
+  }
+  const std::uint32_t size = wire::read_frame_header(std::string_view(in.bytes + in.begin, wire::kFrameHeaderBytes));
   if (size > wire::kMaxFrameBytes) {
     throw std::runtime_error("exocheck: run request frame of " + std::to_string(size) + " bytes is too large");
   }
-  std::string payload(size, '\0');
-  read_exactly(payload.data(), size);
+  in.begin += wire::kFrameHeaderBytes;
   proto::RunRequest request;
-  if (!request.ParseFromString(payload)) throw std::runtime_error("exocheck: unparseable run request frame");
+  bool parsed;
+  if (size <= ReceivedBytes::kCapacity) {
+    while (in.end - in.begin < size) {
+      if (!receive_more()) throw std::runtime_error("exocheck: control channel closed before a run request arrived");
+    }
+    parsed = request.ParseFromArray(in.bytes + in.begin, static_cast<int>(size));
+    in.begin += size;
+  } else {
+    // Larger than what is read ahead: the rest straight from the socket.
+    std::string payload(in.bytes + in.begin, in.end - in.begin);
+    in.begin = in.end = 0;
+    const std::size_t had = payload.size();
+    payload.resize(size);
+    read_exactly(payload.data() + had, size - had);
+    parsed = request.ParseFromString(payload);
+  }
+  if (!parsed) throw std::runtime_error("exocheck: unparseable run request frame");
   if (request.protocol_version() != wire::kProtocolVersion) {
     throw std::runtime_error("exocheck: run request speaks protocol " + std::to_string(request.protocol_version()) +
                              ", this hook speaks " + std::to_string(wire::kProtocolVersion));
   }
   return request;
+}
+
+bool ControlChannel::receive_more() {
+  ReceivedBytes& in = *received_;
+  if (in.begin == in.end) in.begin = in.end = 0;
+  if (in.end == ReceivedBytes::kCapacity) {
+    std::memmove(in.bytes, in.bytes + in.begin, in.end - in.begin);
+    in.end -= in.begin;
+    in.begin = 0;
+  }
+  for (;;) {
+    const ssize_t n = ::read(fd_, in.bytes + in.end, ReceivedBytes::kCapacity - in.end);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(std::string("exocheck: control channel read failed: ") + std::strerror(errno));
+    in.end += static_cast<std::size_t>(n);
+    return n > 0;
+  }
+}
+
+void ControlChannel::keep_received_in(ReceivedBytes* place) {
+  if (place == received_) return;
+  *place = *received_;
+  received_ = place;
 }
 
 }  // namespace exocheck::detail

@@ -30,6 +30,16 @@ void set_last_words(LastWords words);
 /// a fork server ends a run's process, each time before what is queued is written.
 void say_last_words(int signal);
 
+/// Bytes read from the socket and not yet taken as frames: a run request is read with one system
+/// call, header and body together, and whatever came after it waits here. A server that performs
+/// its runs in place keeps them apart from the memory it puts back (keep_received_in()).
+struct ReceivedBytes {
+  static constexpr std::size_t kCapacity = 4096;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  char bytes[kCapacity];
+};
+
 class ControlChannel {
  public:
   /// Takes over `fd` (a connected stream socket) and installs the flushing signal handlers. Frames
@@ -68,6 +78,9 @@ class ControlChannel {
   /// the fork server). Whatever was queued for the socket must have been flushed.
   void use_event_buffer(char* mapping, std::size_t bytes);
 
+  /// From now on, bytes read ahead are kept at `place` (and what is there now moves along).
+  void keep_received_in(ReceivedBytes* place);
+
   /// The last run's steps in the shared event buffer (none without one).
   KeptSteps& kept_steps() { return kept_; }
   /// Bytes of the last run's frames the agent left as they were (0 without a shared buffer).
@@ -81,6 +94,8 @@ class ControlChannel {
  private:
   void write_all(const char* data, std::size_t size);
   void read_exactly(char* data, std::size_t size);
+  /// Reads what the socket has into received_ (at least a byte); false at end of file.
+  bool receive_more();
 
   int fd_;
   std::unique_ptr<char[]> own_buffer_;
@@ -93,6 +108,8 @@ class ControlChannel {
   KeptSteps kept_;
   std::atomic<bool> flushing_{false};
   std::string scratch_;  ///< one serialized frame
+  std::unique_ptr<ReceivedBytes> own_received_ = std::make_unique<ReceivedBytes>();
+  ReceivedBytes* received_ = own_received_.get();
 };
 
 }  // namespace exocheck::detail

@@ -432,7 +432,7 @@ int ControlledRuntime::run() {
   }
   request_ = std::move(request);
   kept_steps_ = channel_.kept_steps().shared_with_last(*request_, channel_.intact_bytes());
-  run_pid_ = ::getpid();  // a fork server's child, or the server itself for a run in place
+  run_pid_ = fork_server_ != nullptr ? fork_server_->run_pid() : ::getpid();
   order_.emplace(*request_);
   sleep_.assign(request_->sleep());
   delivery_ = request_->delivery();

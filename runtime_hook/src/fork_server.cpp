@@ -1,6 +1,7 @@
 #include "fork_server.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -62,6 +63,9 @@ struct InPlaceArena {
   int exit_status;
   int resumed;  ///< non-zero once a run has ended and the memory has been put back
   MemorySnapshot::Restored restored;
+  /// What the server read of the socket beyond a request: none in practice, as the agent sends
+  /// the next request only after the run's end, but never lost with the memory.
+  ReceivedBytes received;
   /// RunEnd saying the memory could not be put back, serialized beforehand: when that happens,
   /// the heap is no longer usable.
   std::size_t failure_frame_bytes;
@@ -109,10 +113,15 @@ void restore_memory() {
   ::setcontext(&in_place->resume);
 }
 
+// A child the run forks exits as any process does: its memory is its own. Told here rather than
+// by comparing pids at exit: getpid() is a system call, in every run.
+void forked_from_run() {
+  if (in_place != nullptr) in_place->running = 0;
+}
+
 // Registered before the snapshot, so that it is the last handler of every run's exit().
 void end_in_place_run(int status, void*) {
-  // A child the run forked exits as any process does: its memory is its own.
-  if (in_place->running == 0 || ::getpid() != in_place->server) return;
+  if (in_place->running == 0) return;
   say_last_words(0);  // exit() inside a step: the step is the run's last
   in_place->running = 0;
   flush_streams();
@@ -249,6 +258,7 @@ bool ForkServer::prepare_in_place(std::string& why) {
   in_place->header = reinterpret_cast<wire::EventBufferHeader*>(mapping_);
   in_place->control_fd = channel_.fd();
   in_place->server = ::getpid();
+  run_pid_ = in_place->server;
   const std::string failure = run_end_frame(0, "the memory the run changed could not be put back");
   if (failure.size() > sizeof in_place->failure_frame) std::abort();  // a constant message: cannot happen
   std::memcpy(in_place->failure_frame, failure.data(), failure.size());
@@ -265,6 +275,8 @@ bool ForkServer::prepare_in_place(std::string& why) {
   in_place->restorer.uc_link = nullptr;
   ::makecontext(&in_place->restorer, restore_memory, 0);
   ::on_exit(end_in_place_run, nullptr);
+  ::pthread_atfork(nullptr, nullptr, forked_from_run);
+  channel_.keep_received_in(&in_place->received);
   // stdout gets its buffer at its first write (an fstat and a malloc), in every run when that is
   // after the snapshot: given now, as glibc would give it then (fully buffered, as a stream that is
   // not a terminal is), it is the snapshot's. A terminal's stays line-buffered, allocated per run.
@@ -313,8 +325,9 @@ void ForkServer::become_run(pid_t server) {
   in_run_ = true;
   // Registered last, so it runs first at exit().
   ::on_exit(end_run_process, nullptr);
+  run_pid_ = ::getpid();
   auto* header = reinterpret_cast<wire::EventBufferHeader*>(mapping_);
-  header->pid.store(static_cast<std::int32_t>(::getpid()), std::memory_order_release);
+  header->pid.store(static_cast<std::int32_t>(run_pid_), std::memory_order_release);
   channel_.use_event_buffer(mapping_, bytes_);
 }
 

@@ -34,6 +34,8 @@ class ForkServer {
   /// the event buffer. The server ends (_exit) when the agent closes the channel, and at once,
   /// after saying why, when the process cannot be forked safely (threads are running).
   proto::RunRequest serve();
+  /// The process performing the run serve() returned: a child, or the server itself in place.
+  pid_t run_pid() const { return run_pid_; }
 
  private:
   void become_run(pid_t server);
@@ -44,6 +46,7 @@ class ForkServer {
   ControlChannel& channel_;
   char* mapping_ = nullptr;
   std::size_t bytes_ = 0;
+  pid_t run_pid_ = 0;
   bool in_run_ = false;           ///< this process is performing a run (a child, or the server in place)
   bool in_place_wanted_ = false;  ///< EXOCHECK_IN_PLACE=1
 };
