@@ -25,6 +25,8 @@ using std::chrono::milliseconds;
 
 /// How long the server gets to report the end of a run the runner killed.
 constexpr milliseconds kKillGrace{1000};
+/// How often a run's or a start's give-up descriptor is looked at while events come.
+constexpr milliseconds kGiveUpEvery{1};
 /// How often the events of a run still in progress are decoded.
 constexpr milliseconds kDecodeEvery{1};
 constexpr std::size_t kReadChunk = 64 * 1024;
@@ -121,35 +123,27 @@ ForkServerClient::Heard ForkServerClient::next_frame(Clock::time_point until, St
   }
 }
 
-// One poll round over the control socket, stderr and the server's exit.
+// One round of waiting on the control socket, stderr and the server's exit. A give-up is looked
+// at apart, at most every kGiveUpEvery: its descriptor is the caller's, and may change per run.
 void ForkServerClient::pump(Clock::time_point until, StderrTail& errors) {
-  std::array<pollfd, 4> fds{};
-  nfds_t count = 0;
-  // First: poll() looks at its descriptors in order, so stderr is looked at after the control
-  // socket. A run's end read in this round was sent after all the run wrote to stderr, which is
-  // then seen here if there is any (verdict() relies on it: stderr_quiet_).
-  fds[count++] = {process_.control_fd(), POLLIN, 0};
-  int stderr_index = -1, exit_index = -1, give_up_index = -1;
-  if (give_up_fd_ >= 0) {
-    give_up_index = static_cast<int>(count);
-    fds[count++] = {give_up_fd_, POLLIN, 0};
-  }
-  if (process_.stderr_fd() >= 0) {
-    stderr_index = static_cast<int>(count);
-    fds[count++] = {process_.stderr_fd(), POLLIN, 0};
-  }
-  if (process_.exit_fd() >= 0) {
-    exit_index = static_cast<int>(count);
-    fds[count++] = {process_.exit_fd(), POLLIN, 0};
-  }
+  ready_.watch(ReadySet::kControl, process_.control_fd());
+  ready_.watch(ReadySet::kStderr, process_.stderr_fd());
+  ready_.watch(ReadySet::kExit, process_.exit_fd());
   int wait = milliseconds_until(until);
-  if (exit_index < 0) wait = std::min(wait, static_cast<int>(kExitPollInterval.count()));
-  if (::poll(fds.data(), count, wait) < 0) return;  // EINTR: the caller looks again
-  if (give_up_index >= 0 && fds[give_up_index].revents != 0) given_up_ = true;
-  stderr_quiet_ = stderr_index < 0 || fds[stderr_index].revents == 0;
+  if (process_.exit_fd() < 0) wait = std::min(wait, static_cast<int>(kExitPollInterval.count()));
+  if (give_up_fd_ >= 0) wait = std::min(wait, static_cast<int>(kGiveUpEvery.count()));
+  const unsigned ready = ready_.wait(wait);
+  if (give_up_fd_ >= 0 && (ready == 0 || Clock::now() >= give_up_looked_at_ + kGiveUpEvery)) {
+    given_up_ = readable(give_up_fd_);
+    give_up_looked_at_ = Clock::now();
+  }
+  // A run's end read in this round was sent after all the run wrote to stderr, which is then
+  // among the ready too if there is any: epoll's ready list holds each descriptor from the moment
+  // it became readable, and this round took the whole list (verdict() relies on it: stderr_quiet_).
+  stderr_quiet_ = (ready & (1u << ReadySet::kStderr)) == 0;
   if (!stderr_quiet_) drain_stderr(errors);
-  const bool exited = (exit_index < 0 || fds[exit_index].revents != 0) && process_.poll_exit();
-  if (fds[0].revents == 0 && !exited) return;
+  const bool exited = (process_.exit_fd() < 0 || (ready & (1u << ReadySet::kExit)) != 0) && process_.poll_exit();
+  if ((ready & (1u << ReadySet::kControl)) == 0 && !exited) return;
   const ssize_t got = ::read(process_.control_fd(), decoder_.prepare(kReadChunk), kReadChunk);
   if (got > 0) {
     decoder_.commit(static_cast<std::size_t>(got));

@@ -18,6 +18,7 @@
 #include "exocheck/agent/runner.hpp"
 #include "frame_decoder.hpp"
 #include "proto/control.pb.h"
+#include "ready_set.hpp"
 #include "run_verdict.hpp"
 #include "stderr_tail.hpp"
 #include "subject_process.hpp"
@@ -101,9 +102,11 @@ class ForkServerClient {
   proto::HookMessage message_;  ///< the last frame next_frame() returned
   std::string problem_;         ///< what the last garbage was
   std::string request_;         ///< the run request being sent
-  int give_up_fd_ = -1;         ///< while starting: readable once the start is given up
+  ReadySet ready_;
+  int give_up_fd_ = -1;  ///< while starting or running: readable once the start or run is given up
   bool given_up_ = false;
-  /// The last poll round found stderr with nothing to read (or closed): a run whose end came in
+  Clock::time_point give_up_looked_at_{};
+  /// The last round found stderr with nothing to read (or closed): a run whose end came in
   /// that round wrote all it wrote before, so there is nothing to drain after it.
   bool stderr_quiet_ = false;
   bool usable_ = true;

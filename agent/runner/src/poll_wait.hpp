@@ -1,6 +1,8 @@
 #pragma once
-// What the runner's poll loops share: timeouts in poll()'s unit, and telling "nothing to read
-// yet" from an error.
+// What the runner's poll loops share: timeouts in poll()'s unit, telling "nothing to read yet"
+// from an error, and whether a descriptor is readable now.
+
+#include <poll.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -20,6 +22,13 @@ inline int milliseconds_until(std::chrono::steady_clock::time_point until) {
 /// True for the errno of a non-blocking read or write that would have blocked.
 inline bool would_block(int error) {
   return error == EAGAIN || error == EWOULDBLOCK;
+}
+
+/// True when `fd` has something to read now (false for -1).
+inline bool readable(int fd) {
+  if (fd < 0) return false;
+  pollfd poll_fd{fd, POLLIN, 0};
+  return ::poll(&poll_fd, 1, 0) > 0 && (poll_fd.revents & POLLIN) != 0;
 }
 
 }  // namespace exocheck::agent

@@ -1,7 +1,5 @@
 #include "exocheck/agent/runner.hpp"
 
-#include <poll.h>
-
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -13,6 +11,7 @@
 
 #include "event_buffer.hpp"
 #include "fork_server_client.hpp"
+#include "poll_wait.hpp"
 #include "run_session.hpp"
 #include "run_verdict.hpp"
 #include "subject_process.hpp"
@@ -55,12 +54,6 @@ void recycle(RunReport& report) {
     report.deferred_events = {};
     report.deferred_event_ends = {};
   }
-}
-
-bool readable(int fd) {
-  if (fd < 0) return false;
-  pollfd poll_fd{fd, POLLIN, 0};
-  return ::poll(&poll_fd, 1, 0) > 0 && (poll_fd.revents & POLLIN) != 0;
 }
 
 std::string invocation(const std::string& binary, const std::vector<std::string>& args) {
