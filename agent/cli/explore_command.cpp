@@ -255,11 +255,14 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
 
 void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
   explorer.strategy = options::parse_strategy(strategy_).value();  // the option's check accepted only these
-  const bool sampled = explorer.strategy != engine::Strategy::kSystematic;
+  const bool sampled = engine::is_sampled(explorer.strategy);
+  const bool portfolio = explorer.strategy == engine::Strategy::kPortfolio;
   const auto given = [&](std::string_view flag) { return app_->count(std::string(flag)) > 0; };
-  for (const std::string_view flag : {std::string_view("--seed"), std::string_view("--runs"), options::kDepthFlag}) {
-    if (!sampled && given(flag)) throw InputError("explore: " + std::string(flag) + " needs --strategy random or pct");
+  if (given("--seed") && !sampled && !portfolio) {
+    throw InputError("explore: --seed needs --strategy random, pct or portfolio");
   }
+  if (given("--runs") && !sampled) throw InputError("explore: --runs needs --strategy random or pct");
+  if (portfolio && !coordinator_.empty()) throw InputError("explore: " + options::job_refusal(explorer.strategy));
   if (given(options::kDepthFlag) && explorer.strategy != engine::Strategy::kPct) {
     throw InputError("explore: " + std::string(options::kDepthFlag) + " needs --strategy pct");
   }
@@ -268,15 +271,18 @@ void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
     throw InputError("explore: " + std::string(options::kWakeupBudget.flag) +
                      " bounds optimal DPOR's wakeup trees: it needs --reduction optimal and --strategy systematic");
   }
+  // A seed from the clock when none is given: the report prints it, so a run can be repeated.
+  const auto seed = [&] {
+    return seed_.value_or(static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
+  };
+  if (portfolio) explorer.seed = seed();
   if (!sampled) return;
   if (given(options::kMaxPaths.flag)) {
     throw InputError("explore: with --strategy " + strategy_ + " the number of runs is --runs, not " +
                      std::string(options::kMaxPaths.flag));
   }
   explorer.max_paths = runs_ != 0 ? runs_ : (time_limit_seconds_ > 0 ? 0 : options::kDefaultSampledRuns);
-  // A seed from the clock when none is given: the report prints it, so a run can be repeated.
-  explorer.seed =
-      seed_.value_or(static_cast<std::uint64_t>(std::chrono::system_clock::now().time_since_epoch().count()));
+  explorer.seed = seed();
   explorer.pct_depth = pct_depth_;
 }
 
@@ -301,7 +307,8 @@ int ExploreCommand::execute(const SubjectCommand& subject) const {
   const Interruption interruption;
   auto outcome =
       coordinator_.empty() ? explore_embedded(settings) : explore_remotely(settings, coordinator_, link_settings());
-  outcome.sampled = settings.session.explorer.strategy != engine::Strategy::kSystematic;
+  outcome.sampled = engine::is_sampled(settings.session.explorer.strategy);
+  outcome.portfolio = settings.session.explorer.strategy == engine::Strategy::kPortfolio;
   if (Interruption::requested()) outcome.warnings.push_back("interrupted: stopped before the end (Ctrl-C)");
   const auto cut = outcome.progress.stats.step_limited;
   if (cut != 0 && !settings.session.explorer.checks.termination) {

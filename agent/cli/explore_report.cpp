@@ -47,7 +47,11 @@ double seconds_of(std::chrono::milliseconds duration) {
 }
 
 bool sampled(const engine::ExplorerOptions& explorer) {
-  return explorer.strategy != engine::Strategy::kSystematic;
+  return engine::is_sampled(explorer.strategy);
+}
+
+bool portfolio(const engine::ExplorerOptions& explorer) {
+  return explorer.strategy == engine::Strategy::kPortfolio;
 }
 
 double paths_per_second(const ExploreOutcome& outcome) {
@@ -67,7 +71,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["workers"] = settings.workers;
   options["max_paths"] = explorer.max_paths;
   options["strategy"] = options::name_of(explorer.strategy);
-  if (sampled(explorer)) {
+  if (sampled(explorer) || portfolio(explorer)) {
     options["seed"] = explorer.seed;
     options["pct_depth"] = explorer.strategy == engine::Strategy::kPct ? nlohmann::ordered_json(explorer.pct_depth)
                                                                        : nlohmann::ordered_json(nullptr);
@@ -115,6 +119,7 @@ nlohmann::ordered_json stats_json(const ExploreOutcome& outcome) {
   json["analysed_in_part"] = stats.analysed_in_part;
   json["cut_for_memory"] = stats.cut_for_memory;
   json["faulted_paths"] = stats.faulted;
+  json["sampled_runs"] = stats.sampled;
   json["wall_seconds"] = outcome.wall_seconds;
   json["paths_per_second"] = paths_per_second(outcome);
   if (outcome.runs) {
@@ -135,8 +140,10 @@ nlohmann::ordered_json path_or_null(const std::string& path) {
   return path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(path);
 }
 
-// "strategy pct (seed 7, depth 3, 1000 runs), " for a sampled strategy; "" for the systematic one.
+// "strategy pct (seed 7, depth 3, 1000 runs), " for a sampled strategy, "strategy portfolio (seed
+// 7), " for a portfolio; "" for the systematic one.
 std::string strategy_text(const engine::ExplorerOptions& explorer) {
+  if (portfolio(explorer)) return fmt::format("strategy portfolio (seed {}), ", explorer.seed);
   if (!sampled(explorer)) return {};
   return fmt::format(
       "strategy {} (seed {}{}, {}), ", options::name_of(explorer.strategy), explorer.seed,
@@ -193,6 +200,7 @@ std::string figures_text(const ExploreOutcome& outcome) {
   if (stats.analysed_in_part != 0) row("analysed in part", std::to_string(stats.analysed_in_part));
   if (stats.cut_for_memory != 0) row("cut for memory", std::to_string(stats.cut_for_memory));
   if (stats.faulted != 0) row("faulted paths", std::to_string(stats.faulted));
+  if (stats.sampled != 0) row("sampled runs", std::to_string(stats.sampled));
   row("wall time", fmt::format("{:.2f} s", outcome.wall_seconds));
   row("paths/s", fmt::format("{:.1f}", paths_per_second(outcome)));
   return text;
@@ -223,6 +231,9 @@ std::string bugs_text(const ExploreOutcome& outcome) {
     const auto& bug = outcome.bugs[i];
     text += fmt::format("  bug {}: {}\n    {}\n", bug.number, bug_headline(bug), bug_counts(bug));
     if (bug.has_trace()) text += fmt::format("    run: {}\n", bug.detail);
+    if (outcome.portfolio && !bug.found_by.empty()) {
+      text += fmt::format("    found by: {}, at run {}\n", bug.found_by, bug.found_at_run);
+    }
     if (const auto words = subject_last_words(bug); !words.empty()) text += fmt::format("    stderr: {}\n", words);
     const auto path = path_at(outcome.trace_paths, i);
     if (!path.empty()) text += fmt::format("    trace: {}\n", path);
@@ -306,21 +317,23 @@ nlohmann::ordered_json summary_json(const ExploreSettings& settings, const Explo
   auto& bugs = summary["bugs"] = nlohmann::ordered_json::array();
   for (std::size_t i = 0; i < outcome.bugs.size(); ++i) {
     const auto& bug = outcome.bugs[i];
-    bugs.push_back({{"number", bug.number},
-                    {"status", proto::RunStatus_Name(bug.status)},
-                    {"signature",
-                     {{"actor_type", bug.signature.actor_type},
-                      {"message_type", bug.signature.message_type},
-                      {"what", bug.signature.what}}},
-                    {"headline", bug_headline(bug)},
-                    {"paths", bug.paths},
-                    {"classes", bug.classes},
-                    {"steps", bug.has_trace() ? nlohmann::ordered_json(bug.steps()) : nlohmann::ordered_json(nullptr)},
-                    {"detail", bug.detail},
-                    {"found_at_run", bug.found_at_run == 0 ? nlohmann::ordered_json(nullptr)
-                                                           : nlohmann::ordered_json(bug.found_at_run)},
-                    {"trace", path_or_null(path_at(outcome.trace_paths, i))},
-                    {"reference_trace", path_or_null(path_at(outcome.reference_paths, i))}});
+    bugs.push_back(
+        {{"number", bug.number},
+         {"status", proto::RunStatus_Name(bug.status)},
+         {"signature",
+          {{"actor_type", bug.signature.actor_type},
+           {"message_type", bug.signature.message_type},
+           {"what", bug.signature.what}}},
+         {"headline", bug_headline(bug)},
+         {"paths", bug.paths},
+         {"classes", bug.classes},
+         {"steps", bug.has_trace() ? nlohmann::ordered_json(bug.steps()) : nlohmann::ordered_json(nullptr)},
+         {"detail", bug.detail},
+         {"found_at_run",
+          bug.found_at_run == 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(bug.found_at_run)},
+         {"found_by", bug.found_by.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(bug.found_by)},
+         {"trace", path_or_null(path_at(outcome.trace_paths, i))},
+         {"reference_trace", path_or_null(path_at(outcome.reference_paths, i))}});
     if (i < outcome.needs.size() && outcome.needs[i]) {
       bugs.back()["needs"] = {{"conditions", outcome.needs[i]->needs},
                               {"not_checked", outcome.needs[i]->unchecked},
@@ -365,9 +378,10 @@ std::string summary_line(const ExploreOutcome& outcome) {
     return fmt::format("Summary: sampled, {} runs hit {} distinct classes, {} bugs", stats.paths, stats.classes,
                        outcome.progress.bugs);
   }
-  return fmt::format("Summary: {}, {} paths, {} transitions, {} classes, {} bugs",
+  return fmt::format("Summary: {}, {} paths, {} transitions, {} classes, {} bugs{}",
                      explored_completely(outcome) ? "complete" : "incomplete", stats.paths, stats.transitions,
-                     stats.classes, outcome.progress.bugs);
+                     stats.classes, outcome.progress.bugs,
+                     stats.sampled != 0 ? fmt::format(" ({} sampled runs beside)", stats.sampled) : "");
 }
 
 std::string summary_text(const ExploreSettings& settings, const ExploreOutcome& outcome) {

@@ -48,6 +48,17 @@ TEST(ProgressLine, FiguresForALogSayTheShareIsAnEstimate) {
       "1200 paths, 0 transitions, 120.0 paths/s, 3 open leases, frontier 0, 2 bugs, 43% explored (estimate), 10.0 s");
 }
 
+TEST(ProgressLine, APortfoliosSampledRunsStandBesideItsPaths) {
+  auto progress = progress_at(0.25);
+  progress.stats.sampled = 1190;
+  EXPECT_EQ(progress_line(progress, 10.0, 200),
+            "[#####---------------]  25% ~30s left | 1200 paths (+1190 sampled), 120 paths/s, 2 bugs, 3 leases out, "
+            "10.0 s");
+  EXPECT_EQ(progress_figures(progress, 10.0),
+            "1200 paths (+1190 sampled), 0 transitions, 120.0 paths/s, 3 open leases, frontier 0, 2 bugs, 25% "
+            "explored (estimate), 10.0 s");
+}
+
 TEST(ShortDuration, ReadsAsSecondsMinutesOrHours) {
   EXPECT_EQ(short_duration(44.6), "45s");
   EXPECT_EQ(short_duration(72), "1m12s");

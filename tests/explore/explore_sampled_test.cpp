@@ -84,7 +84,7 @@ TEST_F(ExploreTest, SampledStrategyFlagsThatDoNotGoTogetherAreRefused) {
     EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
     EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
   };
-  refused({"--seed", "3"}, "--seed needs --strategy random or pct");
+  refused({"--seed", "3"}, "--seed needs --strategy random, pct or portfolio");
   refused({"--runs", "3"}, "--runs needs --strategy random or pct");
   refused({"--strategy", "random", "--depth", "2"}, "--depth needs --strategy pct");
   refused({"--strategy", "pct", "--max-paths", "5"}, "the number of runs is --runs");

@@ -42,6 +42,11 @@ std::string cut_to(std::string text, std::size_t width) {
   return text;
 }
 
+// A portfolio's sampled runs beside its paths ("" for any other exploration).
+std::string sampled_runs(const engine::Stats& stats) {
+  return stats.sampled == 0 ? "" : fmt::format(" (+{} sampled)", stats.sampled);
+}
+
 }  // namespace
 
 std::string short_duration(double seconds) {
@@ -57,9 +62,9 @@ std::string progress_figures(const coordinator::Progress& progress, double elaps
   std::string share;
   if (progress.explored_share)
     share = fmt::format(", {}% explored (estimate)", whole_percent(*progress.explored_share));
-  return fmt::format("{} paths, {} transitions, {:.1f} paths/s, {} open leases, frontier {}, {} bugs{}, {:.1f} s",
-                     stats.paths, stats.transitions, rate, progress.outstanding, progress.frontier, progress.bugs,
-                     share, elapsed);
+  return fmt::format("{} paths{}, {} transitions, {:.1f} paths/s, {} open leases, frontier {}, {} bugs{}, {:.1f} s",
+                     stats.paths, sampled_runs(stats), stats.transitions, rate, progress.outstanding, progress.frontier,
+                     progress.bugs, share, elapsed);
 }
 
 std::string progress_line(const coordinator::Progress& progress, double elapsed, std::size_t width) {
@@ -70,8 +75,8 @@ std::string progress_line(const coordinator::Progress& progress, double elapsed,
     const double share = *progress.explored_share;
     head = fmt::format("{} {:3}%{} | ", bar(share), whole_percent(share), time_left(share, elapsed));
   }
-  const auto figures = fmt::format("{} paths, {:.0f} paths/s, {} bugs, {} leases out, {:.1f} s", stats.paths, rate,
-                                   progress.bugs, progress.outstanding, elapsed);
+  const auto figures = fmt::format("{} paths{}, {:.0f} paths/s, {} bugs, {} leases out, {:.1f} s", stats.paths,
+                                   sampled_runs(stats), rate, progress.bugs, progress.outstanding, elapsed);
   return cut_to(head + figures, width);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // What an Explorer does, behind Explorer's interface: the tree of a reduction
-// (tree_exploration.cpp), optimal DPOR (optimal_exploration.cpp) or seeded sampled runs
-// (sampled_runs.cpp). Explorer's comments say what each member means.
+// (tree_exploration.cpp), optimal DPOR (optimal_exploration.cpp), seeded sampled runs
+// (sampled_runs.cpp) or a portfolio of them (portfolio_exploration.cpp). Explorer's comments say what each member
+// means.
 
 #include <atomic>
 #include <memory>
@@ -38,7 +39,7 @@ class Exploration {
   virtual bool new_class() const = 0;
 
   /// Explorer::interrupt(), from any thread, while another may be inside complete().
-  void interrupt() { interrupted_.store(true, std::memory_order_relaxed); }
+  virtual void interrupt() { interrupted_.store(true, std::memory_order_relaxed); }
   /// Read in the loops of a result's analysis: a relaxed load costs what a plain one does, so
   /// an analysis that may run for minutes looks at it often.
   bool interrupted() const { return interrupted_.load(std::memory_order_relaxed); }
@@ -62,7 +63,11 @@ inline void count_path(Stats& stats, const Execution& execution, const ExplorerO
 std::unique_ptr<Exploration> make_tree_exploration(const ExplorerOptions& options, const Subtree* subtree);
 /// Optimal DPOR; `subtree` null: the whole tree.
 std::unique_ptr<Exploration> make_optimal_exploration(const ExplorerOptions& options, const Subtree* subtree);
-/// Sampled runs; `subtree` null: runs 0 .. options.max_paths - 1 (no end when it is 0).
-std::unique_ptr<Exploration> make_sampled_runs(const ExplorerOptions& options, const Subtree* subtree);
+/// Sampled runs; `subtree` null: runs 0 .. options.max_paths - 1 (no end when it is 0). Without
+/// `count_classes`, Stats::classes stays 0 and no class key is held.
+std::unique_ptr<Exploration> make_sampled_runs(const ExplorerOptions& options, const Subtree* subtree,
+                                               bool count_classes = true);
+/// The systematic exploration and randomized members side by side (portfolio_exploration.cpp).
+std::unique_ptr<Exploration> make_portfolio(const ExplorerOptions& options);
 
 }  // namespace exocheck::engine

@@ -37,7 +37,8 @@ std::uint64_t run_seed(std::uint64_t seed, std::uint64_t run) {
 
 class SampledRuns final : public Exploration {
  public:
-  SampledRuns(const ExplorerOptions& options, const Subtree* range) : options_(options) {
+  SampledRuns(const ExplorerOptions& options, const Subtree* range, bool count_classes)
+      : options_(options), count_classes_(count_classes) {
     trace_.set_timers(options.timers);
     // A range of no count (the whole exploration, as a coordinator leases it first) runs to the end.
     end_run_ = options.max_paths == 0 ? kNoEnd : options.max_paths;
@@ -86,7 +87,7 @@ class SampledRuns final : public Exploration {
     count_path(stats_, execution, options_);
     stats_.executed_steps += trace_.size();
     stats_.transitions += trace_.size();
-    if (execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace_, names_);
+    if (count_classes_ && execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace_, names_);
     stats_.classes = classes_.size();
     return true;
   }
@@ -159,6 +160,7 @@ class SampledRuns final : public Exploration {
   }
 
   ExplorerOptions options_;
+  bool count_classes_;
   std::uint64_t first_run_ = 0;
   std::uint64_t end_run_ = kNoEnd;
   std::uint64_t next_run_ = 0;
@@ -177,8 +179,9 @@ class SampledRuns final : public Exploration {
 
 }  // namespace
 
-std::unique_ptr<Exploration> make_sampled_runs(const ExplorerOptions& options, const Subtree* subtree) {
-  return std::make_unique<SampledRuns>(options, subtree);
+std::unique_ptr<Exploration> make_sampled_runs(const ExplorerOptions& options, const Subtree* subtree,
+                                               bool count_classes) {
+  return std::make_unique<SampledRuns>(options, subtree, count_classes);
 }
 
 }  // namespace exocheck::engine

@@ -9,6 +9,7 @@
 #include "exocheck/engine/class_key.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/strategy.hpp"
 #include "exocheck/options/timers.hpp"
 #include "exocheck/wire/delivery_label.hpp"
 #include "exocheck/wire/result_events.hpp"
@@ -144,7 +145,7 @@ Handover ExplorationSession::hand_over(std::uint64_t id, Result& converted_resul
 std::optional<engine::WorkItem> ExplorationSession::next_locked() {
   if (stopping()) return std::nullopt;
   auto item = explorer_.next();
-  if (item) leased_.emplace(item->id, item->ranking);
+  if (item) leased_.emplace(item->id, Leased{item->ranking, item->sample});
   return item;
 }
 
@@ -184,7 +185,8 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
   const auto& [execution, events, result, failed, failures, key] = converted_result;
   const auto leased = leased_.find(id);
   if (leased == leased_.end()) return false;
-  const auto ranking = std::move(leased->second);
+  const auto ranking = std::move(leased->second.ranking);
+  const auto sample = leased->second.sample;
   leased_.erase(leased);
   if (!explorer_.complete(id, execution)) return false;
   ++runs_;
@@ -196,7 +198,8 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
     for (std::size_t k = 0; k < failures.size(); ++k) {
       const Failure& failure = failures[k];
       const auto wanted = bugs_.wanted(failure.signature.key(), steps);
-      Bug run{0, failure.signature.status, failure.detail, {}, {}, {}, runs_, failure.signature};
+      Bug run{0, failure.signature.status, failure.detail, {}, {}, {}, runs_, failure.signature, 0,
+              0, found_by(sample)};
       if (wanted.changed || !engine::counts_classes(options_.explorer)) run.key = class_key(converted_result);
       if (wanted.trace) {
         if (!trace) trace = trace_of(events, result, ranking);
@@ -209,6 +212,12 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
     if (!options_.nearest_to.empty()) note_passing(events, result, ranking);
   }
   return true;
+}
+
+std::string ExplorationSession::found_by(const std::optional<engine::WorkItem::Sample>& sample) {
+  if (!sample) return "systematic";
+  if (sample->strategy != engine::Strategy::kPct) return std::string(options::name_of(sample->strategy));
+  return "pct depth " + std::to_string(sample->pct_depth);
 }
 
 // Every failing path is counted in its distinct bug; a new distinct bug is not taken once the
@@ -242,9 +251,17 @@ void ExplorationSession::check_final_state(EventSpan events, const proto::RunRes
   const auto difference = determinism_.observe({result.final_state().begin(), result.final_state().end()});
   if (!difference) return;
   const auto detail = "against the first completed path: " + *difference;
-  add_bug({0, proto::RUN_NONDETERMINISTIC, detail, trace_of(events, result, ranking), reference_,
-           engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)), runs_,
-           BugSignature{proto::RUN_NONDETERMINISTIC, {}, {}, detail}, 0, 0});
+  add_bug({0,
+           proto::RUN_NONDETERMINISTIC,
+           detail,
+           trace_of(events, result, ranking),
+           reference_,
+           engine::class_key_of(engine::canonical_form(execution, options_.explorer.timers)),
+           runs_,
+           BugSignature{proto::RUN_NONDETERMINISTIC, {}, {}, detail},
+           0,
+           0,
+           {}});
 }
 
 void ExplorationSession::note_passing(EventSpan events, const proto::RunResult& result,

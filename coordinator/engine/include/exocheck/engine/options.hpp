@@ -26,7 +26,13 @@ enum class Strategy {
   kSystematic,  ///< the reduction's tree: every class
   kRandomWalk,  ///< seeded runs, each a uniformly chosen enabled message at every step
   kPct,         ///< seeded PCT runs (Burckhardt et al., ASPLOS 2010) over messages
+  kPortfolio,   ///< the reduction's tree and randomized runs side by side (portfolio_exploration.cpp)
 };
+
+/// Whether `strategy` only samples schedules: no exploration of it is ever complete.
+constexpr bool is_sampled(Strategy strategy) {
+  return strategy == Strategy::kRandomWalk || strategy == Strategy::kPct;
+}
 
 /// In which order a receiver takes the messages it accepts: the hook enables them so, and race
 /// analysis knows that a message the order holds behind another does not race with it.

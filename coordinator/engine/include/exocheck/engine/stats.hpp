@@ -20,6 +20,9 @@ struct Stats {
   /// Runs (and backtrack requests from other explorers) whose sequences were cut short to keep the
   /// wakeup trees within ExplorerOptions::held_wakeup_events: the exploration is then bounded.
   std::uint64_t cut_for_memory = 0;
+  /// A portfolio's runs by its randomized members: not among `paths`, which are the systematic
+  /// member's, but their bugs are among `bugs`.
+  std::uint64_t sampled = 0;
 
   /// paths / classes (1.0 = no redundancy; 0 when nothing was explored).
   double redundancy() const { return classes == 0 ? 0.0 : static_cast<double>(paths) / static_cast<double>(classes); }
@@ -35,6 +38,7 @@ struct Stats {
     faulted += other.faulted;
     analysed_in_part += other.analysed_in_part;
     cut_for_memory += other.cut_for_memory;
+    sampled += other.sampled;
     return *this;
   }
   /// Takes back figures added before (a subtree's, explored again by another worker).
@@ -49,6 +53,7 @@ struct Stats {
     faulted -= other.faulted;
     analysed_in_part -= other.analysed_in_part;
     cut_for_memory -= other.cut_for_memory;
+    sampled -= other.sampled;
     return *this;
   }
 };

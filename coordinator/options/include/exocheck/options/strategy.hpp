@@ -3,6 +3,7 @@
 // programs whose classes are too many to explore.
 
 #include <array>
+#include <string>
 #include <string_view>
 
 #include "exocheck/engine/options.hpp"
@@ -23,13 +24,17 @@ struct StrategyRow {
 inline constexpr std::string_view kStrategyFlag = "--strategy";
 inline constexpr std::string_view kStrategyHelp = "How to choose the schedules to run";
 
-inline constexpr std::array<StrategyRow, 3> kStrategies{{
+inline constexpr std::array<StrategyRow, 4> kStrategies{{
     {"systematic", "every class, as the reduction prunes them", engine::Strategy::kSystematic,
      proto::STRATEGY_SYSTEMATIC, proto::FIFO},
     {"random", "seeded random walks: at each step a uniformly chosen enabled message (--runs or --time-limit)",
      engine::Strategy::kRandomWalk, proto::STRATEGY_RANDOM, proto::RANDOM_WALK},
     {"pct", "seeded PCT runs over messages: random priorities, --depth - 1 change points (--runs or --time-limit)",
      engine::Strategy::kPct, proto::STRATEGY_PCT, proto::PCT},
+    {"portfolio",
+     "the systematic exploration with seeded random walks and PCT runs beside it: bugs early, complete only when "
+     "the systematic part is (not yet in a coordinator's job)",
+     engine::Strategy::kPortfolio, proto::STRATEGY_PORTFOLIO, proto::FIFO},
 }};
 
 /// PCT's depth d: its flag, and its most (its least is 1: no change point).
@@ -44,6 +49,15 @@ inline std::string_view name_of(engine::Strategy strategy) {
 
 inline std::optional<engine::Strategy> parse_strategy(std::string_view name) {
   return parse(kStrategies, name);
+}
+
+/// Why a coordinator's job cannot be explored with `strategy`; empty when it can. A portfolio gives no
+/// subtree away (coordinator/engine/src/portfolio_exploration.cpp).
+inline std::string job_refusal(engine::Strategy strategy) {
+  if (strategy != engine::Strategy::kPortfolio) return {};
+  return std::string(kStrategyFlag) +
+         " portfolio runs embedded only for now: a coordinator's job explores with "
+         "systematic, random or pct";
 }
 
 /// What the hook is asked to apply for a sampled `strategy`.

@@ -34,6 +34,8 @@ struct Bug {
   BugSignature signature;
   std::uint64_t paths = 0;    ///< paths that failed this way
   std::uint64_t classes = 0;  ///< distinct classes among them
+  /// The strategy of the run it came with (systematic, random, pct depth N); "" when not known.
+  std::string found_by;
 
   bool has_trace() const { return trace.has_result(); }
   /// Steps of the representative run after step 0 (0 without a trace, or without events).

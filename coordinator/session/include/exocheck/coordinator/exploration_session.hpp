@@ -184,13 +184,19 @@ class ExplorationSession final : public LeaseSource {
   void check_final_state(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking,
                          const engine::Execution& execution);
   void note_passing(EventSpan events, const proto::RunResult& result, const std::vector<std::string>& ranking);
+  /// What Bug::found_by says of a run made by `sample` (none: the systematic exploration's).
+  static std::string found_by(const std::optional<engine::WorkItem::Sample>& sample);
 
   const ExplorationOptions options_;
   mutable SpinningMutex mutex_;
   engine::Explorer explorer_;
   // Out for execution (not completed, not abandoned), with the ranking each run was given (HMS
-  // and SGR): a bug's trace records it.
-  std::map<std::uint64_t, std::vector<std::string>> leased_;
+  // and SGR): a bug's trace records it; and which strategy made the run (a portfolio's members).
+  struct Leased {
+    std::vector<std::string> ranking;
+    std::optional<engine::WorkItem::Sample> sample;
+  };
+  std::map<std::uint64_t, Leased> leased_;
   std::uint64_t runs_ = 0;  // results accepted, numbering runs in warnings
   BugGroups bugs_;
   std::set<std::size_t> new_bugs_;  ///< groups new or changed, not taken yet (hands_over_bugs)

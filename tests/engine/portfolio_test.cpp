@@ -1,0 +1,113 @@
+// The portfolio (engine/src/portfolio_exploration.cpp): the systematic exploration with randomized
+// members beside it. Its promise is the systematic member's: every class exhaustive exploration
+// reaches is reached, complete means complete, on random programs as on the papers', whatever the
+// order results come back in; the randomized members add runs (Stats::sampled), bugs, and nothing
+// to the figures of completeness.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "differential.hpp"
+#include "paper_programs.hpp"
+#include "program_generator.hpp"
+
+namespace exocheck::engine::testing {
+namespace {
+
+ExplorerOptions portfolio(Reduction reduction, std::uint64_t seed = 1) {
+  ExplorerOptions options;
+  options.strategy = Strategy::kPortfolio;
+  options.reduction = reduction;
+  options.sleep_sets = true;
+  options.seed = seed;
+  return options;
+}
+
+TEST(Portfolio, ReachesWhatExhaustiveReachesAndIsCompleteOnlyThroughItsSystematicPart) {
+  int programs = 0;
+  for (std::uint64_t seed = 1; programs < 300; ++seed) {
+    const Program program = generate_program(seed);
+    const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
+    if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
+    ++programs;
+    for (Reduction reduction : {Reduction::kOptimal, Reduction::kTransDpor}) {
+      const ExplorerOptions options = portfolio(reduction, seed);
+      const std::string what = describe(seed, options) + ", portfolio";
+      ExplorerOptions alone = options;
+      alone.strategy = Strategy::kSystematic;
+      const Reached systematic = explore(program, alone);
+      const Reached one = explore(program, options);
+      expect_same_reach(reference, one, what);
+      // The systematic member's figures, as it makes them alone.
+      EXPECT_EQ(one.stats.paths, systematic.stats.paths) << what;
+      EXPECT_EQ(one.stats.classes, systematic.stats.classes) << what;
+      // Sampled turns of 16 come after systematic turns of 16, and end with the systematic part.
+      EXPECT_LE(one.stats.sampled, systematic.stats.paths + systematic.stats.sleep_blocked + 16) << what;
+      const Reached parallel = explore_in_parallel(program, options, 3, seed, Results::kWithoutPrefix);
+      expect_same_reach(reference, parallel, what + ", 3 workers");
+    }
+  }
+}
+
+TEST(Portfolio, TakesTurnsOfSixteenAndItsRandomizedMembersTakeTurnsToo) {
+  const Program program = registry_program(6);
+  Explorer explorer(portfolio(Reduction::kOptimal, 3));
+  std::vector<bool> sampled;
+  std::map<std::pair<Strategy, std::uint32_t>, int> members;
+  while (auto item = explorer.next()) {
+    sampled.push_back(item->sample.has_value());
+    if (item->sample) ++members[{item->sample->strategy, item->sample->pct_depth}];
+    ASSERT_TRUE(explorer.complete(item->id, run_item(program, *item)));
+  }
+  ASSERT_TRUE(explorer.finished());
+  EXPECT_TRUE(explorer.explored_completely());
+  const Reached alone = explore(program, {Reduction::kOptimal, true, Heuristic::kFifo});
+  EXPECT_EQ(explorer.stats().paths, alone.stats.paths);
+  EXPECT_EQ(explorer.stats().classes, alone.stats.classes);
+  ASSERT_GT(sampled.size(), 64u);
+  // A sampled turn first: randomized runs find shallow bugs soonest.
+  for (std::size_t i = 0; i < 64; ++i) EXPECT_EQ(sampled[i], i / 16 % 2 == 0) << "item " << i;
+  EXPECT_EQ(explorer.stats().sampled, static_cast<std::uint64_t>(std::count(sampled.begin(), sampled.end(), true)));
+  // Random walk, PCT of depth 2, 3 and 5 in turn: each had its share.
+  EXPECT_EQ(members.size(), 4u);
+  for (const auto& [member, runs] : members) EXPECT_GE(runs, 4) << "pct depth " << member.second;
+  EXPECT_FALSE(explorer.next());
+}
+
+TEST(Portfolio, AfterABugOneTurnInFourIsSampled) {
+  // The registry whose registry fails a check on its sixth Register (acc % 3 is 0, 1 or 2): every
+  // path ends in a bug, the first run's included, and the orders of the Registers are still many.
+  Program program = registry_program(5);
+  for (auto& [message, handler] : program.types[1].handlers) {
+    for (int value = 0; value < 3; ++value)
+      handler.push_back({.op = Action::Op::kCheck, .value = value, .when_count = 5});
+  }
+  Explorer explorer(portfolio(Reduction::kOptimal, 5));
+  std::vector<bool> sampled;
+  while (auto item = explorer.next()) {
+    sampled.push_back(item->sample.has_value());
+    ASSERT_TRUE(explorer.complete(item->id, run_item(program, *item)));
+    if (sampled.size() == 256) break;
+  }
+  ASSERT_EQ(sampled.size(), 256u);
+  for (std::size_t i = 0; i < sampled.size(); ++i) EXPECT_EQ(sampled[i], i / 16 % 4 == 0) << "item " << i;
+  EXPECT_EQ(explorer.stats().bugs, explorer.stats().paths + explorer.stats().sampled);  // every run failed
+}
+
+TEST(Portfolio, GivesNoSubtreeAwayAndAnInterruptReachesEveryMember) {
+  const Program program = registry_program(3);
+  Explorer explorer(portfolio(Reduction::kOptimal));
+  const auto first = explorer.next();
+  ASSERT_TRUE(first);
+  EXPECT_FALSE(explorer.split());
+  explorer.interrupt();
+  EXPECT_FALSE(explorer.next());
+  EXPECT_FALSE(explorer.finished());  // the first item is still out
+  ASSERT_TRUE(explorer.complete(first->id, run_item(program, *first)));
+  EXPECT_TRUE(explorer.finished());
+  EXPECT_FALSE(explorer.explored_completely());
+}
+
+}  // namespace
+}  // namespace exocheck::engine::testing
