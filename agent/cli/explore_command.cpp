@@ -118,8 +118,8 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_seconds_option(*app_, options::kTimeLimit, time_limit_seconds_, options::kMostExplorationSeconds);
   options::add_strategy_option(*app_, strategy_);
   app_->add_option("--seed", seed_,
-                   "random and pct: the seed of run 0's schedule, run i's from it (default: from the clock, printed "
-                   "in the report)");
+                   "random and pct: the seed of run 0's schedule, run i's from it; portfolio: its randomized "
+                   "members' seeds derive from it (default: from the clock, printed in the report)");
   auto* runs = app_->add_option("--runs", runs_,
                                 "random and pct: how many runs (default " +
                                     std::to_string(options::kDefaultSampledRuns) + ", none with --time-limit)")

@@ -94,7 +94,7 @@ class Portfolio final : public Exploration {
     if (!accepted) return false;
     if (is_bug(execution.ending, options_.checks.termination)) bug_seen_ = true;
     if (!last_was_systematic_) {
-      const std::uint64_t counted = member.stats().paths - paths_before;  // 0 for PCT's calibration run
+      const std::uint64_t counted = member.stats().paths - paths_before;  // none for a calibration run
       sampled_stats_.sampled += counted;
       if (counted != 0 && is_bug(execution.ending, options_.checks.termination)) ++sampled_stats_.bugs;
     }
