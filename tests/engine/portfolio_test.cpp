@@ -95,7 +95,7 @@ TEST(Portfolio, AfterABugOneTurnInFourIsSampled) {
   EXPECT_EQ(explorer.stats().bugs, explorer.stats().paths + explorer.stats().sampled);  // every run failed
 }
 
-TEST(Portfolio, GivesNoSubtreeAwayAndAnInterruptReachesEveryMember) {
+TEST(Portfolio, GivesNoSubtreeAwayAndHandsOutNothingOnceInterrupted) {
   const Program program = registry_program(3);
   Explorer explorer(portfolio(Reduction::kOptimal));
   const auto first = explorer.next();

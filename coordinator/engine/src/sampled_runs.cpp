@@ -77,17 +77,22 @@ class SampledRuns final : public Exploration {
     }
     const Out out = it->second;
     out_.erase(it);
-    trace_.assign(execution, names_);
+    // Its steps after step 0 (a sampled run comes whole: first_step is 0).
+    const std::size_t steps = execution.steps.size();
     if (!pct_steps_ && out.run == 0) {
-      pct_steps_ = static_cast<std::uint32_t>(std::max<std::size_t>(1, trace_.size()));
+      pct_steps_ = static_cast<std::uint32_t>(std::max<std::size_t>(1, steps));
       if (first_run_ == 0) next_run_ = 1;
     }
     new_class_ = false;
     if (out.calibration) return true;
     count_path(stats_, execution, options_);
-    stats_.executed_steps += trace_.size();
-    stats_.transitions += trace_.size();
-    if (count_classes_ && execution.ending != Ending::kDivergence) new_class_ = classes_.insert(trace_, names_);
+    stats_.executed_steps += steps;
+    stats_.transitions += steps;
+    // The trace is made only to count its class: a portfolio's samplers count none.
+    if (count_classes_ && execution.ending != Ending::kDivergence) {
+      trace_.assign(execution, names_);
+      new_class_ = classes_.insert(trace_, names_);
+    }
     stats_.classes = classes_.size();
     return true;
   }
