@@ -35,9 +35,11 @@ TEST(Chaos, AgentsAndTheCoordinatorKilledMidwayLoseNothingAndCountNothingTwice) 
   int agents_killed = 0;
   bool coordinator_restarted = false;
   std::string actions;
+  // The coordinator's kill comes second, within 200-600 ms: the whole exploration takes about a
+  // second now, and a kill planned later (third, after up to 1.8 s) sometimes came after its end.
   for (int step = 0; step < 5; ++step) {
-    if (explored.wait_for(std::chrono::milliseconds(200 + random() % 400)) == std::future_status::ready) break;
-    if (step == 2) {
+    if (explored.wait_for(std::chrono::milliseconds(100 + random() % 200)) == std::future_status::ready) break;
+    if (step == 1) {
       cluster.restart_coordinator();
       coordinator_restarted = true;
       actions += " coordinator";
