@@ -262,7 +262,6 @@ void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
     throw InputError("explore: --seed needs --strategy random, pct or portfolio");
   }
   if (given("--runs") && !sampled) throw InputError("explore: --runs needs --strategy random or pct");
-  if (portfolio && !coordinator_.empty()) throw InputError("explore: " + options::job_refusal(explorer.strategy));
   if (given(options::kDepthFlag) && explorer.strategy != engine::Strategy::kPct) {
     throw InputError("explore: " + std::string(options::kDepthFlag) + " needs --strategy pct");
   }

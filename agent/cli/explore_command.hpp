@@ -54,7 +54,7 @@ class ExploreCommand {
   options::FaultFlags faults_;
   std::size_t workers_;
   std::uint64_t max_paths_ = kDefaults.explorer.max_paths;
-  std::string strategy_{options::name_of(kDefaults.explorer.strategy)};
+  std::string strategy_{options::name_of(options::kDefaultStrategy)};
   std::optional<std::uint64_t> seed_;
   std::uint64_t runs_ = 0;
   std::uint32_t pct_depth_ = kDefaults.explorer.pct_depth;

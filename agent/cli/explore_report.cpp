@@ -232,7 +232,9 @@ std::string bugs_text(const ExploreOutcome& outcome) {
     text += fmt::format("  bug {}: {}\n    {}\n", bug.number, bug_headline(bug), bug_counts(bug));
     if (bug.has_trace()) text += fmt::format("    run: {}\n", bug.detail);
     if (outcome.portfolio && !bug.found_by.empty()) {
-      text += fmt::format("    found by: {}, at run {}\n", bug.found_by, bug.found_at_run);
+      // A job's agents number no runs of the job's: no "at run" then.
+      text += fmt::format("    found by: {}{}\n", bug.found_by,
+                          bug.found_at_run != 0 ? fmt::format(", at run {}", bug.found_at_run) : "");
     }
     if (const auto words = subject_last_words(bug); !words.empty()) text += fmt::format("    stderr: {}\n", words);
     const auto path = path_at(outcome.trace_paths, i);

@@ -49,6 +49,7 @@ coordinator::Progress to_progress(const proto::JobProgress& job) {
   progress.stats.analysed_in_part = job.analysed_in_part();
   progress.stats.cut_for_memory = job.cut_for_memory();
   progress.stats.faulted = job.faulted();
+  progress.stats.sampled = job.sampled();
   progress.outstanding = job.outstanding();
   progress.frontier = job.frontier();
   progress.bugs = job.bugs();
@@ -77,6 +78,7 @@ std::vector<coordinator::Bug> fetch_bugs(agent::CoordinatorClient& client, std::
     bug.signature = {summary.status(), summary.actor_type(), summary.message_type(), summary.what()};
     bug.paths = summary.paths();
     bug.classes = summary.classes();
+    bug.found_by = summary.found_by();
     if (!summary.has_trace()) continue;  // past --bug-traces: counted only
     bug.trace = client.trace(job_id, summary.number());
     if (summary.has_reference()) bug.reference = client.trace(job_id, summary.number(), true);

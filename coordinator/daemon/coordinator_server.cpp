@@ -77,6 +77,7 @@ class ClientServiceImpl final : public proto::ClientService::Service {
       summary.set_paths(bug.paths);
       summary.set_classes(bug.classes);
       summary.set_has_trace(bug.has_trace());
+      summary.set_found_by(bug.found_by);
     }
     return grpc::Status::OK;
   }

@@ -111,16 +111,10 @@ TEST(ExplorationSettings, TheCoordinatorRefusesWhatTheCliRefusesInItsWords) {
   options.explorer.pct_depth = 65;
   EXPECT_EQ(options::refusal(options.explorer), "--depth must be from 1 to 64, not 65");
   EXPECT_THROW((void)to_job_settings(submission_of(options)), std::invalid_argument);
-  // A portfolio gives no subtree away: a job cannot be one (the CLI says so before submitting).
+  // A portfolio is a job like any other: each lease a portfolio over its subtree.
   options = every_field_set();
   options.explorer.strategy = engine::Strategy::kPortfolio;
-  try {
-    (void)to_job_settings(submission_of(options));
-    FAIL() << "a portfolio was accepted as a job";
-  } catch (const std::invalid_argument& error) {
-    EXPECT_EQ(std::string(error.what()), options::job_refusal(engine::Strategy::kPortfolio));
-    EXPECT_EQ(std::string(error.what()).rfind("--strategy portfolio runs embedded only", 0), 0u);
-  }
+  EXPECT_EQ(to_job_settings(submission_of(options)).exploration.explorer.strategy, engine::Strategy::kPortfolio);
   // An agent decodes what the coordinator checked: it does not check again, but it cannot decode
   // a value it does not know.
   proto::JobOffer offer;

@@ -35,6 +35,31 @@ TEST(RemoteExplore, RegistryThroughTwoAgentsGivesThePapersFigures) {
   EXPECT_EQ(summary["complete"], true);
 }
 
+TEST(RemoteExplore, APortfolioJobCompletesThroughItsSystematicPartAndNamesWhoFoundABug) {
+  // Every lease a portfolio over its subtree.
+  LoopbackCluster cluster;
+  cluster.start_agent("a1");
+  cluster.start_agent("a2");
+  cluster.wait_for_agents(2);
+  const auto fixed =
+      run_command(explore_command(cluster.address(), "--strategy portfolio --seed 4 --json", "registry --workers=4"));
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.out << cluster.coordinator_log();
+  const auto summary = nlohmann::json::parse(fixed.out);
+  EXPECT_EQ(summary["options"]["strategy"], "portfolio");
+  EXPECT_EQ(summary["stats"]["classes"], 120);
+  EXPECT_EQ(summary["complete"], true);
+  EXPECT_GT(summary["stats"]["sampled_runs"], 0);
+  const auto buggy = run_command(
+      explore_command(cluster.address(), "--strategy portfolio --seed 4 --json --keep-going", "clientserver"));
+  ASSERT_EQ(buggy.exit_code, 1) << buggy.out << cluster.coordinator_log();
+  const auto bugs = nlohmann::json::parse(buggy.out)["bugs"];
+  ASSERT_FALSE(bugs.empty());
+  for (const auto& bug : bugs) {
+    const std::string by = bug["found_by"];
+    EXPECT_TRUE(by == "systematic" || by == "random" || by.rfind("pct depth ", 0) == 0) << by;
+  }
+}
+
 TEST(RemoteExplore, SampledRunsAreSplitAmongAgentsAndASeedFixesThem) {
   // The coordinator hands out ranges of run numbers; each agent's PCT learns k from run 0's
   // schedule, so the runs, and the classes they hit, are the embedded explorer's however they

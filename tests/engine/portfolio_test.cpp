@@ -1,14 +1,16 @@
 // The portfolio (engine/src/portfolio_exploration.cpp): the systematic exploration with randomized
 // members beside it. Its promise is the systematic member's: every class exhaustive exploration
 // reaches is reached, complete means complete, on random programs as on the papers', whatever the
-// order results come back in; the randomized members add runs (Stats::sampled), bugs, and nothing
-// to the figures of completeness.
+// order results come back in, embedded or leased in subtrees as a coordinator's job runs it; the
+// randomized members add runs (Stats::sampled), bugs, and nothing to the figures of completeness.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "differential.hpp"
+#include "exploration.hpp"
 #include "paper_programs.hpp"
 #include "program_generator.hpp"
 
@@ -24,13 +26,22 @@ ExplorerOptions portfolio(Reduction reduction, std::uint64_t seed = 1) {
   return options;
 }
 
-TEST(Portfolio, ReachesWhatExhaustiveReachesAndIsCompleteOnlyThroughItsSystematicPart) {
+/// Calls `check(seed, program, reference)` on the first `count` random programs from `first_seed` whose
+/// exhaustive exploration has 2 to kLargestSpace paths; stops at a failure.
+template <typename Check>
+void for_small_programs(std::uint64_t first_seed, int count, Check check) {
   int programs = 0;
-  for (std::uint64_t seed = 1; programs < 300; ++seed) {
+  for (std::uint64_t seed = first_seed; programs < count && !::testing::Test::HasFailure(); ++seed) {
     const Program program = generate_program(seed);
     const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
     if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
     ++programs;
+    check(seed, program, reference);
+  }
+}
+
+TEST(Portfolio, ReachesWhatExhaustiveReachesAndIsCompleteOnlyThroughItsSystematicPart) {
+  for_small_programs(1, 300, [](std::uint64_t seed, const Program& program, const Reached& reference) {
     for (Reduction reduction : {Reduction::kOptimal, Reduction::kTransDpor}) {
       const ExplorerOptions options = portfolio(reduction, seed);
       const std::string what = describe(seed, options) + ", portfolio";
@@ -47,7 +58,7 @@ TEST(Portfolio, ReachesWhatExhaustiveReachesAndIsCompleteOnlyThroughItsSystemati
       const Reached parallel = explore_in_parallel(program, options, 3, seed, Results::kWithoutPrefix);
       expect_same_reach(reference, parallel, what + ", 3 workers");
     }
-  }
+  });
 }
 
 TEST(Portfolio, TakesTurnsOfSixteenAndItsRandomizedMembersTakeTurnsToo) {
@@ -95,14 +106,71 @@ TEST(Portfolio, AfterABugOneTurnInFourIsSampled) {
   EXPECT_EQ(explorer.stats().bugs, explorer.stats().paths + explorer.stats().sampled);  // every run failed
 }
 
-TEST(Portfolio, GivesNoSubtreeAwayAndHandsOutNothingOnceInterrupted) {
+TEST(Portfolio, LeasedInSubtreesReachesWhatExhaustiveReaches) {
+  // As a coordinator's job runs it: each lease a portfolio over its subtree, split at random.
+  int split_explorations = 0;
+  int explorations = 0;
+  for_small_programs(7001, 150, [&](std::uint64_t seed, const Program& program, const Reached& reference) {
+    for (Reduction reduction : {Reduction::kOptimal, Reduction::kTransDpor}) {
+      const ExplorerOptions options = portfolio(reduction, seed);
+      int splits = 0;
+      const Reached reached = explore_in_subtrees(program, options, 4, seed * 5, &splits);
+      const std::string what =
+          describe(seed, options) + ", portfolio in subtrees, " + std::to_string(splits) + " splits";
+      ++explorations;
+      split_explorations += splits > 0;
+      expect_same_reach(reference, reached, what);
+      EXPECT_EQ(reached.class_keys, reference.class_keys) << what;
+    }
+  });
+  EXPECT_GT(split_explorations, explorations / 2);  // it must split for the test to mean anything
+}
+
+TEST(Portfolio, ASubtreeStartsSystematicAndSamplesRunsOfItsOwn) {
+  const Program program = registry_program(5);
+  Explorer root(portfolio(Reduction::kOptimal, 9));
+  std::vector<WorkItem> root_items;
+  std::optional<Subtree> given;
+  while (!given) {
+    auto item = root.next();
+    ASSERT_TRUE(item);
+    root_items.push_back(*item);
+    if (!item->sample) {
+      ASSERT_TRUE(root.complete(item->id, run_item(program, *item)));
+      given = root.split();
+    }
+  }
+  ASSERT_FALSE(given->prefix.empty() && given->wakeup.empty());
+  Explorer leased(portfolio(Reduction::kOptimal, 9), *given);
+  std::vector<WorkItem> leased_items;
+  while (auto item = leased.next()) {
+    leased_items.push_back(*item);
+    ASSERT_TRUE(leased.complete(item->id, run_item(program, *item)));
+  }
+  EXPECT_TRUE(leased.explored_completely());
+  ASSERT_FALSE(leased_items.empty());
+  // A systematic turn first: a small subtree is not given more sampled runs than it has paths.
+  EXPECT_FALSE(leased_items.front().sample.has_value());
+  EXPECT_LE(leased.stats().sampled, leased.stats().paths + leased.stats().sleep_blocked);
+  // Its samplers' seeds are not the root's: two leases do not run the same samples.
+  std::set<std::uint64_t> root_seeds;
+  for (const auto& item : root_items) {
+    if (item.sample) root_seeds.insert(item.sample->seed);
+  }
+  for (const auto& item : leased_items) {
+    if (!item.sample) continue;
+    EXPECT_FALSE(root_seeds.contains(item.sample->seed));
+  }
+}
+
+TEST(Portfolio, HandsOutNothingOnceInterrupted) {
   const Program program = registry_program(3);
   Explorer explorer(portfolio(Reduction::kOptimal));
   const auto first = explorer.next();
   ASSERT_TRUE(first);
-  EXPECT_FALSE(explorer.split());
   explorer.interrupt();
   EXPECT_FALSE(explorer.next());
+  EXPECT_FALSE(explorer.split());
   EXPECT_FALSE(explorer.finished());  // the first item is still out
   ASSERT_TRUE(explorer.complete(first->id, run_item(program, *first)));
   EXPECT_TRUE(explorer.finished());

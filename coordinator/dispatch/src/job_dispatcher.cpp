@@ -181,6 +181,7 @@ std::optional<proto::JobProgress> JobDispatcher::progress(std::uint64_t job_id) 
   progress.set_analysed_in_part(stats.analysed_in_part);
   progress.set_cut_for_memory(stats.cut_for_memory);
   progress.set_faulted(stats.faulted);
+  progress.set_sampled(stats.sampled);
   progress.set_outstanding(job->ledger->out());
   progress.set_frontier(job->ledger->waiting());
   progress.set_subtrees(job->ledger->takings());

@@ -68,6 +68,6 @@ std::unique_ptr<Exploration> make_optimal_exploration(const ExplorerOptions& opt
 std::unique_ptr<Exploration> make_sampled_runs(const ExplorerOptions& options, const Subtree* subtree,
                                                bool count_classes = true);
 /// The systematic exploration and randomized members side by side (portfolio_exploration.cpp).
-std::unique_ptr<Exploration> make_portfolio(const ExplorerOptions& options);
+std::unique_ptr<Exploration> make_portfolio(const ExplorerOptions& options, const Subtree* subtree);
 
 }  // namespace exocheck::engine

@@ -6,7 +6,7 @@ namespace exocheck::engine {
 namespace {
 
 std::unique_ptr<Exploration> make_exploration(const ExplorerOptions& options, const Subtree* subtree) {
-  if (options.strategy == Strategy::kPortfolio) return make_portfolio(options);
+  if (options.strategy == Strategy::kPortfolio) return make_portfolio(options, subtree);
   if (options.strategy != Strategy::kSystematic) return make_sampled_runs(options, subtree);
   if (options.reduction == Reduction::kOptimal) return make_optimal_exploration(options, subtree);
   return make_tree_exploration(options, subtree);

@@ -12,14 +12,20 @@
 //
 // The ratio: one sampled run per systematic one until a run ends in a bug, then one in four (the
 // rest of the exploration is wanted, --keep-going, and bugs are already known), in turns of
-// kTurn items, a sampled turn first (randomized runs find shallow bugs soonest). Whenever the
+// kTurn items, a sampled turn first at the root (randomized runs find shallow bugs soonest) and a
+// systematic one in a subtree given away (a small subtree would otherwise start with more sampled
+// runs than it has paths). Whenever the
 // systematic member has nothing to hand out (its choices are all out with other workers), a
 // sampled run keeps the worker busy. The randomized members take turns: random walk, then PCT of
 // depth 2, 3 and 5, each with a stream of seeds of its own.
 //
-// Only whole explorations: a portfolio gives no subtree away (split()), so it runs embedded.
+// In a coordinator's job every lease is a portfolio over its subtree: split() gives away the
+// systematic member's subtrees, and each lease samples the whole program with seeds of its own
+// (salted with its subtree), so the job's workers split between the members as an embedded
+// exploration's do.
 
 #include <array>
+#include <string_view>
 #include <unordered_map>
 
 #include "exploration.hpp"
@@ -42,18 +48,36 @@ constexpr std::pair<unsigned, unsigned> kShareAfterABug{1, 4};
 /// would make the second build every event again.
 constexpr std::uint64_t kTurn = 16;
 
-std::unique_ptr<Exploration> make_systematic(ExplorerOptions options) {
+std::unique_ptr<Exploration> make_systematic(ExplorerOptions options, const Subtree* subtree) {
   options.strategy = Strategy::kSystematic;
-  if (options.reduction == Reduction::kOptimal) return make_optimal_exploration(options, nullptr);
-  return make_tree_exploration(options, nullptr);
+  if (options.reduction == Reduction::kOptimal) return make_optimal_exploration(options, subtree);
+  return make_tree_exploration(options, subtree);
 }
 
-std::unique_ptr<Exploration> make_sampler(ExplorerOptions options, std::size_t index) {
+bool at_root(const Subtree* subtree) {
+  return subtree == nullptr || (subtree->prefix.empty() && subtree->wakeup.empty());
+}
+
+/// 0 at the root; else FNV-1a over what tells the subtree apart from every other of the job (its
+/// path and the wakeup tree at its root), so that no two leases sample the same runs.
+std::uint64_t salt_of(const Subtree* subtree) {
+  if (at_root(subtree)) return 0;
+  std::uint64_t hash = 0xcbf29ce484222325ULL;
+  const auto mix = [&](std::string_view text) {
+    for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    hash = (hash ^ 0xff) * 0x100000001b3ULL;  // a separator: ("ab", "c") differs from ("a", "bc")
+  };
+  for (const auto& message : subtree->prefix) mix(message);
+  for (const auto& step : subtree->wakeup) mix(step.message);
+  return hash;
+}
+
+std::unique_ptr<Exploration> make_sampler(ExplorerOptions options, std::size_t index, std::uint64_t salt) {
   options.strategy = kSamplers[index].first;
   if (options.strategy == Strategy::kPct) options.pct_depth = kSamplers[index].second;
   options.max_paths = 0;  // no end of its own: the systematic member's end is the portfolio's
-  // Seeds of their own per member: the same base seed, streams apart.
-  options.seed = options.seed ^ (0x706f7274666f6c69ULL * (index + 1));
+  // Seeds of their own per member (and per subtree of a job): the same base seed, streams apart.
+  options.seed = (options.seed ^ salt) ^ (0x706f7274666f6c69ULL * (index + 1));
   // Classes are the systematic member's figure: a sampler holding a key per class it hits would
   // grow with the runs of a long job.
   return make_sampled_runs(options, nullptr, /*count_classes=*/false);
@@ -61,15 +85,17 @@ std::unique_ptr<Exploration> make_sampler(ExplorerOptions options, std::size_t i
 
 class Portfolio final : public Exploration {
  public:
-  explicit Portfolio(const ExplorerOptions& options) : options_(options), systematic_(make_systematic(options)) {
-    for (std::size_t i = 0; i < kSamplers.size(); ++i) samplers_.push_back(make_sampler(options, i));
+  Portfolio(const ExplorerOptions& options, const Subtree* subtree)
+      : options_(options), systematic_(make_systematic(options, subtree)), sampled_first_(at_root(subtree)) {
+    for (std::size_t i = 0; i < kSamplers.size(); ++i) samplers_.push_back(make_sampler(options, i, salt_of(subtree)));
     stats_ = systematic_->stats();
   }
 
   std::optional<WorkItem> next() override {
     if (systematic_->finished()) return std::nullopt;
     const auto [sampled, out_of] = bug_seen_ ? kShareAfterABug : kShareBeforeABug;
-    const bool sampled_turn = handed_out_++ / kTurn % out_of < sampled;
+    const std::uint64_t turn = handed_out_++ / kTurn % out_of;
+    const bool sampled_turn = sampled_first_ ? turn < sampled : turn >= out_of - sampled;
     if (!sampled_turn) {
       if (auto item = from(kSystematic, systematic_->next())) return item;
     }
@@ -109,8 +135,8 @@ class Portfolio final : public Exploration {
     out_.erase(it);
   }
 
-  std::optional<Subtree> split() override { return std::nullopt; }
-  void subtree_finished(std::uint64_t) override {}
+  std::optional<Subtree> split() override { return systematic_->split(); }
+  void subtree_finished(std::uint64_t id) override { systematic_->subtree_finished(id); }
   bool request_backtrack(const BacktrackRequest& request) override { return systematic_->request_backtrack(request); }
   std::vector<BacktrackRequest> take_backtrack_requests() override { return systematic_->take_backtrack_requests(); }
   std::size_t backtrack_requests_held() const override { return systematic_->backtrack_requests_held(); }
@@ -163,6 +189,7 @@ class Portfolio final : public Exploration {
   ExplorerOptions options_;
   std::unique_ptr<Exploration> systematic_;
   std::vector<std::unique_ptr<Exploration>> samplers_;
+  bool sampled_first_;  ///< a sampled turn first (at the root) or a systematic one (a subtree)
   std::size_t next_sampler_ = 0;
   std::uint64_t handed_out_ = 0;
   bool bug_seen_ = false;
@@ -175,8 +202,8 @@ class Portfolio final : public Exploration {
 
 }  // namespace
 
-std::unique_ptr<Exploration> make_portfolio(const ExplorerOptions& options) {
-  return std::make_unique<Portfolio>(options);
+std::unique_ptr<Exploration> make_portfolio(const ExplorerOptions& options, const Subtree* subtree) {
+  return std::make_unique<Portfolio>(options, subtree);
 }
 
 }  // namespace exocheck::engine

@@ -27,6 +27,9 @@ BugGroups::Offered BugGroups::offer(Bug& run) {
   if (!shorter) return {found->second, false, false};
   traces_held_ += held.has_trace() ? 0 : 1;
   run.number = held.number;
+  // Who found the bug first stays so: a shorter run of it is only a better representative.
+  run.found_at_run = held.found_at_run;
+  run.found_by = std::move(held.found_by);
   run.paths = held.paths;
   run.classes = held.classes;
   held = std::move(run);

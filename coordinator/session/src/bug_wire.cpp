@@ -15,6 +15,7 @@ void to_wire(const Bug& bug, std::uint64_t lease, proto::FoundBug& out) {
   out.set_actor_type(bug.signature.actor_type);
   out.set_message_type(bug.signature.message_type);
   out.set_what(bug.signature.what);
+  out.set_found_by(bug.found_by);
 }
 
 Bug from_wire(const proto::FoundBug& found) {
@@ -25,6 +26,7 @@ Bug from_wire(const proto::FoundBug& found) {
   if (found.has_reference()) bug.reference = found.reference();
   bug.key = {found.class_high(), found.class_low()};
   bug.signature = {found.status(), found.actor_type(), found.message_type(), found.what()};
+  bug.found_by = found.found_by();
   return bug;
 }
 

@@ -109,9 +109,6 @@ JobSettings to_job_settings(const proto::SubmitRequest& request) {
   if (const auto refusal = options::refusal(job.exploration.explorer); !refusal.empty()) {
     throw std::invalid_argument(refusal);
   }
-  if (const auto refusal = options::job_refusal(job.exploration.explorer.strategy); !refusal.empty()) {
-    throw std::invalid_argument(refusal);
-  }
   return job;
 }
 

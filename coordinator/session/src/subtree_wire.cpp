@@ -113,11 +113,13 @@ void to_wire(const engine::Stats& stats, proto::ExplorationStats& out) {
   out.set_faulted(stats.faulted);
   out.set_analysed_in_part(stats.analysed_in_part);
   out.set_cut_for_memory(stats.cut_for_memory);
+  out.set_sampled(stats.sampled);
 }
 
 engine::Stats from_wire(const proto::ExplorationStats& stats) {
-  return {stats.paths(), stats.sleep_blocked(), stats.transitions(), stats.executed_steps(),   stats.classes(),
-          stats.bugs(),  stats.step_limited(),  stats.faulted(),     stats.analysed_in_part(), stats.cut_for_memory()};
+  return {stats.paths(),  stats.sleep_blocked(), stats.transitions(), stats.executed_steps(),   stats.classes(),
+          stats.bugs(),   stats.step_limited(),  stats.faulted(),     stats.analysed_in_part(), stats.cut_for_memory(),
+          stats.sampled()};
 }
 
 void to_wire(const std::vector<engine::ClassKey>& keys, google::protobuf::RepeatedField<std::uint64_t>& out) {
