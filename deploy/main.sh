@@ -7,8 +7,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${EXOCHECK_BUILD_DIR:-$here/build}
 bash "$here/deploy/build.sh"
 for reduction in dpor transdpor; do
-  echo "== exocheck explore --reduction $reduction --no-sleep-sets -- registry"
-  "$build/bin/exocheck" explore --workers 1 --reduction "$reduction" --no-sleep-sets \
+  echo "== exocheck explore --strategy systematic --reduction $reduction --no-sleep-sets -- registry"
+  "$build/bin/exocheck" explore --workers 1 --strategy systematic --reduction "$reduction" --no-sleep-sets \
     --out "$build/explore-registry-$reduction" \
     -- "$build/bin/registry"
 done

@@ -247,7 +247,7 @@ def run_cell(cell, args):
     binary, *subject_args = PROGRAMS[cell.program]
     out_dir = tempfile.mkdtemp(prefix="exocheck-reproduce-")
     command = [os.path.join(args.build, "bin", "exocheck"), "explore", "--json", "--out", os.path.join(out_dir, "out"),
-               "--reduction", cell.reduction, "--heuristic", cell.heuristic, "--workers", str(args.workers),
+               "--strategy", "systematic", "--reduction", cell.reduction, "--heuristic", cell.heuristic, "--workers", str(args.workers),
                "--time-limit", str(args.limit)]
     if not cell.sleep_sets:
         command.append("--no-sleep-sets")

@@ -15,7 +15,7 @@ subject=("$@")
 [ ${#subject[@]} -eq 0 ] && subject=(registry --workers=7)
 
 wall() {  # build folder: one run's wall seconds
-  /usr/bin/time -f "%e" "$1/bin/exocheck" explore --workers 1 --reduction transdpor -- "$1/bin/${subject[0]}" \
+  /usr/bin/time -f "%e" "$1/bin/exocheck" explore --workers 1 --strategy systematic --reduction transdpor -- "$1/bin/${subject[0]}" \
     "${subject[@]:1}" \
     2>&1 >/dev/null | tail -n 1
 }

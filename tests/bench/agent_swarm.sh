@@ -22,7 +22,7 @@ sleep 0.5
 field() { sed -n "s/^ *\"$1\": \([0-9.e+-]*\),\{0,1\}$/\1/p" | head -n 1; }
 for subject in "registry $k" "pi 5"; do
   read -r name workers <<<"$subject"
-  "$build/bin/exocheck" explore --workers 1 --reduction dpor --heuristic lca --json --out "$work/out" \
+  "$build/bin/exocheck" explore --workers 1 --strategy systematic --reduction dpor --heuristic lca --json --out "$work/out" \
     -- "$build/bin/$name" --workers "$workers" >"$work/one.json" 2>/dev/null || true
   one_paths=$(field paths <"$work/one.json")
   one_classes=$(field classes <"$work/one.json")

@@ -26,7 +26,7 @@ for program in "${caf_example_programs[@]}"; do
     continue
   fi
   status=0
-  "$build/bin/exocheck" explore --json --time-limit "$limit" --out "$out/$name.out" -- "$out/$name" \
+  "$build/bin/exocheck" explore --json --strategy systematic --time-limit "$limit" --out "$out/$name.out" -- "$out/$name" \
     >"$out/$name.json" 2>"$out/$name.err" </dev/null || status=$?
   python3 - "$program" "$status" "$out/$name.json" "$out/$name.err" <<'PY'
 import json, sys

@@ -15,7 +15,7 @@ cell() {  # delivery, reduction words, subject and its arguments
   local delivery=$1 reduction=$2 json
   shift 2
   # shellcheck disable=SC2086  # the reduction's words are flags
-  json=$("$bin/exocheck" explore --json --keep-going --workers 1 --time-limit "$limit" --reduction $reduction \
+  json=$("$bin/exocheck" explore --json --keep-going --workers 1 --strategy systematic --time-limit "$limit" --reduction $reduction \
     --delivery "$delivery" --out "$out/o" -- "$bin/$1" "${@:2}" 2>/dev/null || true)
   python3 "$(dirname "$0")/summary_cell.py" executions blocked classes <<<"$json"
 }

@@ -22,7 +22,7 @@ children_ticks() {
   echo "$sum"
 }
 explore() {
-  "$build/bin/exocheck" explore --coordinator "127.0.0.1:$port" --reduction transdpor --json -- "$build/bin/registry" \
+  "$build/bin/exocheck" explore --coordinator "127.0.0.1:$port" --strategy systematic --reduction transdpor --json -- "$build/bin/registry" \
     --workers "$k" >"$work/job.json" 2>"$work/job.err" || { echo "job failed: $(tail -n 1 "$work/job.err")"; exit 1; }
 }
 explore  # starts the fork servers and hashes the subject: not measured

@@ -24,7 +24,7 @@ run() {  # MODE SUBJECT...: prints "paths paths_per_second coordinator_ticks"
   [ "$mode" = distributed ] && where=(--coordinator "127.0.0.1:$port")
   local c0 c1
   c0=$(ticks "$coordinator")
-  "$build/bin/exocheck" explore "${where[@]}" --reduction transdpor --json --out "$work/out" -- "$build/bin/$1" "${@:2}" \
+  "$build/bin/exocheck" explore "${where[@]}" --strategy systematic --reduction transdpor --json --out "$work/out" -- "$build/bin/$1" "${@:2}" \
     >"$work/job.json" 2>"$work/job.err" || { echo "$mode $* failed: $(tail -n 1 "$work/job.err")" >&2; exit 1; }
   c1=$(ticks "$coordinator")
   echo "$(field paths <"$work/job.json") $(field paths_per_second <"$work/job.json") $((c1 - c0))"

@@ -14,7 +14,7 @@ scale() {
   shift
   declare -A paths rate
   for workers in 1 2; do
-    json=$("$build/bin/exocheck" explore --workers "$workers" --json "$@" -- "$build/bin/pi" --workers 5 2>/dev/null ||
+    json=$("$build/bin/exocheck" explore --workers "$workers" --strategy systematic --json "$@" -- "$build/bin/pi" --workers 5 2>/dev/null ||
       true)
     paths[$workers]=$(field paths <<<"$json")
     rate[$workers]=$(field paths_per_second <<<"$json")

@@ -46,7 +46,7 @@ CASES = [
 def whole(bin_dir, subject, args, options):
     """Explores completely: (classes, distinct bugs, complete, seconds)."""
     with tempfile.TemporaryDirectory() as out:
-        command = [os.path.join(bin_dir, "exocheck"), "explore", "--json", "--workers", "1", "--keep-going",
+        command = [os.path.join(bin_dir, "exocheck"), "explore", "--json", "--workers", "1", "--strategy", "systematic", "--keep-going",
                    "--out", os.path.join(out, "o")] + options + ["--", os.path.join(bin_dir, subject)] + args
         start = time.monotonic()
         done = subprocess.run(command, capture_output=True, text=True)

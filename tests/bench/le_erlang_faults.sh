@@ -85,14 +85,14 @@ row() {  # label, explore options (one word list), subject arguments (one word l
   if ((dfs_seconds > 0)); then
     start=$SECONDS
     # shellcheck disable=SC2086  # word lists
-    read -r first kind executions paths classes < <(explore --time-limit "$dfs_seconds" $options -- \
+    read -r first kind executions paths classes < <(explore --strategy systematic --time-limit "$dfs_seconds" $options -- \
       "$bin/le-erlang" $args | first_bug)
     seconds=$((SECONDS - start))
     if [[ $first == - ]]; then
       cells="- | - | $classes in ${seconds} s ($executions executions)"
     else
       # shellcheck disable=SC2086
-      json=$(explore --time-limit "$dfs_seconds" --keep-going $options -- "$bin/le-erlang" $args)
+      json=$(explore --strategy systematic --time-limit "$dfs_seconds" --keep-going $options -- "$bin/le-erlang" $args)
       read -r _ _ executions _ classes < <(first_bug <<<"$json")
       two="$first"
       if [[ $kind != TWO_LEADERS ]]; then

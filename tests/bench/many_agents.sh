@@ -29,7 +29,7 @@ done
 field() { sed -n "s/^ *\"$1\": \([0-9.e+-]*\),\{0,1\}$/\1/p" | head -n 1; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
-options=(--reduction dpor --heuristic lca)
+options=(--strategy systematic --reduction dpor --heuristic lca)
 explore() {  # WHERE... -- SUBJECT...: the summary JSON in $work/job.json
   "$build/bin/exocheck" explore "$@" >"$work/job.json" 2>"$work/job.err" || {
     local status=$?

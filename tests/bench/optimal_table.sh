@@ -17,7 +17,7 @@ row() {  # name, subject and its arguments
   local cells=""
   for run in "transdpor $workers" "optimal 1" "optimal $workers"; do
     local reduction=${run% *} n=${run#* } json
-    json=$("$bin/exocheck" explore --json --keep-going --workers "$n" --reduction "$reduction" --out "$out/o" \
+    json=$("$bin/exocheck" explore --json --keep-going --workers "$n" --strategy systematic --reduction "$reduction" --out "$out/o" \
       -- "$bin/$1" "${@:2}" 2>/dev/null || true)
     cells+=$(python3 -c '
 import json, sys
@@ -48,7 +48,7 @@ row "serverreal" serverreal
 declare -A rates
 for round in 1 2 3; do
   for reduction in transdpor optimal; do
-    json=$("$bin/exocheck" explore --json --workers 1 --reduction "$reduction" --out "$out/o" -- "$bin/registry" --workers=7)
+    json=$("$bin/exocheck" explore --json --workers 1 --strategy systematic --reduction "$reduction" --out "$out/o" -- "$bin/registry" --workers=7)
     rates[$reduction]+="$(python3 -c '
 import json, sys
 s = json.loads(sys.argv[1])["stats"]

@@ -17,7 +17,7 @@ cell() {  # reduction words, subject and its arguments
   local reduction=$1 json
   shift
   # shellcheck disable=SC2086  # the reduction's words are flags
-  json=$("$bin/exocheck" explore --json --keep-going --workers 1 --time-limit "$limit" --reduction $reduction \
+  json=$("$bin/exocheck" explore --json --keep-going --workers 1 --strategy systematic --time-limit "$limit" --reduction $reduction \
     --out "$out/o" -- "$bin/$1" "${@:2}" 2>/dev/null || true)
   python3 "$(dirname "$0")/summary_cell.py" executions blocked classes time <<<"$json"
 }

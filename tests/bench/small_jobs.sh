@@ -13,7 +13,7 @@ source "$(dirname "$0")/loopback_daemons.sh"
 start_loopback_daemons "$build" "$port" 1
 start=$(date +%s.%N)
 for i in $(seq 1 "$jobs"); do
-  "$build/bin/exocheck" explore --coordinator "127.0.0.1:$port" --json -- "$build/bin/registry" --workers 2 \
+  "$build/bin/exocheck" explore --coordinator "127.0.0.1:$port" --strategy systematic --json -- "$build/bin/registry" --workers 2 \
     >"$work/job$i.json" 2>"$work/job$i.err" || { echo "job $i failed: $(tail -n 1 "$work/job$i.err")"; exit 1; }
 done
 end=$(date +%s.%N)

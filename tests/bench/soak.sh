@@ -88,7 +88,7 @@ explore() {
   shift
   local out="$work/out-$mode" status=0 start end
   start=$(date +%s.%N)
-  "$build/bin/exocheck" explore "$@" $reduction --keep-going \
+  "$build/bin/exocheck" explore "$@" --strategy systematic $reduction --keep-going \
     --time-limit "$seconds" --out "$out" -- "$subject" >"$work/explore-$mode.log" 2>&1 </dev/null &
   local explorer=$!
   pids+=("$explorer")
