@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The example programs CAF 0.17.6 ships (the 20 that need no network, GUI or curl), built unmodified
-# against Debian's libcaf-dev and explored by exocheck with its defaults: per program the exit
-# status, the verdict (complete / bug / bounded / refused), classes, bugs and the reason (the first
-# bug's status and detail, the refusal, or what bounded it). One markdown table; whether each
+# against Debian's libcaf-dev and explored by exocheck with --strategy systematic and otherwise its
+# defaults: per program the exit status, the verdict (complete / bug / bounded / refused), classes,
+# bugs and the reason (the first bug's status and detail, the refusal, or what bounded it). One markdown table; whether each
 # verdict is right is for a person to say (the examples' sources beside it).
 #   tests/bench/caf_examples.sh CAF_EXAMPLES_DIR [BUILD_DIR] [TIME_LIMIT_SECONDS]
 # CAF_EXAMPLES_DIR: the examples/ folder of a CAF 0.17.6 checkout

@@ -87,7 +87,8 @@ class Portfolio final : public Exploration {
  public:
   Portfolio(const ExplorerOptions& options, const Subtree* subtree)
       : options_(options), systematic_(make_systematic(options, subtree)), sampled_first_(at_root(subtree)) {
-    for (std::size_t i = 0; i < kSamplers.size(); ++i) samplers_.push_back(make_sampler(options, i, salt_of(subtree)));
+    const std::uint64_t salt = salt_of(subtree);
+    for (std::size_t i = 0; i < kSamplers.size(); ++i) samplers_.push_back(make_sampler(options, i, salt));
     stats_ = systematic_->stats();
   }
 
