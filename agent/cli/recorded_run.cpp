@@ -46,7 +46,8 @@ std::vector<std::string> schedule_of(const proto::TraceFile& recorded) {
   for (const auto& event : recorded.events()) {
     if (event.step() > 0 && !event.message().empty()) prefix.push_back(wire::label_of(event));
   }
-  if (recorded.result().status() == proto::RUN_DIVERGENCE) prefix.push_back(recorded.result().divergence_expected());
+  // A run that failed and then diverged keeps its failure's status, and its divergence too.
+  if (!recorded.result().divergence_expected().empty()) prefix.push_back(recorded.result().divergence_expected());
   return prefix;
 }
 

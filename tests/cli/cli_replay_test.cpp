@@ -88,6 +88,24 @@ TEST_F(ReplayCommand, PrefixNamingAMessageNotEnabledIsADivergence) {
   EXPECT_EQ(last_line(replayed.out), "Replay: reproduced RUN_DIVERGENCE") << replayed.out;
 }
 
+// A run that fails and then diverges is reported as its failure, and replays as far: random
+// program 76 throws at step 3, and its prefix's next message (2#2, an Ask to actor 0) is not
+// enabled then, as actor 0 awaits a reply. Its replay stopped at the failure's step only once the
+// divergence was part of the schedule (a portfolio's bug-N.needs.trace had ended this way).
+TEST_F(ReplayCommand, ARunThatFailsAndThenDivergesReplaysToTheSameEnd) {
+  if (!built("random_actors")) GTEST_SKIP() << "subject random_actors is not built";
+  const auto output = exocheck({"run", "--delivery", "fifo", "--prefix", "env#1,env#2,2#3,2#2,env#3", "--out",
+                                "f.trace", "--", subject_path("random_actors").string(), "--seed", "76"});
+  EXPECT_EQ(output.exit_code, 1) << output.err;
+  const auto failed = trace("f.trace");
+  EXPECT_EQ(failed.result().status(), proto::RUN_EXCEPTION);
+  EXPECT_EQ(failed.result().divergence_expected(), "2#2");
+  EXPECT_EQ(failed.events_size(), 4);
+  const auto replayed = exocheck({"replay", "f.trace"});
+  EXPECT_EQ(replayed.exit_code, 1) << replayed.err;
+  EXPECT_EQ(last_line(replayed.out), "Replay: reproduced RUN_EXCEPTION") << replayed.out;
+}
+
 TEST_F(ReplayCommand, HandEditedTraceIsNotReproduced) {
   if (!built("registry")) GTEST_SKIP() << "subject registry is not built";
   ASSERT_EQ(run_subject("registry", {}, "fifo.trace").exit_code, 0);
