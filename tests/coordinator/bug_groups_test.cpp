@@ -201,5 +201,34 @@ TEST(BugGroups, WhatARunWouldChangeIsKnownBeforeItsTraceIsMade) {
   EXPECT_FALSE(groups.offer(shorter_z).changed);
 }
 
+// A portfolio's sampled run that found a bug first is its trace until a shorter run comes, or a
+// systematic one as long (its FIFO order after the prefix reads more easily); who found it stays.
+TEST(BugGroups, ASystematicRunAsLongTakesTheTraceOfASampledOneAndNotTheOtherWayRound) {
+  BugGroups groups(5);
+  auto sampled = failing("x", 6);
+  sampled.sampled = true;
+  sampled.found_by = "pct depth 3";
+  sampled.found_at_run = 2;
+  groups.offer(sampled);
+  const auto key = failing("x", 6).signature.key();
+  EXPECT_FALSE(groups.wanted(key, 6, /*sampled=*/true).changed) << "another sampled run as long";
+  EXPECT_TRUE(groups.wanted(key, 6, /*sampled=*/false).changed);
+  auto another_sampled = failing("x", 6);
+  another_sampled.sampled = true;
+  EXPECT_FALSE(groups.offer(another_sampled).changed);
+  auto systematic = failing("x", 6);
+  systematic.found_by = "systematic";
+  systematic.found_at_run = 40;
+  EXPECT_TRUE(groups.offer(systematic).changed);
+  EXPECT_FALSE(groups.at(0).sampled);
+  EXPECT_EQ(groups.at(0).found_by, "pct depth 3");
+  EXPECT_EQ(groups.at(0).found_at_run, 2u);
+  EXPECT_FALSE(groups.wanted(key, 6, /*sampled=*/false).changed) << "a systematic run held: as long is not better";
+  auto shorter_sampled = failing("x", 5);
+  shorter_sampled.sampled = true;
+  EXPECT_TRUE(groups.offer(shorter_sampled).changed) << "shorter still wins";
+  EXPECT_TRUE(groups.at(0).sampled);
+}
+
 }  // namespace
 }  // namespace exocheck::coordinator

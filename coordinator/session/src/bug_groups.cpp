@@ -4,6 +4,15 @@
 
 namespace exocheck::coordinator {
 
+namespace {
+
+/// Whether a run of `steps` steps (`sampled` or not) would represent a bug better than `held`.
+bool better(std::uint64_t steps, bool sampled, const Bug& held) {
+  return steps < held.steps() || (steps == held.steps() && held.sampled && !sampled);
+}
+
+}  // namespace
+
 BugGroups::Offered BugGroups::offer(Bug& run) {
   const auto key = run.signature.key();
   const auto found = index_.find(key);
@@ -23,7 +32,7 @@ BugGroups::Offered BugGroups::offer(Bug& run) {
     return {index, true, true};
   }
   Bug& held = groups_[found->second].bug;
-  const bool shorter = held.has_trace() ? run.has_trace() && run.steps() < held.steps() : traced;
+  const bool shorter = held.has_trace() ? run.has_trace() && better(run.steps(), run.sampled, held) : traced;
   if (!shorter) return {found->second, false, false};
   traces_held_ += held.has_trace() ? 0 : 1;
   run.number = held.number;
@@ -45,12 +54,12 @@ void BugGroups::count(std::size_t index, std::uint64_t paths, const std::vector<
   group.bug.classes = group.classes.size() + group.counted_classes;
 }
 
-BugGroups::Wanted BugGroups::wanted(const std::string& signature_key, std::uint64_t steps) const {
+BugGroups::Wanted BugGroups::wanted(const std::string& signature_key, std::uint64_t steps, bool sampled) const {
   const bool room = traces_held_ < traces_;
   const auto found = index_.find(signature_key);
   if (found == index_.end()) return {true, room};
   const Bug& held = groups_[found->second].bug;
-  const bool shorter = held.has_trace() ? steps < held.steps() : room;
+  const bool shorter = held.has_trace() ? better(steps, sampled, held) : room;
   return {shorter, shorter};
 }
 

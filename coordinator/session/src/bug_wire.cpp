@@ -16,6 +16,7 @@ void to_wire(const Bug& bug, std::uint64_t lease, proto::FoundBug& out) {
   out.set_message_type(bug.signature.message_type);
   out.set_what(bug.signature.what);
   out.set_found_by(bug.found_by);
+  out.set_sampled(bug.sampled);
 }
 
 Bug from_wire(const proto::FoundBug& found) {
@@ -27,6 +28,7 @@ Bug from_wire(const proto::FoundBug& found) {
   bug.key = {found.class_high(), found.class_low()};
   bug.signature = {found.status(), found.actor_type(), found.message_type(), found.what()};
   bug.found_by = found.found_by();
+  bug.sampled = found.sampled();
   return bug;
 }
 

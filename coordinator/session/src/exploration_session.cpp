@@ -197,9 +197,10 @@ bool ExplorationSession::complete_locked(std::uint64_t id, Result& converted_res
     std::optional<proto::TraceFile> trace;  // made for the first failure that keeps it
     for (std::size_t k = 0; k < failures.size(); ++k) {
       const Failure& failure = failures[k];
-      const auto wanted = bugs_.wanted(failure.signature.key(), steps);
+      const bool sampled = sample.has_value();
+      const auto wanted = bugs_.wanted(failure.signature.key(), steps, sampled);
       Bug run{0, failure.signature.status, failure.detail, {}, {}, {}, runs_, failure.signature, 0,
-              0, found_by(sample)};
+              0, found_by(sample),         sampled};
       if (wanted.changed || !engine::counts_classes(options_.explorer)) run.key = class_key(converted_result);
       if (wanted.trace) {
         if (!trace) trace = trace_of(events, result, ranking);

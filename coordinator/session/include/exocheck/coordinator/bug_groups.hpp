@@ -34,8 +34,12 @@ struct Bug {
   BugSignature signature;
   std::uint64_t paths = 0;    ///< paths that failed this way
   std::uint64_t classes = 0;  ///< distinct classes among them
-  /// The strategy of the run it came with (systematic, random, pct depth N); "" when not known.
+  /// The strategy of the run it came with (systematic, random, pct depth N, pos); "" when not known.
   std::string found_by;
+  /// The representative run is a sampled one (a portfolio's randomized member). A systematic run
+  /// of the same length is taken over it: after its prefix it goes in FIFO order, so its trace
+  /// reads more easily and holds fewer unlikely orders for what the bug needs to try away.
+  bool sampled = false;
 
   bool has_trace() const { return trace.has_result(); }
   /// Steps of the representative run after step 0 (0 without a trace, or without events).
@@ -67,14 +71,15 @@ class BugGroups {
   /// when `run` has a trace and is shorter than the one held, or the group holds none and the cap
   /// allows one more. Takes `run` (moved from) when it becomes the representative.
   Offered offer(Bug& run);
-  /// What offer() would make of a failing run of `steps` steps with this signature, were it given
+  /// What offer() would make of a failing run of `steps` steps (`sampled` or not, Bug::sampled)
+  /// with this signature, were it given
   /// a trace: whether the run would become a representative (`changed`), and whether it would keep
   /// the trace. A run that would do neither (a known bug's runs, most of them) needs no trace made.
   struct Wanted {
     bool changed = false;
     bool trace = false;
   };
-  Wanted wanted(const std::string& signature_key, std::uint64_t steps) const;
+  Wanted wanted(const std::string& signature_key, std::uint64_t steps, bool sampled = false) const;
   /// Counts failing paths of group `index` and the classes they were in: `classes` by their keys,
   /// united, and `counted_classes` more, counted without keys (engine::counts_classes).
   void count(std::size_t index, std::uint64_t paths, const std::vector<engine::ClassKey>& classes,
