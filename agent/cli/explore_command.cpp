@@ -118,10 +118,10 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_seconds_option(*app_, options::kTimeLimit, time_limit_seconds_, options::kMostExplorationSeconds);
   options::add_strategy_option(*app_, strategy_);
   app_->add_option("--seed", seed_,
-                   "random and pct: the seed of run 0's schedule, run i's from it; portfolio: its randomized "
+                   "random, pct and pos: the seed of run 0's schedule, run i's from it; portfolio: its randomized "
                    "members' seeds derive from it (default: from the clock, printed in the report)");
   auto* runs = app_->add_option("--runs", runs_,
-                                "random and pct: how many runs (default " +
+                                "random, pct and pos: how many runs (default " +
                                     std::to_string(options::kDefaultSampledRuns) + ", none with --time-limit)")
                    ->check(CLI::PositiveNumber);
   runs->excludes(app_->get_option(std::string(options::kMaxPaths.flag)));
@@ -181,8 +181,8 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
       "Exit status: 0 explored completely, no bug; 1 a bug was found; 2 bad arguments or the subject cannot be\n"
       "launched; 3 stopped by " +
       std::string(options::kMaxPaths.flag) + " or " + std::string(options::kTimeLimit.flag) +
-      " before the exploration was complete, or random and pct runs ended without a bug (samples never show\n"
-      "that every class was explored).");
+      " before the exploration was complete, or random, pct and pos runs ended without a bug\n"
+      "(samples never show that every class was explored).");
 }
 
 ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) const {
@@ -259,9 +259,9 @@ void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
   const bool portfolio = explorer.strategy == engine::Strategy::kPortfolio;
   const auto given = [&](std::string_view flag) { return app_->count(std::string(flag)) > 0; };
   if (given("--seed") && !sampled && !portfolio) {
-    throw InputError("explore: --seed needs --strategy random, pct or portfolio");
+    throw InputError("explore: --seed needs --strategy random, pct, pos or portfolio");
   }
-  if (given("--runs") && !sampled) throw InputError("explore: --runs needs --strategy random or pct");
+  if (given("--runs") && !sampled) throw InputError("explore: --runs needs --strategy random, pct or pos");
   if (given(options::kDepthFlag) && explorer.strategy != engine::Strategy::kPct) {
     throw InputError("explore: " + std::string(options::kDepthFlag) + " needs --strategy pct");
   }

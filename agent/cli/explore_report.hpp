@@ -40,7 +40,7 @@ struct ExploreOutcome {
   coordinator::Verdict verdict = coordinator::Verdict::kRunning;
   /// Every path explored: no limit, no stop (a bug without --keep-going stops it).
   bool complete = false;
-  bool sampled = false;    ///< --strategy random or pct: paths are runs, and never complete
+  bool sampled = false;    ///< --strategy random, pct or pos: paths are runs, and never complete
   bool portfolio = false;  ///< --strategy portfolio: each bug says which member found it
   coordinator::Progress progress;
   std::vector<coordinator::Bug> bugs;

@@ -356,7 +356,9 @@ bool SubtreeSessions::collect_part(Part& part, bool finished, proto::Report& rep
     coordinator::to_wire(session.bug_tallies(), *done.mutable_bug_tallies());
     return true;
   }
-  if (progress.stats.paths != part.reported.paths || progress.stats.sleep_blocked != part.reported.sleep_blocked) {
+  // A portfolio's lease may run only sampled runs for a while (long runs, a sampled turn first).
+  if (progress.stats.paths != part.reported.paths || progress.stats.sleep_blocked != part.reported.sleep_blocked ||
+      progress.stats.sampled != part.reported.sampled) {
     auto& moved = *report.add_progress();
     moved.set_lease_id(part.lease);
     coordinator::to_wire(progress.stats, *moved.mutable_stats());

@@ -436,7 +436,7 @@ int ControlledRuntime::run() {
   order_.emplace(*request_);
   sleep_.assign(request_->sleep());
   delivery_ = request_->delivery();
-  random_choices_ = request_->heuristic() == proto::RANDOM_WALK || request_->heuristic() == proto::PCT;
+  random_choices_ = heuristics::is_randomized(request_->heuristic());
   // Its own stream: the schedule's draws stay as they were. Seeded only where it is drawn from
   // (a seeding is 312 words, a microsecond of every systematic run).
   if (random_choices_) choice_random_.seed(request_->seed() ^ 0x63686f6f7365ULL);

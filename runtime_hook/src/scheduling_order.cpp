@@ -10,6 +10,8 @@ SchedulingOrder::SchedulingOrder(const proto::RunRequest& request) : ranked_(req
     randomized_ = heuristics::make_random_walk(request.seed());
   } else if (request.heuristic() == proto::PCT) {
     randomized_ = heuristics::make_pct(request.seed(), request.pct_depth(), request.pct_steps());
+  } else if (request.heuristic() == proto::POS) {
+    randomized_ = heuristics::make_pos(request.seed());
   } else {
     comparison_ = heuristics::comparison_for(request.heuristic());
   }

@@ -2,7 +2,7 @@
 // Which enabled message a controlled run delivers next once the prefix is used up: the request's
 // heuristic (heuristics/, one file each) picks the actor; within one actor messages go in send
 // order. Ties between actors are broken by creation order (ECA), so every choice is deterministic.
-// RANDOM_WALK and PCT choose among all enabled messages, from the request's seed (randomized.hpp).
+// RANDOM_WALK, PCT and POS choose among all enabled messages, from the request's seed (randomized.hpp).
 
 #include <cstdint>
 #include <memory>
@@ -29,7 +29,7 @@ class SchedulingOrder {
  private:
   bool before(const ActorSummary& a, const ActorSummary& b) const;
 
-  std::unique_ptr<heuristics::RandomizedChoice> randomized_;  ///< RANDOM_WALK, PCT; else null
+  std::unique_ptr<heuristics::RandomizedChoice> randomized_;  ///< RANDOM_WALK, PCT, POS; else null
   ActorComparison comparison_ = nullptr;
   bool ranked_;
   std::unordered_map<std::string, std::size_t> rank_;

@@ -3,15 +3,15 @@
 
 For each case (a subject, its arguments and the bug sought, matched in the bug's status or
 detail) and each strategy (systematic: the default reduction, whose runs no seed changes, run once;
-pct, random and portfolio: seeds 1..N), runs `exocheck explore --json --workers 1 --strategy S
-[--seed N] --time-limit SECONDS`, which stops at the first distinct bug. When that is another bug,
+pct, random, pos and portfolio: seeds 1..N; default: no --strategy, seeds 1..N), runs `exocheck
+explore --json --workers 1 [--strategy S] [--seed N] --time-limit SECONDS`, which stops at the first distinct bug. When that is another bug,
 it runs again with --max-bugs 2, 3, ... (up to 6) until the bug sought is among them, or no more
 come. The bug's run is summary.json's found_at_run (with one worker, runs end in their order), its
 time the wall time of the process that stopped at it. Prints one markdown table: the seeds that
 found it within the budget, then the median and most runs and seconds over those.
 
   tests/bench/runs_to_bug.py [--bin build/bin] [--seeds 20] [--seconds 10] [--only le-erlang]
-                             [--strategies systematic,pct,random,portfolio]
+                             [--strategies systematic,pct,random,pos,default]
 """
 import argparse
 import json
@@ -95,7 +95,8 @@ def main():
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=10.0, help="the time budget of each exploration")
     parser.add_argument("--only", default="", help="only the cases whose name contains this")
-    parser.add_argument("--strategies", default="systematic,pct,random,portfolio")
+    parser.add_argument("--strategies", default="systematic,pct,random,pos,default",
+                        help="'default': explore's own, no --strategy given")
     options = parser.parse_args()
     print("| bug | strategy | found (seeds) | median runs | most runs | median s | most s |")
     print("|---|---|---|---|---|---|---|")
@@ -106,7 +107,8 @@ def main():
             seeds = [None] if strategy == "systematic" else range(1, options.seeds + 1)
             hits = []
             for seed in seeds:
-                chosen = ["--strategy", strategy] + ([] if seed is None else ["--seed", str(seed)])
+                chosen = ([] if strategy == "default" else ["--strategy", strategy]) + (
+                    [] if seed is None else ["--seed", str(seed)])
                 hits.append(first_hit(options.bin, subject, args, wanted, extra + chosen, options.seconds))
             found, median_runs, most_runs, median_s, most_s = describe(hits, len(hits), options.seconds)
             print(f"| {name} | {strategy} | {found} | {median_runs} | {most_runs} | {median_s} | {most_s} |",

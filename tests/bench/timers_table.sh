@@ -14,8 +14,8 @@ trap 'rm -rf "$out"' EXIT
 cell() {  # timers, reduction, subject and its arguments
   local timers=$1 reduction=$2 json
   shift 2
-  json=$("$bin/exocheck" explore --json --keep-going --workers 1 --time-limit "$limit" --reduction "$reduction" \
-    --timers "$timers" --out "$out/o" -- "$bin/$1" "${@:2}" 2>/dev/null || true)
+  json=$("$bin/exocheck" explore --strategy systematic --json --keep-going --workers 1 --time-limit "$limit" \
+    --reduction "$reduction" --timers "$timers" --out "$out/o" -- "$bin/$1" "${@:2}" 2>/dev/null || true)
   python3 "$(dirname "$0")/summary_cell.py" executions classes bugs time <<<"$json"
 }
 

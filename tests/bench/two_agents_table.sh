@@ -24,8 +24,8 @@ start_agent() {  # name
 cell() {  # reduction, subject and its arguments
   local reduction=$1 json
   shift
-  json=$(cd "$bin" && ./exocheck explore --coordinator "127.0.0.1:$port" --json --keep-going --reduction "$reduction" \
-    -- "./$1" "${@:2}" 2>/dev/null || true)
+  json=$(cd "$bin" && ./exocheck explore --strategy systematic --coordinator "127.0.0.1:$port" --json --keep-going \
+    --reduction "$reduction" -- "./$1" "${@:2}" 2>/dev/null || true)
   python3 "$(dirname "$0")/summary_cell.py" executions blocked classes time <<<"$json"
 }
 

@@ -46,13 +46,15 @@ TEST(OptionTables, EveryReductionHasOneRowAndRoundTrips) {
 
 TEST(OptionTables, EveryStrategyHasOneRowAndSampledOnesReachTheHookAsTheirOwnChoice) {
   expect_unique_names_and_wire_values(kStrategies);
-  for (auto strategy : {engine::Strategy::kSystematic, engine::Strategy::kRandomWalk, engine::Strategy::kPct}) {
+  for (auto strategy : {engine::Strategy::kSystematic, engine::Strategy::kRandomWalk, engine::Strategy::kPct,
+                        engine::Strategy::kPos, engine::Strategy::kPortfolio}) {
     EXPECT_EQ(parse_strategy(name_of(strategy)), strategy);
   }
   // The default of a submission that names none is the systematic exploration it always was.
   EXPECT_EQ(row_on_wire(kStrategies, proto::STRATEGY_SYSTEMATIC)->engine, engine::Strategy::kSystematic);
   EXPECT_EQ(to_hook(engine::Strategy::kRandomWalk), proto::RANDOM_WALK);
   EXPECT_EQ(to_hook(engine::Strategy::kPct), proto::PCT);
+  EXPECT_EQ(to_hook(engine::Strategy::kPos), proto::POS);
   EXPECT_EQ(name_of(engine::Strategy::kPct), "pct");
 }
 
@@ -74,7 +76,7 @@ TEST(OptionTables, EveryHeuristicHasOneRowAndLearntOnesReachTheHookRanked) {
   // Every value of the wire's enum is a row's but RANKED, which only the coordinator sends, and
   // the sampled strategies' choices (kStrategies), which a submission names as its strategy.
   for (int value = proto::Heuristic_MIN; value <= proto::Heuristic_MAX; ++value) {
-    if (value == proto::RANKED || value == proto::RANDOM_WALK || value == proto::PCT) continue;
+    if (value == proto::RANKED || value == proto::RANDOM_WALK || value == proto::PCT || value == proto::POS) continue;
     EXPECT_NE(row_on_wire(kHeuristics, static_cast<proto::Heuristic>(value)), nullptr) << value;
   }
   EXPECT_FALSE(parse_heuristic("random"));

@@ -26,8 +26,9 @@ TEST(Chaos, AgentsAndTheCoordinatorKilledMidwayLoseNothingAndCountNothingTwice) 
   // minesweeper 2x3, exhaustive with sleep sets, going on after bugs: 3,474 classes, one path
   // each, 90 of them deadlocks, and 17,304 sleep-blocked executions besides (seconds of work).
   const auto command = (bin_dir() / "exocheck").string() + " explore --coordinator " + cluster.address() +
-                       " --reduction exhaustive --keep-going --json --out " + ::testing::TempDir() + "chaos-out -- " +
-                       (bin_dir() / "minesweeper").string() + " --rows 2 --cols 3 2>/dev/null";
+                       " --strategy systematic --reduction exhaustive --keep-going --json --out " +
+                       ::testing::TempDir() + "chaos-out -- " + (bin_dir() / "minesweeper").string() +
+                       " --rows 2 --cols 3 2>/dev/null";
   auto explored = std::async(std::launch::async, [&] { return run_command(command); });
 
   const auto seed = static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count());

@@ -141,8 +141,8 @@ TEST(RemoteExplore, AJobKeepsTheTracesOfItsFirstDistinctBugsAndCountsTheRest) {
   LoopbackCluster cluster;
   cluster.start_agent("a1");
   cluster.wait_for_agents(1);
-  const auto result =
-      run_command(explore_command(cluster.address(), "--keep-going --bug-traces 3 --json", "fault_kinds"));
+  const auto result = run_command(
+      explore_command(cluster.address(), "--strategy systematic --keep-going --bug-traces 3 --json", "fault_kinds"));
   ASSERT_EQ(result.exit_code, 1) << result.out << cluster.coordinator_log();
   const auto summary = nlohmann::json::parse(result.out);
   EXPECT_EQ(summary["complete"], true);
@@ -182,12 +182,13 @@ TEST(RemoteExplore, DistinctBugsAndTheirCountsAreTheSameAsEmbedded) {
                              840, 16]])"},
         Case{"minesweeper --rows 2 --cols 3", R"([["deadlock: Cell waits for the reply to IsMine", 90, 19]])"}}) {
     SCOPED_TRACE(subject.subject);
-    const auto remote = run_command(explore_command(cluster.address(), "--keep-going --json", subject.subject));
+    const auto remote =
+        run_command(explore_command(cluster.address(), "--strategy systematic --keep-going --json", subject.subject));
     ASSERT_EQ(remote.exit_code, 1) << remote.out << cluster.coordinator_log();
-    const auto embedded =
-        run_command((bin_dir() / "exocheck").string() + " explore --keep-going --workers 1 --json --out " +
-                    (std::filesystem::temp_directory_path() / "exocheck-distinct-embedded").string() + " -- " +
-                    (bin_dir() / subject.subject).string() + " 2>/dev/null");
+    const auto embedded = run_command((bin_dir() / "exocheck").string() +
+                                      " explore --strategy systematic --keep-going --workers 1 --json --out " +
+                                      (std::filesystem::temp_directory_path() / "exocheck-distinct-embedded").string() +
+                                      " -- " + (bin_dir() / subject.subject).string() + " 2>/dev/null");
     ASSERT_EQ(embedded.exit_code, 1) << embedded.out;
     EXPECT_EQ(bugs_of(remote.out), bugs_of(embedded.out));
     EXPECT_EQ(bugs_of(remote.out), nlohmann::json::parse(subject.bugs));

@@ -80,8 +80,10 @@ TEST(Portfolio, TakesTurnsOfSixteenAndItsRandomizedMembersTakeTurnsToo) {
   // A sampled turn first: randomized runs find shallow bugs soonest.
   for (std::size_t i = 0; i < 64; ++i) EXPECT_EQ(sampled[i], i / 16 % 2 == 0) << "item " << i;
   EXPECT_EQ(explorer.stats().sampled, static_cast<std::uint64_t>(std::count(sampled.begin(), sampled.end(), true)));
-  // Random walk, PCT of depth 2, 3 and 5 in turn: each had its share.
-  EXPECT_EQ(members.size(), 4u);
+  // Random walk, PCT of depth 2, 3 and 5, POS in turn: each had its share.
+  EXPECT_EQ(members.size(), 5u);
+  EXPECT_EQ(
+      std::count_if(members.begin(), members.end(), [](const auto& m) { return m.first.first == Strategy::kPos; }), 1);
   for (const auto& [member, runs] : members) EXPECT_GE(runs, 4) << "pct depth " << member.second;
   EXPECT_FALSE(explorer.next());
 }

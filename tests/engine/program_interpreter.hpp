@@ -94,7 +94,8 @@ class Interpreter {
   std::uint64_t send_seq_ = 0;
   std::uint64_t now_ = 0;                                    ///< virtual time: the due time of the latest timer fired
   std::vector<std::uint32_t> prescribed_, ranges_, values_;  ///< the step in progress's choices
-  bool random_choices_ = spec_.heuristic == proto::RANDOM_WALK || spec_.heuristic == proto::PCT;
+  bool random_choices_ =
+      spec_.heuristic == proto::RANDOM_WALK || spec_.heuristic == proto::PCT || spec_.heuristic == proto::POS;
   std::mt19937_64 choice_random_{spec_.seed ^ 0x63686f6f7365ULL};
   std::uint64_t creation_seq_ = 0;
   int environment_sent_ = 0;

@@ -101,6 +101,9 @@ TEST(SampledRuns, RegistryFigures) {
   EXPECT_EQ(few.stats.paths, 10u);
   EXPECT_LE(few.stats.classes, 10u);
   EXPECT_TRUE(subset(few.classes, all.classes));
+  const Reached pos = explore(program, sampled(Strategy::kPos, 300, 7));
+  EXPECT_EQ(pos.stats.paths, 300u);
+  EXPECT_EQ(pos.classes, all.classes);
 }
 
 TEST(SampledRuns, SamplesHitOnlyClassesExhaustiveReachesAndASeedFixesThem) {
@@ -110,9 +113,9 @@ TEST(SampledRuns, SamplesHitOnlyClassesExhaustiveReachesAndASeedFixesThem) {
     const Reached reference = explore(program, {Reduction::kExhaustive, false, Heuristic::kFifo, kLargestSpace + 1});
     if (reference.stats.paths > kLargestSpace || reference.stats.paths < 2) continue;
     ++programs;
-    for (Strategy strategy : {Strategy::kRandomWalk, Strategy::kPct}) {
+    for (Strategy strategy : {Strategy::kRandomWalk, Strategy::kPct, Strategy::kPos}) {
       const auto options = sampled(strategy, 40, seed);
-      const std::string what = "program " + std::to_string(seed) + (strategy == Strategy::kPct ? " pct" : " random");
+      const std::string what = "program " + std::to_string(seed) + " strategy " + std::to_string(int(strategy));
       const Reached one = explore(program, options);
       EXPECT_EQ(one.stats.paths, 40u) << what;
       EXPECT_TRUE(subset(one.classes, reference.classes)) << what;

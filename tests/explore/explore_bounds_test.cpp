@@ -11,7 +11,7 @@ namespace {
 
 TEST_F(ExploreTest, ARunCutAtTheStepLimitMakesTheExplorationBoundedNotComplete) {
   if (!built("pingpong")) GTEST_SKIP() << "pingpong not built";
-  const auto f = figures({"--step-limit", "100"}, "pingpong", {"--steps=1000"});
+  const auto f = figures({"--strategy", "systematic", "--step-limit", "100"}, "pingpong", {"--steps=1000"});
   EXPECT_EQ(f.exit_code, 3) << f.summary.dump(2);
   EXPECT_FALSE(f.complete);
   EXPECT_EQ(f.bugs, 0u);
@@ -67,7 +67,7 @@ TEST_F(ExploreTest, CheckTerminationReportsARunCutAtTheStepLimitAsABugThatReplay
 // election's 840 failing paths are one check ("two leaders in term <n>") failing on other values.
 TEST_F(ExploreTest, KeepGoingReportsEachDistinctBugOnceWithItsCounts) {
   if (!built("election")) GTEST_SKIP() << "election not built";
-  const auto f = figures({"--keep-going", "--workers", "1"}, "election");
+  const auto f = figures({"--strategy", "systematic", "--keep-going", "--workers", "1"}, "election");
   ASSERT_EQ(f.exit_code, 1) << f.summary.dump(2);
   EXPECT_TRUE(f.complete);
   EXPECT_EQ(f.bugs, 1u);
@@ -86,7 +86,8 @@ TEST_F(ExploreTest, KeepGoingReportsEachDistinctBugOnceWithItsCounts) {
 // the exploration once it has found that many (fault_kinds: 12 distinct, one class each).
 TEST_F(ExploreTest, KeepGoingKeepsTheTracesOfTheFirstDistinctBugsAndStopsAtMaxBugs) {
   if (!built("fault_kinds")) GTEST_SKIP() << "fault_kinds not built";
-  const auto f = figures({"--keep-going", "--workers", "1", "--bug-traces", "5"}, "fault_kinds");
+  const auto f =
+      figures({"--strategy", "systematic", "--keep-going", "--workers", "1", "--bug-traces", "5"}, "fault_kinds");
   ASSERT_EQ(f.exit_code, 1) << f.summary.dump(2);
   EXPECT_TRUE(f.complete);
   EXPECT_EQ(f.bugs, 12u);
@@ -100,7 +101,7 @@ TEST_F(ExploreTest, KeepGoingKeepsTheTracesOfTheFirstDistinctBugsAndStopsAtMaxBu
   EXPECT_FALSE(std::filesystem::exists(dir() / "out" / "bug-6.trace"));
   EXPECT_TRUE(f.summary.at("bugs").at(5).at("trace").is_null());
   EXPECT_EQ(f.summary.at("bugs").at(5).at("paths"), 1u);
-  const auto three = figures({"--max-bugs", "3", "--workers", "1"}, "fault_kinds");
+  const auto three = figures({"--strategy", "systematic", "--max-bugs", "3", "--workers", "1"}, "fault_kinds");
   EXPECT_EQ(three.exit_code, 1) << three.summary.dump(2);
   EXPECT_FALSE(three.complete);
   EXPECT_EQ(three.bugs, 3u);
@@ -118,8 +119,8 @@ TEST_F(ExploreTest, KeepGoingKeepsTheTracesOfTheFirstDistinctBugsAndStopsAtMaxBu
 // distinct bug's trace and timeline beside the summary, whatever the paths.
 TEST_F(ExploreTest, ATimeLimitHoldsWhereEveryPathFailsShrinkingIncluded) {
   if (!built("minesweeper")) GTEST_SKIP() << "minesweeper not built";
-  const auto f = figures({"--reduction", "exhaustive", "--no-sleep-sets", "--keep-going", "--shrink", "--time-limit",
-                          "1s", "--workers", "2"},
+  const auto f = figures({"--strategy", "systematic", "--reduction", "exhaustive", "--no-sleep-sets", "--keep-going",
+                          "--shrink", "--time-limit", "1s", "--workers", "2"},
                          "minesweeper");
   ASSERT_EQ(f.exit_code, 1) << f.summary.dump(2);
   EXPECT_FALSE(f.complete);

@@ -79,9 +79,11 @@ TEST_F(ExploreTest, FixedClientServerIsCompleteWithoutBug) {
 
 TEST_F(ExploreTest, TextReportEndsWithTheSummaryLine) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
-  const auto json = figures({"--workers", "1", "--reduction", "transdpor", "--no-sleep-sets"}, "registry");
-  const auto text = exocheck({"explore", "--workers", "1", "--reduction", "transdpor", "--no-sleep-sets", "--out",
-                              "text-out", "--", cli_test::subject_path("registry").string()});
+  const auto json = figures(
+      {"--strategy", "systematic", "--workers", "1", "--reduction", "transdpor", "--no-sleep-sets"}, "registry");
+  const auto text =
+      exocheck({"explore", "--strategy", "systematic", "--workers", "1", "--reduction", "transdpor", "--no-sleep-sets",
+                "--out", "text-out", "--", cli_test::subject_path("registry").string()});
   EXPECT_EQ(text.exit_code, 0) << text.err;
   EXPECT_EQ(last_line(text.out),
             "Summary: complete, 10 paths, " + std::to_string(json.transitions) + " transitions, 6 classes, 0 bugs");

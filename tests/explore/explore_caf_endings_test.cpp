@@ -17,8 +17,11 @@ class CafEndings : public ExploreTest {
 };
 
 // In the fork server's process (put back after each run), in a fork of it, in a process of its own.
+// Systematic: the figures are its paths (a portfolio's sampled turn may find the bug first).
 const std::vector<std::vector<std::string>> kEveryWayToRun{
-    {"--workers", "1"}, {"--workers", "1", "--no-in-place"}, {"--workers", "1", "--no-fork-server"}};
+    {"--strategy", "systematic", "--workers", "1"},
+    {"--strategy", "systematic", "--workers", "1", "--no-in-place"},
+    {"--strategy", "systematic", "--workers", "1", "--no-fork-server"}};
 
 // A process that dies inside a step leaves that step's delivery in its trace (the hook's last
 // words), so the trace replays to the same end: the keeper's null dereference where the relayed
@@ -52,7 +55,8 @@ TEST_F(CafEndings, ActorsThatSendAsTheyStartRaceUnderCausalDelivery) {
   for (const std::string delivery : {"unordered", "fifo", "causal"}) {
     for (const std::string reduction : {"exhaustive", "dpor", "optimal"}) {
       const auto result =
-          figures({"--workers", "1", "--delivery", delivery, "--reduction", reduction}, "caf_faults", {"--start-race"});
+          figures({"--strategy", "systematic", "--workers", "1", "--delivery", delivery, "--reduction", reduction},
+                  "caf_faults", {"--start-race"});
       EXPECT_EQ(result.classes, 2u) << delivery << ", " << reduction;
       EXPECT_EQ(result.bugs, 1u) << delivery << ", " << reduction;
       expect_bug_replays(result, "RUN_ASSERTION_FAILED", {"opened"});
@@ -64,7 +68,8 @@ TEST_F(CafEndings, ActorsThatSendAsTheyStartRaceUnderCausalDelivery) {
 // comes first the latch waits for ever, and so does the await: a deadlock naming the latch.
 TEST_F(CafEndings, AnAwaitOfAnActorThatNeverEndsIsADeadlockNamingIt) {
   if (!built("caf_faults")) GTEST_SKIP() << "caf_faults not built (no libcaf-dev)";
-  const auto result = figures({"--workers", "1", "--delivery", "causal"}, "caf_faults", {"--await=hang"});
+  const auto result =
+      figures({"--strategy", "systematic", "--workers", "1", "--delivery", "causal"}, "caf_faults", {"--await=hang"});
   EXPECT_EQ(result.classes, 2u);
   expect_bug_replays(result, "RUN_DEADLOCK",
                      {"main waits for actors that never end, nothing left to deliver to them: 0 "

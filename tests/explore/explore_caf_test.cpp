@@ -354,7 +354,8 @@ TEST_F(ExploreCaf, BlockingApiActorsAreExplored) {
   for (const Row& row : {Row{{}, 12, 8}, Row{{"--fixed"}, 4, 0}, Row{{"--class-based"}, 12, 8},
                          Row{{"--class-based", "--fixed"}, 4, 0}}) {
     SCOPED_TRACE(row.args.empty() ? "" : row.args.front());
-    const auto result = figures({"--workers", "1", "--keep-going"}, "caf-blocking", row.args);
+    const auto result =
+        figures({"--strategy", "systematic", "--workers", "1", "--keep-going"}, "caf-blocking", row.args);
     EXPECT_EQ(result.exit_code, row.bugs > 0 ? 1 : 0) << result.summary.dump(2);
     EXPECT_TRUE(result.complete);
     EXPECT_EQ(result.classes, row.classes);
@@ -394,7 +395,8 @@ TEST_F(ExploreCaf, ABlockingReceivesTimeoutIsATimer) {
 // were explored on, none of the 4 passing classes was).
 TEST_F(ExploreCaf, AFlakyWaitsTimeoutAndTheOrdersThatPassAreFound) {
   if (!built("caf-scoped")) GTEST_SKIP() << "caf-scoped not built (no libcaf-dev)";
-  const auto anytime = figures({"--workers", "1", "--keep-going"}, "caf-scoped", {"--wait-ms=1"});
+  const auto anytime =
+      figures({"--strategy", "systematic", "--workers", "1", "--keep-going"}, "caf-scoped", {"--wait-ms=1"});
   EXPECT_EQ(anytime.exit_code, 1) << anytime.summary.dump(2);
   EXPECT_TRUE(anytime.complete);
   EXPECT_EQ(anytime.classes, 18u);
@@ -404,8 +406,8 @@ TEST_F(ExploreCaf, AFlakyWaitsTimeoutAndTheOrdersThatPassAreFound) {
       figures({"--workers", "1", "--keep-going", "--timers", "quiescent"}, "caf-scoped", {"--wait-ms=1"});
   EXPECT_EQ(quiescent.exit_code, 0) << quiescent.summary.dump(2);
   EXPECT_EQ(quiescent.classes, 4u);
-  expect_bug_replays(figures({"--workers", "1"}, "caf-scoped", {"--wait-ms=1"}), "RUN_ASSERTION_FAILED",
-                     {"timeout:blocking receive", "Assertion `in_time == 2' failed."});
+  expect_bug_replays(figures({"--strategy", "systematic", "--workers", "1"}, "caf-scoped", {"--wait-ms=1"}),
+                     "RUN_ASSERTION_FAILED", {"timeout:blocking receive", "Assertion `in_time == 2' failed."});
   // The timeout of caf_main's first wait, by its name ("1#w1": actor 1's first message or timeout).
   const auto run =
       exocheck({"run", "--prefix", "1#w1", "--", cli_test::subject_path("caf-scoped").string(), "--wait-ms=1"});

@@ -10,7 +10,8 @@ namespace {
 
 TEST_F(ExploreTest, ANodeThatForgetsItsVoteLetsTwoLeadersWinATerm) {
   if (!built("election")) GTEST_SKIP() << "election not built";
-  expect_bug_replays(figures({}, "election"), "RUN_ASSERTION_FAILED", {"two leaders in term 1"});
+  expect_bug_replays(figures({"--strategy", "systematic"}, "election"), "RUN_ASSERTION_FAILED",
+                     {"two leaders in term 1"});
   const auto shown = exocheck({"trace", "show", "out/bug-1.trace"});
   EXPECT_NE(shown.out.find("[chose 0 of 2]"), std::string::npos) << shown.out;
   EXPECT_NE(shown.out.find("[timer fired at 150 ms]"), std::string::npos) << shown.out;

@@ -26,14 +26,15 @@ class ExploreForkServer : public ExploreTest {
   static const char* default_runs() { return agent::testing::kernel_runs_in_place() ? "in_place_runs" : "forked_runs"; }
 };
 
+// Systematic throughout: the counts of runs below are the paths' (a portfolio adds sampled runs).
 // One worker, so that every mode explores exactly the same paths.
 TEST_F(ExploreForkServer, RunsInPlaceAndForkedGiveTheFiguresOfOneProcessPerRun) {
   for (const auto& [subject, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"registry", {"--workers", "3"}}, {"pi", {"--workers", "3"}}, {"chameneos", {"--creatures", "2"}}}) {
     if (!built(subject)) continue;
-    const auto in_place = figures({"--workers", "1"}, subject, args);
-    const auto forked = figures({"--workers", "1", "--no-in-place"}, subject, args);
-    const auto alone = figures({"--workers", "1", "--no-fork-server"}, subject, args);
+    const auto in_place = figures({"--strategy", "systematic", "--workers", "1"}, subject, args);
+    const auto forked = figures({"--strategy", "systematic", "--workers", "1", "--no-in-place"}, subject, args);
+    const auto alone = figures({"--strategy", "systematic", "--workers", "1", "--no-fork-server"}, subject, args);
     ASSERT_EQ(in_place.exit_code, 0) << subject;
     ASSERT_EQ(forked.exit_code, 0) << subject;
     EXPECT_TRUE(forked.complete) << subject;
@@ -59,7 +60,7 @@ TEST_F(ExploreForkServer, RunsInPlaceAndForkedGiveTheFiguresOfOneProcessPerRun) 
 
 TEST_F(ExploreForkServer, RegistryWithThreeWorkersHas24ClassesThroughTheForkServer) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
-  const auto result = figures({"--workers", "2"}, "registry", {"--workers", "3"});
+  const auto result = figures({"--strategy", "systematic", "--workers", "2"}, "registry", {"--workers", "3"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.classes, 24u);  // the 4! orders in which the registry hears the 4 registrations
   EXPECT_EQ(runs_of(result, default_runs()), executions(result));
@@ -70,10 +71,11 @@ TEST_F(ExploreForkServer, RegistryWithThreeWorkersHas24ClassesThroughTheForkServ
 TEST_F(ExploreForkServer, WorkersSharingCpusStartServersOnlyForALongEnoughExploration) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
   const std::string workers = std::to_string(allowed_cpus() + 1);
-  const auto small = figures({"--workers", workers}, "registry");  // 6 runs
+  const auto small = figures({"--strategy", "systematic", "--workers", workers}, "registry");  // 6 runs
   EXPECT_EQ(small.classes, 6u);
   EXPECT_EQ(runs_of(small, "server_starts"), 1u);
-  const auto large = figures({"--workers", workers}, "registry", {"--workers", "5"});  // 720 runs
+  const auto large =
+      figures({"--strategy", "systematic", "--workers", workers}, "registry", {"--workers", "5"});  // 720 runs
   EXPECT_EQ(large.classes, 720u);
   // Worker k joins after 32 k results (or k times 200 ms): how many join depends on the CPUs.
   EXPECT_GE(runs_of(large, "server_starts"), 2u);
@@ -83,7 +85,7 @@ TEST_F(ExploreForkServer, WorkersSharingCpusStartServersOnlyForALongEnoughExplor
 TEST_F(ExploreForkServer, WorkersWithACpuEachStartTheirServersAtOnce) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
   if (allowed_cpus() < 2) GTEST_SKIP() << "one CPU";
-  const auto small = figures({"--workers", "2"}, "registry");  // 6 runs
+  const auto small = figures({"--strategy", "systematic", "--workers", "2"}, "registry");  // 6 runs
   EXPECT_EQ(small.classes, 6u);
   EXPECT_EQ(runs_of(small, "server_starts"), 2u);
   EXPECT_EQ(runs_of(small, "process_runs"), 0u);
@@ -91,7 +93,8 @@ TEST_F(ExploreForkServer, WorkersWithACpuEachStartTheirServersAtOnce) {
 
 TEST_F(ExploreForkServer, PinnedWorkersFindTheSameClasses) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
-  const auto result = figures({"--workers", "3", "--pin-workers"}, "registry", {"--workers", "3"});
+  const auto result =
+      figures({"--strategy", "systematic", "--workers", "3", "--pin-workers"}, "registry", {"--workers", "3"});
   EXPECT_EQ(result.exit_code, 0);
   EXPECT_EQ(result.classes, 24u);
   EXPECT_EQ(result.summary.at("options").at("pin_workers"), true);
@@ -99,8 +102,8 @@ TEST_F(ExploreForkServer, PinnedWorkersFindTheSameClasses) {
 
 TEST_F(ExploreForkServer, ACrashFoundThroughTheForkServerIsTheSameBugAndReplays) {
   if (!built("fault_crash")) GTEST_SKIP() << "fault_crash not built";
-  const auto forked = figures({"--workers", "1"}, "fault_crash");
-  const auto alone = figures({"--workers", "1", "--no-fork-server"}, "fault_crash");
+  const auto forked = figures({"--strategy", "systematic", "--workers", "1"}, "fault_crash");
+  const auto alone = figures({"--strategy", "systematic", "--workers", "1", "--no-fork-server"}, "fault_crash");
   ASSERT_EQ(forked.exit_code, 1);
   EXPECT_EQ(runs_of(forked, default_runs()), executions(forked));
   ASSERT_EQ(forked.bugs, 1u);
@@ -114,7 +117,7 @@ TEST_F(ExploreForkServer, ACrashFoundThroughTheForkServerIsTheSameBugAndReplays)
 
 TEST_F(ExploreForkServer, ASubjectWithAThreadIsExploredOneProcessPerRunWithAWarning) {
   if (!built("fault_threads")) GTEST_SKIP() << "fault_threads not built";
-  const auto output = explore({"--workers", "1"}, "fault_threads");
+  const auto output = explore({"--strategy", "systematic", "--workers", "1"}, "fault_threads");
   EXPECT_EQ(output.exit_code, 0) << output.err;
   EXPECT_NE(output.err.find("no fork server (2 threads are running when System::run() starts; a fork would copy "
                             "only one of them); running one process per run"),

@@ -44,7 +44,7 @@ TEST_F(ExploreTest, APortfolioFindsWhatDepthFirstFindsLateAndItsTraceReplays) {
   });
   ASSERT_NE(two_leaders, bugs.end()) << found.summary.dump(2);
   EXPECT_EQ(two_leaders->at("status"), "RUN_ASSERTION_FAILED");
-  EXPECT_EQ(two_leaders->at("found_by"), "pct depth 2");  // the first to find it; a shorter run came later
+  EXPECT_EQ(two_leaders->at("found_by"), "pos");  // the first to find it; a shorter run came later
   EXPECT_LT(two_leaders->at("found_at_run").template get<std::uint64_t>(), 2000u);
   const auto replay = exocheck({"replay", (dir() / two_leaders->at("trace").template get<std::string>()).string()});
   EXPECT_EQ(replay.exit_code, 1) << replay.err;
@@ -61,7 +61,7 @@ TEST_F(ExploreTest, APortfolioIsRefusedWithTheSampledFlags) {
     EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
     EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
   };
-  refused({"--runs", "3"}, "--runs needs --strategy random or pct");
+  refused({"--runs", "3"}, "--runs needs --strategy random, pct or pos");
   refused({"--depth", "2"}, "--depth needs --strategy pct");
 }
 

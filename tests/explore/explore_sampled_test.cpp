@@ -84,8 +84,8 @@ TEST_F(ExploreTest, SampledStrategyFlagsThatDoNotGoTogetherAreRefused) {
     EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
     EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
   };
-  refused({"--seed", "3"}, "--seed needs --strategy random, pct or portfolio");
-  refused({"--runs", "3"}, "--runs needs --strategy random or pct");
+  refused({"--strategy", "systematic", "--seed", "3"}, "--seed needs --strategy random, pct, pos or portfolio");
+  refused({"--runs", "3"}, "--runs needs --strategy random, pct or pos");
   refused({"--strategy", "random", "--depth", "2"}, "--depth needs --strategy pct");
   refused({"--strategy", "pct", "--max-paths", "5"}, "the number of runs is --runs");
   refused({"--strategy", "sometimes"}, "sometimes");

@@ -44,7 +44,8 @@ TEST_F(ExploreSubjects, FixedFuturesTakeTheLocksInOneOrderAndNeverDeadlock) {
 TEST_F(ExploreSubjects, FuturesTakingLocksInOppositeOrdersDeadlock) {
   if (!built("futures-deadlock")) GTEST_SKIP() << "futures-deadlock not built";
   for (const char* reduction : {"exhaustive", "dpor", "transdpor"}) {
-    const auto result = figures({"--workers", "2", "--reduction", reduction, "--keep-going"}, "futures-deadlock");
+    const auto result = figures(
+        {"--strategy", "systematic", "--workers", "2", "--reduction", reduction, "--keep-going"}, "futures-deadlock");
     EXPECT_EQ(result.exit_code, 1) << reduction << "\n" << result.summary.dump(2);
     EXPECT_TRUE(result.complete) << reduction;
     EXPECT_EQ(result.classes, 3u) << reduction;

@@ -54,7 +54,8 @@ TEST_F(ExploreTest, AHeartbeatThatNeverStopsBoundsTheExplorationAndTerminationFi
   if (!built("pingpong")) GTEST_SKIP() << "pingpong not built";
   const std::vector<std::string> subject{"--steps=4", "--heartbeat"};
   for (const auto& [timers, classes] : {std::pair{"anytime", 68u}, std::pair{"quiescent", 1u}}) {
-    const auto f = figures({"--timers", timers, "--workers", "1", "--step-limit", "12"}, "pingpong", subject);
+    const auto f = figures({"--strategy", "systematic", "--timers", timers, "--workers", "1", "--step-limit", "12"},
+                           "pingpong", subject);
     EXPECT_EQ(f.exit_code, 3) << timers << "\n" << f.summary.dump(2);
     EXPECT_EQ(f.classes, classes) << timers;
     EXPECT_EQ(f.summary.at("stats").at("step_limited"), classes) << timers;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `explore` on a terminal, as a person meets it: under tmux, the progress line shows a bar with
-# the share of the tree explored, is rewritten in place (one line, never wrapped, whatever the
-# width), and is gone when the report is printed.
+# the share of the tree explored and, on the default (a portfolio), the sampled runs beside the
+# paths; it is rewritten in place (one line, never wrapped, whatever the width), and is gone when
+# the report is printed.
 # Usage: progress_terminal_test.sh BIN_DIR ARTIFACTS_DIR
 set -euo pipefail
 bin=$(cd "$1" && pwd)
@@ -49,7 +50,7 @@ $pane"
     [ $SECONDS -lt $deadline ] || fail "explore did not end within 240 s"
     sleep 0.1
   done
-  tmux -L "$socket" capture-pane -p -t "w$width" >"$final"
+  tmux -L "$socket" capture-pane -p -J -t "w$width" >"$final"  # -J: the summary line, wrapped, joined
   tmux -L "$socket" kill-session -t "w$width"
   # 3: stopped by --time-limit before the exploration was complete.
   [ "$(cat "$work/exit")" = 3 ] || fail "width $width: explore exited with $(cat "$work/exit"), 3 expected"
@@ -73,10 +74,12 @@ for width in 120 60; do
   awk '$1 > 0 && $1 < 100 { found = 1 } END { exit !found }' "$work/percents" ||
     fail "width $width: no share strictly between 0 and 100%: $(tr '\n' ' ' <"$work/percents")"
   if [ "$width" -ge 100 ]; then
-    grep -qE '~[0-9hms]+ left \| [0-9]+ paths, ' "$samples" || fail "width $width: no estimate of the time left"
+    grep -qE '~[0-9hms]+ left \| [0-9]+ paths \(\+[0-9]+ sampled\), ' "$samples" ||
+      fail "width $width: no estimate of the time left, or no sampled runs beside the paths"
   fi
   # The report replaces the live line: no bar left on the terminal.
-  grep -qE 'Summary: incomplete, [0-9]+ paths' "$final" || fail "width $width: no summary: $(cat "$final")"
+  grep -qE 'Summary: incomplete, [0-9]+ paths, .* \([0-9]+ sampled runs beside\)$' "$final" ||
+    fail "width $width: no summary: $(cat "$final")"
   ! grep -qE '\[[#-]{20}\]' "$final" || fail "width $width: the progress line stayed after the report"
   echo "width $width: $bars samples of the bar, shares $(sort -n -u "$work/percents" | tr '\n' ' ')"
 done

@@ -157,7 +157,7 @@ TEST_F(TracePictures, TheSpaceTimePageDrawsEveryLaneAndMessageAndMarksTheFailing
 TEST_F(TracePictures, TheSpaceTimePageShowsTimerFiringsAndChoicesInTheHoverText) {
   if (!built("election")) GTEST_SKIP() << "election not built";
   if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (deploy/setup.sh installs it)";
-  const auto result = figures({"--workers", "1"}, "election");
+  const auto result = figures({"--strategy", "systematic", "--workers", "1"}, "election");
   ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
   const auto trace = dir() / result.summary.at("bugs").at(0).at("trace").get<std::string>();
   const auto page = dir() / "election.html";

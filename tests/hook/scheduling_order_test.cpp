@@ -67,7 +67,7 @@ TEST_F(SchedulingOrderTest, TiesAreBrokenByCreationOrder) {
 
 TEST_F(SchedulingOrderTest, ASingleEnabledMessageIsAlwaysChosen) {
   for (auto heuristic : {proto::FIFO, proto::LIFO, proto::ECA, proto::LCA, proto::LDM, proto::HDM, proto::RANKED,
-                         proto::RANDOM_WALK, proto::PCT}) {
+                         proto::RANDOM_WALK, proto::PCT, proto::POS}) {
     EXPECT_EQ(SchedulingOrder(request(heuristic)).choose({to_a(9)}, 1), 0u);
   }
 }
@@ -135,6 +135,39 @@ TEST_F(SchedulingOrderTest, PctHoldsBackTheHighestMessageAtEachChangePoint) {
   }
   // Without a change point at step 1 (probability 8/10 for two of ten steps) the choice moves twice.
   EXPECT_NEAR(moved_twice, 160, 25);
+}
+
+// POS redraws the priorities of the messages that race with a delivery: here, every message to the
+// actor it went to. With the enabled set held, a delivery to one actor among six redraws only that
+// message; with six messages to one actor, it redraws them all, and each step is a fresh draw.
+TEST_F(SchedulingOrderTest, PosRedrawsWhatRacesWithADeliveryAndNothingElse) {
+  const auto run = choices(seeded(proto::POS, 5), enabled(), 600);
+  EXPECT_EQ(run, choices(seeded(proto::POS, 5), enabled(), 600));
+  EXPECT_NE(run, choices(seeded(proto::POS, 6), enabled(), 600));
+  const std::string one = "A";
+  std::vector<Candidate> to_one, to_six;
+  std::vector<std::string> six{"0", "1", "2", "3", "4", "5"};
+  for (std::uint32_t i = 0; i < 6; ++i) {
+    to_one.push_back({i + 1, 0, 1, &one});
+    to_six.push_back({i + 1, i, i + 1, &six[i]});
+  }
+  const auto fresh = choices(seeded(proto::POS, 11), to_one, 6000);
+  std::vector<int> counts(6, 0);
+  int repeats = 0;
+  for (std::size_t i = 0; i < fresh.size(); ++i) {
+    ++counts.at(fresh[i]);
+    repeats += i > 0 && fresh[i] == fresh[i - 1] ? 1 : 0;
+  }
+  for (int count : counts) EXPECT_NEAR(count, 1000, 150);
+  EXPECT_NEAR(repeats, 1000, 150);  // each step independent of the last: 1 in 6
+  // Six actors: a message that lost keeps its priority, and only the one delivered draws again. A
+  // high kept priority is soon delivered and drawn anew, so the kept ones sink, and a fresh draw
+  // beats them nearly always: the same message again and again (were they all drawn again at every
+  // step, 1 in 6).
+  const auto kept = choices(seeded(proto::POS, 11), to_six, 6000);
+  int kept_repeats = 0;
+  for (std::size_t i = 1; i < kept.size(); ++i) kept_repeats += kept[i] == kept[i - 1] ? 1 : 0;
+  EXPECT_GT(kept_repeats, 5000);
 }
 
 TEST(SchedulingOrder, RejectsAnUnknownHeuristic) {

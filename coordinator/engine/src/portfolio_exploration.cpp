@@ -17,7 +17,8 @@
 // runs than it has paths). Whenever the
 // systematic member has nothing to hand out (its choices are all out with other workers), a
 // sampled run keeps the worker busy. The randomized members take turns: random walk, then PCT of
-// depth 2, 3 and 5, each with a stream of seeds of its own.
+// depth 2, 3 and 5, then POS (Yuan et al., CAV'18: classes sampled more evenly than by a random
+// walk), each with a stream of seeds of its own.
 //
 // In a coordinator's job every lease is a portfolio over its subtree: split() gives away the
 // systematic member's subtrees, and each lease samples the whole program with seeds of its own
@@ -34,11 +35,12 @@ namespace exocheck::engine {
 namespace {
 
 /// The randomized members, in the order they take turns.
-constexpr std::array<std::pair<Strategy, std::uint32_t>, 4> kSamplers{{
+constexpr std::array<std::pair<Strategy, std::uint32_t>, 5> kSamplers{{
     {Strategy::kRandomWalk, 0},
     {Strategy::kPct, 2},
     {Strategy::kPct, 3},
     {Strategy::kPct, 5},
+    {Strategy::kPos, 0},
 }};
 /// Sampled runs per systematic one handed out, as (sampled, out of): before and after a bug.
 constexpr std::pair<unsigned, unsigned> kShareBeforeABug{1, 2};
@@ -124,6 +126,9 @@ class Portfolio final : public Exploration {
       const std::uint64_t counted = member.stats().paths - paths_before;  // none for a calibration run
       sampled_stats_.sampled += counted;
       if (counted != 0 && is_bug(execution.ending, options_.checks.termination)) ++sampled_stats_.bugs;
+      // Counted for the report's warning. It bounds nothing the systematic part would not: a run
+      // that long has a class, whose path the systematic part cuts at the same step.
+      if (counted != 0 && execution.ending == Ending::kStepLimit) ++sampled_stats_.step_limited;
     }
     refresh_stats();
     return true;
@@ -185,6 +190,7 @@ class Portfolio final : public Exploration {
     stats_ = systematic_->stats();
     stats_.sampled = sampled_stats_.sampled;
     stats_.bugs += sampled_stats_.bugs;
+    stats_.step_limited += sampled_stats_.step_limited;
   }
 
   ExplorerOptions options_;

@@ -1,5 +1,5 @@
 #pragma once
-// The random numbers of RANDOM_WALK and PCT: SplitMix64 (Steele, Lea, Flood, OOPSLA 2014), written
+// The random numbers of RANDOM_WALK, PCT and POS: SplitMix64 (Steele, Lea, Flood, OOPSLA 2014), written
 // out rather than taken from <random>, whose distributions differ between standard libraries: a
 // seed must give the same schedule wherever the hook runs.
 

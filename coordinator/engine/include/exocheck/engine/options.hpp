@@ -27,11 +27,12 @@ enum class Strategy {
   kRandomWalk,  ///< seeded runs, each a uniformly chosen enabled message at every step
   kPct,         ///< seeded PCT runs (Burckhardt et al., ASPLOS 2010) over messages
   kPortfolio,   ///< the reduction's tree and randomized runs side by side (portfolio_exploration.cpp)
+  kPos,         ///< seeded partial order sampling runs (Yuan, Yang, Gu, CAV 2018) over messages
 };
 
 /// Whether `strategy` only samples schedules: no exploration of it is ever complete.
 constexpr bool is_sampled(Strategy strategy) {
-  return strategy == Strategy::kRandomWalk || strategy == Strategy::kPct;
+  return strategy == Strategy::kRandomWalk || strategy == Strategy::kPct || strategy == Strategy::kPos;
 }
 
 /// In which order a receiver takes the messages it accepts: the hook enables them so, and race
