@@ -146,11 +146,12 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)->capture_default_str();
   options::add_bound_option(*app_, options::kWakeupBudget, wakeup_budget_)->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
-  app_->add_option("--from", from_,
-                   "Explore only the classes that share TRACE's first deliveries (a recorded run's, a bug's): "
-                   "which other orders after them fail and which pass; its subject, delivery, timers and faults "
-                   "are the trace's. The passing run that shares most of its deliveries is saved "
-                   "(nearest-passing.trace)");
+  app_->add_option(
+      "--from", from_,
+      "Explore only the classes that share TRACE's first deliveries (a recorded run's, a bug's): "
+      "which other orders after them fail and which pass; its subject, delivery, timers and faults "
+      "are the trace's; systematically, whatever the default strategy. The passing run that shares most of "
+      "its deliveries is saved (nearest-passing.trace)");
   app_->add_option("--keep-steps", keep_steps_,
                    "With --from: how many of the trace's deliveries to keep (default: all before the failing one)");
   options::add_json_flag(*app_, json_, "Print the summary as JSON instead of the report");
@@ -255,9 +256,19 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
 
 void ExploreCommand::apply_strategy(engine::ExplorerOptions& explorer) const {
   explorer.strategy = options::parse_strategy(strategy_).value();  // the option's check accepted only these
+  const auto given = [&](std::string_view flag) { return app_->count(std::string(flag)) > 0; };
+  // The classes below a trace's prefix are the systematic exploration's: sampled runs would go
+  // through the whole program, and their bugs would not be the prefix's.
+  if (!from_.empty()) {
+    if (given(options::kStrategyFlag) && explorer.strategy != engine::Strategy::kSystematic) {
+      throw InputError(
+          "explore: --from explores the classes below a trace's prefix, systematically: it goes "
+          "with --strategy systematic only");
+    }
+    explorer.strategy = engine::Strategy::kSystematic;
+  }
   const bool sampled = engine::is_sampled(explorer.strategy);
   const bool portfolio = explorer.strategy == engine::Strategy::kPortfolio;
-  const auto given = [&](std::string_view flag) { return app_->count(std::string(flag)) > 0; };
   if (given("--seed") && !sampled && !portfolio) {
     throw InputError("explore: --seed needs --strategy random, pct, pos or portfolio");
   }

@@ -58,6 +58,12 @@ TEST_F(Record, ExploreFromARecordedFailureExploresTheClassesThatShareItsStart) {
       << around.out;
   EXPECT_NE(around.out.find("Summary: complete, 1 paths"), std::string::npos) << around.out;
   EXPECT_NE(around.out.find("Nearest passing run: none"), std::string::npos) << around.out;
+  // On the default too, the classes below the prefix are explored systematically, with no sampled
+  // run through the whole program beside them; a sampled strategy is refused.
+  EXPECT_EQ(around.out.find("sampled runs beside"), std::string::npos) << around.out;
+  const auto sampled = exocheck({"explore", "--strategy", "pct", "--out", "sampled", "--from", *trace});
+  EXPECT_EQ(sampled.exit_code, 2) << sampled.out << sampled.err;
+  EXPECT_NE(sampled.err.find("--from explores the classes below a trace's prefix"), std::string::npos) << sampled.err;
   // Keeping none, 3 of the 4 classes pass: the one that shares most of the failure's deliveries is
   // saved, and `trace diff` shows where it parts from the recording.
   const auto near = exocheck(
