@@ -144,6 +144,7 @@ ExploreCommand::ExploreCommand(CLI::App& parent)
   options::add_seconds_option(*app_, options::kRunTimeout, run_timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)->capture_default_str();
+  options::add_bound_option(*app_, options::kLivenessBound, liveness_bound_)->capture_default_str();
   options::add_bound_option(*app_, options::kWakeupBudget, wakeup_budget_)->capture_default_str();
   app_->add_option("--out", out_, "Folder for summary.json and each bug's trace and timeline")->capture_default_str();
   app_->add_option(
@@ -210,6 +211,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   for (const auto& actor : faults_.crash_actors) session.faults.add_crash_actors(actor);
   for (const auto& type : faults_.lossy_types) session.faults.add_lossy_types(type);
   session.step_limit = step_limit_;
+  session.liveness_bound = liveness_bound_;
   session.run_timeout = timeout_from_seconds(run_timeout_seconds_);
   // 0 stays 0 (no limit); any other limit is at least a millisecond, as the option's check asks.
   session.time_limit =

@@ -65,6 +65,7 @@ class ExploreCommand {
   std::vector<std::string> checks_;  ///< none: ExplorationOptions{}'s (none)
   double run_timeout_seconds_ = std::chrono::duration<double>(kDefaults.run_timeout).count();
   std::uint64_t step_limit_ = kDefaults.step_limit;
+  std::uint32_t liveness_bound_ = kDefaults.liveness_bound;
   std::uint64_t wakeup_budget_ = kDefaults.explorer.held_wakeup_events;
   std::string junit_;
   bool shrink_ = false;

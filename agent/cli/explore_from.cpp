@@ -39,6 +39,7 @@ ExploreFrom explore_from(const std::string& path, std::optional<std::size_t> kee
   session.explorer.delivery = delivery->engine;
   session.explorer.timers = timers->engine;
   session.faults = trace.faults();
+  session.liveness_bound = trace.liveness_bound();
   const auto schedule = schedule_of(trace);
   ExploreFrom from;
   from.trace = path;

@@ -88,6 +88,7 @@ nlohmann::ordered_json options_json(const ExploreSettings& settings) {
   options["pin_workers"] = settings.pin_workers;
   options["in_place"] = settings.fork_server && settings.in_place;
   options["step_limit"] = settings.session.step_limit;
+  options["liveness_bound"] = settings.session.liveness_bound;
   const bool no_budget = explorer.held_wakeup_events == std::numeric_limits<std::uint64_t>::max();
   options["wakeup_budget"] = no_budget ? 0 : explorer.held_wakeup_events;
   if (settings.from) options["from_prefix"] = settings.from->prefix;  // --from: the deliveries kept

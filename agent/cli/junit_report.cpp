@@ -28,6 +28,7 @@ constexpr Check kChecks[] = {
     {"no deadlock", {proto::RUN_DEADLOCK, proto::RUN_DEADLOCK}},
     {"no crash or hang", {proto::RUN_CRASH, proto::RUN_HANG}},
     {"every run ends within the step limit", {proto::RUN_STEP_LIMIT, proto::RUN_STEP_LIMIT}},
+    {"no monitor stays hot (liveness)", {proto::RUN_LIVENESS, proto::RUN_LIVENESS}},
     {"every run reports its result", {proto::RUN_EXIT_WITHOUT_RESULT, proto::RUN_PROTOCOL_ERROR}},
     {"runs replay their prefix (no nondeterminism outside the scheduler)",
      {proto::RUN_DIVERGENCE, proto::RUN_DIVERGENCE}},

@@ -24,6 +24,7 @@ agent::RunSpec spec_of(const RunSettings& settings) {
   spec.request.set_timers(options::row_of(options::kTimers, settings.timers).wire);
   spec.request.set_step_limit(settings.step_limit);
   *spec.request.mutable_faults() = settings.faults;
+  spec.request.set_liveness_bound(settings.liveness_bound);
   for (const auto& id : settings.prefix) spec.request.add_prefix(id);
   for (const auto& actor : settings.ranking) spec.request.add_ranking(actor);
   return spec;
@@ -35,6 +36,7 @@ proto::TraceFile describe(const RunSettings& settings) {
                            settings.ranking, options::row_of(options::kDeliveries, settings.delivery).wire,
                            options::row_of(options::kTimers, settings.timers).wire);
   *trace.mutable_faults() = settings.faults;
+  trace.set_liveness_bound(settings.liveness_bound);
   for (const auto& id : settings.prefix) trace.add_prefix(id);
   return trace;
 }
@@ -77,6 +79,7 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
   }
   settings.timers = timers->engine;
   settings.faults = recorded.faults();
+  settings.liveness_bound = recorded.liveness_bound();
   settings.prefix = schedule_of(recorded);
   // The prefix goes to the subject in one run request: a run too long for one frame cannot be
   // followed (a free run of seconds can hold millions of deliveries).

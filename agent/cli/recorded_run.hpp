@@ -26,7 +26,8 @@ struct RunSettings {
   engine::Heuristic heuristic = engine::Heuristic::kFifo;
   engine::Delivery delivery = engine::Delivery::kUnordered;
   engine::Timers timers = engine::Timers::kAnytime;
-  proto::FaultBudget faults;  ///< the faults a run may suffer: a recorded run's, to replay it
+  proto::FaultBudget faults;         ///< the faults a run may suffer: a recorded run's, to replay it
+  std::uint32_t liveness_bound = 0;  ///< RunRequest.liveness_bound: a recorded run's, to replay it
   /// 0 = no limit.
   std::uint64_t step_limit = options::kDefaultStepLimit;
   std::vector<std::string> ranking;  ///< actor ranking for HMS and SGR (sent as RANKED)

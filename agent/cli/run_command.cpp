@@ -23,6 +23,7 @@ RunCommand::RunCommand(CLI::App& parent)
   options::add_delivery_option(*app_, delivery_);
   options::add_timers_option(*app_, timers_);
   options::add_bound_option(*app_, options::kStepLimit, step_limit_)->capture_default_str();
+  options::add_bound_option(*app_, options::kLivenessBound, liveness_bound_)->capture_default_str();
   options::add_seconds_option(*app_, options::kRunTime, timeout_seconds_, options::kMostRunSeconds)
       ->capture_default_str();
   app_->add_option("--out", out_, "Where to save the trace")->capture_default_str();
@@ -46,6 +47,7 @@ int RunCommand::execute(const SubjectCommand& subject) const {
   settings.delivery = choose_delivery(delivery_, settings.subject).delivery;
   settings.timers = options::parse_timers(timers_).value();
   settings.step_limit = step_limit_;
+  settings.liveness_bound = liveness_bound_;
   settings.timeout = timeout_from_seconds(timeout_seconds_);
 
   const auto trace = record_run(settings);

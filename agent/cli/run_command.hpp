@@ -36,6 +36,7 @@ class RunCommand {
   std::string delivery_;  ///< "": the front end's (delivery_choice.hpp)
   std::string timers_{options::name_of(kDefaults.timers)};
   std::uint64_t step_limit_ = kDefaults.step_limit;
+  std::uint32_t liveness_bound_ = kDefaults.liveness_bound;
   double timeout_seconds_ = std::chrono::duration<double>(kDefaults.timeout).count();
   std::string out_ = "exocheck-run.trace";
   bool json_ = false;

@@ -334,9 +334,9 @@ void ControlledRuntime::write_result(proto::RunResult result) {
   channel_.flush();
 }
 
-void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_lane) {
+void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_lane, bool notified) {
   static const std::string every(kEveryLane);
-  sleep_.wake_messages_of(every_lane ? every : actor, [&](const std::string& id) -> const std::string* {
+  sleep_.wake_messages_of(every_lane ? every : actor, notified, [&](const std::string& id) -> const std::string* {
     auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == id; });
     if (it == pending_.end()) return nullptr;
     return quiescent_firing(**it) ? &every : &(*it)->receiver->id;
@@ -358,6 +358,7 @@ std::optional<proto::RunResult> ControlledRuntime::run_steps() {
       collect_enabled();
     }
     const std::uint32_t done = step - 1;
+    if (auto hot = past_liveness_bound(step)) return hot;
     if (enabled_.empty()) return quiescent_result(done);
     if (request.step_limit() != 0 && done >= request.step_limit()) {
       proto::RunResult result;
@@ -404,7 +405,13 @@ std::optional<proto::RunResult> ControlledRuntime::run_steps() {
 
 std::optional<proto::RunResult> ControlledRuntime::finish_step(std::uint32_t step, bool quiescent_firing_delivered,
                                                                proto::StepOutcome outcome) {
-  if (step > firm_prefix(*request_)) wake_sleepers_of(event_->actor(), quiescent_firing_delivered);
+  // The prefix's last step too, when it is no wakeup entry: whether it notifies a monitor was not
+  // known when the explorer made the sleep set (it took it not to, and wakes nothing else twice).
+  const bool last_of_prefix =
+      request_->wakeup_entries() == 0 && step == static_cast<std::uint32_t>(request_->prefix_size());
+  if (step > firm_prefix(*request_) || last_of_prefix) {
+    wake_sleepers_of(event_->actor(), quiescent_firing_delivered, event_->notifications_size() != 0);
+  }
   note_failure(outcome, step);
   write_event();
   if (choice_divergence_.empty()) return std::nullopt;
@@ -434,7 +441,7 @@ int ControlledRuntime::run() {
   kept_steps_ = channel_.kept_steps().shared_with_last(*request_, channel_.intact_bytes());
   run_pid_ = fork_server_ != nullptr ? fork_server_->run_pid() : ::getpid();
   order_.emplace(*request_);
-  sleep_.assign(request_->sleep());
+  sleep_.assign(request_->sleep(), request_->sleep_notifying());
   delivery_ = request_->delivery();
   random_choices_ = heuristics::is_randomized(request_->heuristic());
   // Its own stream: the schedule's draws stay as they were. Seeded only where it is drawn from
@@ -442,6 +449,8 @@ int ControlledRuntime::run() {
   if (random_choices_) choice_random_.seed(request_->seed() ^ 0x63686f6f7365ULL);
   timers_ = request_->timers();
   faults_ = request_->faults();
+  liveness_.emplace(request_->liveness_bound());
+  monitor_clock_ = {};
   faults_on_ = faults_.losses() != 0 || faults_.duplicates() != 0 || faults_.partitions() != 0;
 
   finish_requested_destroys();
@@ -458,7 +467,7 @@ int ControlledRuntime::proceed() {
 }
 
 int ControlledRuntime::conclude(proto::RunResult result) {
-  report(with_first_failure(std::move(result)));
+  report(with_hot_monitors(with_first_failure(std::move(result))));
   in_run_ = false;
   return 0;
 }

@@ -19,6 +19,7 @@
 #include "exocheck/detail/actor_cell.hpp"
 #include "exocheck/detail/runtime.hpp"
 #include "fork_server.hpp"
+#include "liveness_watch.hpp"
 #include "scheduling_order.hpp"
 #include "sleep_set.hpp"
 #include "vector_clock.hpp"
@@ -51,6 +52,7 @@ class ControlledRuntime : public Runtime {
   void cancel(ActorCell* cell, const std::string& series) override;
   void abandon_reply(ActorCell* cell, const std::string& call) override;
   std::uint32_t choose(std::uint32_t range) override;
+  void notified(const Monitor& monitor, const std::string& summary) override;
 
   /// What `cell`, adopted in this step, is called in the trace instead of its C++ class (an
   /// adapter's actors are all of one proxy class).
@@ -121,9 +123,17 @@ class ControlledRuntime : public Runtime {
   int proceed();
   int conclude(proto::RunResult result);
   proto::RunResult with_first_failure(proto::RunResult result) const;
+  // Liveness (controlled_liveness.cpp).
+  /// A run that ended, completed or deadlocked or cut by the step limit with no bound, with a
+  /// monitor hot: RUN_LIVENESS instead.
+  proto::RunResult with_hot_monitors(proto::RunResult result) const;
+  /// Before step `step`, the one before it done: a monitor hot past the request's bound ends the
+  /// run RUN_LIVENESS here.
+  std::optional<proto::RunResult> past_liveness_bound(std::uint32_t step);
   void note_failure(proto::StepOutcome outcome, std::uint32_t step);
-  /// After a step at `actor` (on every lane: a quiescent timer's firing).
-  void wake_sleepers_of(const std::string& actor, bool every_lane);
+  /// After a step at `actor` (on every lane: a quiescent timer's firing; `notified`: it notified a
+  /// monitor).
+  void wake_sleepers_of(const std::string& actor, bool every_lane, bool notified);
   /// A delivery only when nothing else can be, which depends on everything before it: a timer's
   /// firing under TIMERS_QUIESCENT, or a message sent quiescent.
   bool quiescent_firing(const Envelope& envelope) const;
@@ -234,6 +244,10 @@ class ControlledRuntime : public Runtime {
   /// (kept_steps.hpp).
   std::uint32_t kept_steps_ = 0;
   std::optional<proto::RunRequest> request_;  ///< the run's, from run() on
+  std::optional<LivenessWatch> liveness_;     ///< the run's, from run() on
+  /// The clock of the latest step that notified a monitor: a step that notifies one happens after
+  /// it (the monitors' lane, dependency.md), and so do the messages it sends.
+  VectorClock monitor_clock_;
   std::optional<SchedulingOrder> order_;
   std::uint32_t next_step_ = 1;
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main

@@ -1,10 +1,12 @@
 #include "exocheck/system.hpp"
 
+#include <cstdio>
 #include <string>
 
 #include "controlled_mode.hpp"
 #include "controlled_runtime.hpp"
 #include "identity.hpp"
+#include "monitors.hpp"
 #include "thread_pool_runtime.hpp"
 
 namespace exocheck {
@@ -41,7 +43,16 @@ System::~System() {
 }
 
 int System::run() {
-  return mode_->run();
+  detail::close_monitor_registration();
+  const int code = mode_->run();
+  if (mode_->controlled()) return code;
+  // A free run: a monitor hot at the end is a liveness bug, as in a controlled run.
+  if (const Monitor* hot = detail::first_hot_monitor()) {
+    std::fprintf(stderr, "exocheck: monitor %s is hot in state %s where the run ended: a liveness bug\n",
+                 hot->name().c_str(), hot->hot_state().c_str());
+    return code == 0 ? 1 : code;
+  }
+  return code;
 }
 
 bool System::controlled() const {

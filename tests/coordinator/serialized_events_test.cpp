@@ -64,6 +64,11 @@ proto::Event random_event(std::mt19937& random, std::uint32_t step) {
   event.set_destroyed(flag(random) == 1);
   for (int k = count(random); --k >= 0;) event.add_dead_letters(random_text(random));
   event.set_reply(flag(random) == 1);
+  for (int k = count(random) - 1; --k >= 0;) {
+    auto* notification = event.add_notifications();
+    notification->set_monitor(random_text(random));
+    notification->set_event(random_text(random));
+  }
   return event;
 }
 
@@ -84,6 +89,7 @@ void expect_same_step(const engine::Step& a, const engine::Step& b, const std::s
   EXPECT_EQ(a.destroyed, b.destroyed) << where;
   EXPECT_EQ(a.reply, b.reply) << where;
   EXPECT_EQ(a.failed, b.failed) << where;
+  EXPECT_EQ(a.notified, b.notified) << where;
   EXPECT_EQ(a.dead_letters, b.dead_letters) << where;
 }
 

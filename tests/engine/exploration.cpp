@@ -86,6 +86,7 @@ Execution run_item(const Program& program, const WorkItem& item, const ExplorerO
   RunSpec spec;
   spec.prefix = item.prefix;
   spec.sleep = item.sleep;
+  spec.sleep_notifying = item.sleep_notifying;
   spec.ranking = item.ranking;
   spec.heuristic = options::to_hook(explorer.heuristic);
   spec.delivery = options::row_of(options::kDeliveries, explorer.delivery).wire;

@@ -18,6 +18,7 @@ Execution run(const Program& program, const WorkItem& item) {
   RunSpec spec;
   spec.prefix = item.prefix;
   spec.sleep = item.sleep;
+  spec.sleep_notifying = item.sleep_notifying;
   return run_program(program, spec);
 }
 

@@ -71,6 +71,14 @@ Execution Interpreter::run() {
       });
     }
     if (!deliver(chosen) && failure_.empty()) failure_ = "check failed at " + current_->message;
+    // As the hook's sleep set: a step that notified a monitor wakes what notifies, the prefix's last
+    // step too when it is no wakeup entry.
+    const bool last_of_prefix = spec_.wakeup_entries == 0 && step == spec_.prefix.size();
+    if (current_->notified && (step > spec_.prefix.size() - (spec_.wakeup_entries != 0 ? 1 : 0) || last_of_prefix)) {
+      std::erase_if(sleep, [&](const std::string& s) {
+        return std::find(spec_.sleep_notifying.begin(), spec_.sleep_notifying.end(), s) != spec_.sleep_notifying.end();
+      });
+    }
     if (aborted_) return finish(Ending::kAssertion, failure_);  // what was enabled is never run
   }
 }
@@ -279,6 +287,23 @@ bool Interpreter::run_action(int self, const Action& action, const Message* hand
     case Op::kChoose:
       actors_[self].acc = (actors_[self].acc * 5 + choose(static_cast<std::uint32_t>(action.value)) + 1) % 1000003;
       return true;
+    case Op::kNotify: {
+      current_->notified = true;
+      // As the hook's clocks: the step comes after the monitors' latest step, and so does what it
+      // sent (the step's clock is shared with its messages).
+      if (step_clock_) {
+        auto& clock = const_cast<VectorClock&>(*step_clock_);
+        clock.merge(monitor_clock_);
+        monitor_clock_ = clock;
+        current_->clock.clear();
+        for (const auto& [index_, count] : clock.entries()) {
+          if (index_ != exocheck::detail::kStepZeroSends) current_->clock.emplace_back(actors_[index_].id, count);
+        }
+      }
+      long& state = monitor_states_[static_cast<std::size_t>(action.slot)];
+      state = (state * 7 + actors_[self].acc + action.value + 1) % 1000003;
+      return state % 7 != action.value;
+    }
     case Op::kMonitor:
       if (const int target = resolve(self, action.to, action.slot, handled); target >= 0) monitor(self, target);
       return true;
@@ -442,6 +467,10 @@ Execution Interpreter::finish(Ending ending, std::string detail) {
   for (const auto& actor : actors_) {
     execution_.final_state.push_back(actor.id + ": acc=" + std::to_string(actor.acc) +
                                      " count=" + std::to_string(actor.count) + (actor.destroyed ? " destroyed" : ""));
+  }
+  for (std::size_t i = 0; i < monitor_states_.size(); ++i) {
+    if (monitor_states_[i] != 0)
+      execution_.final_state.push_back("monitor " + std::to_string(i) + ": " + std::to_string(monitor_states_[i]));
   }
   std::sort(execution_.final_state.begin(), execution_.final_state.end());
   return std::move(execution_);

@@ -34,6 +34,9 @@ struct Action {
     kCancel,   ///< cancel the timer in timer slot `slot`
     kChoose,   ///< exocheck::choose(`value`): acc changes with the value chosen
     kMonitor,  ///< Actor::monitor(`to`): a Down (message type kDownType) comes when it ends
+    /// exocheck::notify: specification monitor `slot` (0 or 1) takes in acc + `value`; its check
+    /// fails the step when its state % 7 == `value`
+    kNotify,
   } op;
   int type = 0;
   Target to = Target::kSlot;

@@ -97,6 +97,10 @@ class Generator {
     if (chance(2)) h.push_back({.op = Action::Op::kReply});
     if (chance(6)) h.push_back({.op = Action::Op::kDestroy, .when_count = 1 + pick(3)});
     if (chance(5)) h.push_back({.op = Action::Op::kCheck, .value = pick(3)});
+    if (features_.specifications && chance(2)) {
+      h.insert(h.begin() + pick(static_cast<int>(h.size()) + 1),
+               {.op = Action::Op::kNotify, .slot = pick(2), .value = pick(7)});
+    }
     if (features_.aborts && chance(4)) h.push_back({.op = Action::Op::kAbort, .value = pick(3)});
     return h;
   }

@@ -19,6 +19,9 @@ struct Features {
   bool quiescent_timers = false;
   /// Actors that monitor others (Actor::monitor) and handle their Down.
   bool monitors = false;
+  /// Handlers that notify specification monitors (exocheck::notify), two of them, whose state
+  /// depends on the order of their notifications and whose check may fail.
+  bool specifications = false;
   /// Handlers that may assert() as a C++ program does: a failure ends the process, and the run,
   /// with that step, whatever was still enabled.
   bool aborts = false;

@@ -4,6 +4,7 @@
 // rest interpreter.cpp's.
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -100,9 +101,11 @@ class Interpreter {
   std::uint64_t creation_seq_ = 0;
   int environment_sent_ = 0;
   int roots_spawned_ = 0;
-  std::string failure_;   ///< the first failed check; the run goes on without the failed actor
-  bool aborted_ = false;  ///< a kAbort failed: the run ends with the step in progress
-  bool copying_ = false;  ///< posting the network's copy of a message: no fault for it
+  std::array<long, 2> monitor_states_{};  ///< the specification monitors' (Action::Op::kNotify)
+  VectorClock monitor_clock_;             ///< the clock of the latest step that notified one
+  std::string failure_;                   ///< the first failed check; the run goes on without the failed actor
+  bool aborted_ = false;                  ///< a kAbort failed: the run ends with the step in progress
+  bool copying_ = false;                  ///< posting the network's copy of a message: no fault for it
 };
 
 }  // namespace exocheck::engine::testing::interpreted

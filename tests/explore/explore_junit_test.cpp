@@ -40,13 +40,13 @@ TEST_F(ExploreJunit, ABugIsAFailureWithItsReplayCommand) {
   if (!built("clientserver")) GTEST_SKIP() << "clientserver not built";
   if (!have_xmllint()) GTEST_SKIP() << "xmllint is not installed (deploy/setup.sh installs libxml2-utils)";
   const auto xml = junit_of({"--workers", "1"}, "clientserver", 1);
-  EXPECT_EQ(occurrences(xml, "<testcase "), 7u);
+  EXPECT_EQ(occurrences(xml, "<testcase "), 8u);
   EXPECT_EQ(occurrences(xml, "<failure "), 1u);
   EXPECT_NE(xml.find("type=\"RUN_ASSERTION_FAILED\""), std::string::npos) << xml;
   EXPECT_NE(xml.find("replay: exocheck replay out/bug-1.trace"), std::string::npos) << xml;
   // Stopped at the first bug: the other checks were not explored to the end.
-  EXPECT_EQ(occurrences(xml, "<skipped "), 6u);
-  EXPECT_NE(xml.find("tests=\"7\" failures=\"1\" errors=\"0\" skipped=\"6\""), std::string::npos) << xml;
+  EXPECT_EQ(occurrences(xml, "<skipped "), 7u);
+  EXPECT_NE(xml.find("tests=\"8\" failures=\"1\" errors=\"0\" skipped=\"7\""), std::string::npos) << xml;
 }
 
 // One failure per distinct bug, with how many paths and classes hit it: serverreal's 43 failing
@@ -62,7 +62,7 @@ TEST_F(ExploreJunit, EveryDistinctBugOfAKeepGoingExplorationIsAFailure) {
       << xml;
   EXPECT_NE(xml.find("in 43 classes"), std::string::npos) << xml;
   EXPECT_EQ(occurrences(xml, "<skipped "), 0u);
-  EXPECT_NE(xml.find("tests=\"7\" failures=\"1\" errors=\"0\" skipped=\"0\""), std::string::npos) << xml;
+  EXPECT_NE(xml.find("tests=\"8\" failures=\"1\" errors=\"0\" skipped=\"0\""), std::string::npos) << xml;
   const auto kinds = junit_of({"--workers", "1", "--keep-going"}, "fault_kinds", 1);
   EXPECT_EQ(occurrences(kinds, "<failure "), 12u);
   EXPECT_NE(kinds.find("the race was won by delta, then gamma"), std::string::npos) << kinds;
@@ -72,7 +72,7 @@ TEST_F(ExploreJunit, ACompleteExplorationPassesEveryCheck) {
   if (!built("registry")) GTEST_SKIP() << "registry not built";
   if (!have_xmllint()) GTEST_SKIP() << "xmllint is not installed";
   const auto xml = junit_of({"--workers", "2"}, "registry", 0);
-  EXPECT_EQ(occurrences(xml, "<testcase "), 7u);
+  EXPECT_EQ(occurrences(xml, "<testcase "), 8u);
   EXPECT_EQ(occurrences(xml, "<failure "), 0u);
   EXPECT_EQ(occurrences(xml, "<skipped "), 0u);
 }

@@ -120,6 +120,9 @@ std::string effects_of(const proto::Event& event) {
   for (const auto& change : link_changes(event)) parts.push_back("[" + change + "]");
   if (const auto firing = firing_text(event); !firing.empty()) parts.push_back("[" + firing + "]");
   if (const auto choices = choices_text(event); !choices.empty()) parts.push_back("[" + choices + "]");
+  for (const auto& notification : event.notifications()) {
+    parts.push_back("[notified " + notification.monitor() + ": " + notification.event() + "]");
+  }
   if (const auto marker = outcome_marker(event); !marker.empty()) parts.push_back(marker);
   return join(parts, "; ", identity);
 }

@@ -20,7 +20,7 @@ bool came_back(const Configuration& at, const Taken& c) {
 /// run was cut off at it (Taken::cut_off), or this one was, in that step.
 Starts starts_the_rest(const TraceView& trace, const Names& names, bool cut_off, std::size_t k, const Configuration& at,
                        const Taken& c) {
-  const std::size_t first = trace.first_dependent_step_after(c.receiver, k);
+  const std::size_t first = trace.first_dependent_step_after(c.receiver, k, c.notifies);
   if (first == 0 || names.base(trace.step(first).label) != names.base(c.message)) return Starts::kNo;
   if (first == k + 1) return Starts::kYes;
   // The steps between are independent of the delivery: with c's label it meets the state and the

@@ -20,11 +20,11 @@ SleepSet sleep_after(const Names& names, const Configuration& from, const Wakeup
   for (const Taken& t : taken_before(names, from, p.message)) {
     if (t.finished || !finished_only) done.push_back(names.base(t.message));
   }
-  return from.sleep.after(names.base(p.message), p.receiver, done, [&](Key m) {
+  return from.sleep.after(names.base(p.message), p.receiver, p.notifies, done, [&](Key m) {
     for (const Taken& t : from.done) {
-      if (names.base(t.message) == m) return t.receiver;
+      if (names.base(t.message) == m) return Pending{m, t.receiver, t.notifies};
     }
-    return kNoKey;
+    return Pending{m, kNoKey, names.notifications_seen()};
   });
 }
 

@@ -22,9 +22,12 @@ constexpr Key lane(Key receiver) {
 }
 
 /// Deliveries to `receiver_a` and to `receiver_b` do not commute: they are on the same lane, or one
-/// of them is on every lane.
-constexpr bool dependent(Key receiver_a, Key receiver_b) {
-  return lane(receiver_a) == lane(receiver_b) || lane(receiver_a) == kEveryLane || lane(receiver_b) == kEveryLane;
+/// of them is on every lane, or both notified specification monitors (`notifies_a`, `notifies_b`:
+/// the monitors' lane, dependency.md "Specification monitors"; a delivery not run yet where it is
+/// asked of may be taken to notify).
+constexpr bool dependent(Key receiver_a, Key receiver_b, bool notifies_a = false, bool notifies_b = false) {
+  return lane(receiver_a) == lane(receiver_b) || lane(receiver_a) == kEveryLane || lane(receiver_b) == kEveryLane ||
+         (notifies_a && notifies_b);
 }
 
 /// The delivery of a message that the delivery of `earlier` sent (`sender`: the message whose

@@ -24,6 +24,13 @@ class DporPolicy final : public RaceDrivenPolicy {
         return;
       }
     }
+    // Every element asleep: the sleeping sibling covers the reversal when each event has one lane.
+    // One that also notified a monitor may need a message sent after the sleeper's lane-mate
+    // first (dependency.md, "Specification monitors"): line 7 then, every message awake here.
+    if (!race.monitors) return;
+    for (Key m : pre.enabled) {
+      if (!pre.asleep(m)) pre.add_backtrack(m);
+    }
   }
 };
 

@@ -40,6 +40,10 @@ class Names {
     }
   }
   const std::string& name(Key key) const { return names_[key]; }
+  /// Some execution interned here notified a specification monitor (TraceView): a delivery that
+  /// has not run yet may notify one too. Until then, none is taken to (dependency.md).
+  bool notifications_seen() const { return notifications_seen_; }
+  void note_notifications() { notifications_seen_ = true; }
   std::vector<std::string> names_of(const std::vector<Key>& keys) const {
     std::vector<std::string> names;
     names.reserve(keys.size());
@@ -54,6 +58,7 @@ class Names {
   std::size_t size() const { return names_.size(); }
 
  private:
+  bool notifications_seen_ = false;
   static std::uint64_t hash(std::string_view name) {
     std::uint64_t h = 14695981039346656037ULL;
     for (const char c : name) {

@@ -24,6 +24,7 @@
 #include <utility>
 
 #include "class_representative.hpp"
+#include "class_set.hpp"
 #include "configuration_sleep.hpp"
 #include "configuration_tree.hpp"
 #include "exploration.hpp"
@@ -31,6 +32,7 @@
 #include "names.hpp"
 #include "race.hpp"
 #include "race_sequence.hpp"
+#include "subtree_handover.hpp"
 #include "trace_view.hpp"
 #include "wakeup_budget.hpp"
 #include "wakeup_placement.hpp"
@@ -45,14 +47,8 @@ class OptimalExploration final : public Exploration {
     trace_.set_timers(options.timers);
     if (subtree == nullptr) return;
     for (const auto& message : subtree->prefix) root_prefix_.push_back(names_.intern(message));
-    Configuration& root = tree_.root();
-    for (const auto& [message, receiver] : subtree->sleep) {
-      root.sleep.fall_asleep({names_.intern(message), names_.intern(receiver)});
-    }
-    std::vector<std::pair<std::size_t, WakeupEvent>> nodes;
-    for (const WakeupStep& step : subtree->wakeup) nodes.emplace_back(step.depth, event_named(step, names_));
-    root.wakeup = WakeupTree::from_preorder(nodes);
-    tree_.relist(root);
+    take_root(*subtree, names_, tree_.root());
+    tree_.relist(tree_.root());
   }
 
   std::optional<WorkItem> next() override {
@@ -123,8 +119,12 @@ class OptimalExploration final : public Exploration {
       ++stats_.sleep_blocked;
     } else {
       count_path(stats_, execution, options_);
+      // A class whose runs notify a monitor may be run more than once (wakeup_tree.cpp): counted by
+      // its key, held, as the tree reductions count theirs.
       const ClassVerdict verdict =
-          represents_its_class(trace_, path_, names_, cut_off_, out.first.message != kNoKey ? out.from : nullptr);
+          trace_.latest_notifying_step(trace_.size()) != 0
+              ? ClassVerdict{.represents = notifying_classes_.insert(trace_, names_)}
+              : represents_its_class(trace_, path_, names_, cut_off_, out.first.message != kNoKey ? out.from : nullptr);
       new_class_ = verdict.represents;
       if (verdict.waits_on != nullptr) ++verdict.waits_on->classes_waiting;
       if (new_class_) ++stats_.classes;
@@ -149,19 +149,11 @@ class OptimalExploration final : public Exploration {
       if (!may_give_away(names_, from, facts)) continue;
       auto [first, rest] = from.wakeup.take_first();
       tree_.relist(from);
-      Subtree subtree;
+      Subtree subtree =
+          subtree_below(names_, names_.names_of(prefix_of(from)), first, rest, sleep_after(names_, from, first, true));
       subtree.id = next_id_++;
-      subtree.prefix = names_.names_of(prefix_of(from));
-      subtree.prefix.push_back(names_.name(first.message));
-      for (const Pending& p : sleep_after(names_, from, first, true)) {
-        subtree.sleep.emplace_back(names_.name(p.message), names_.name(p.receiver));
-      }
-      for (const auto& [depth, event] : rest.preorder()) {
-        WakeupStep step = step_named(event, names_);
-        step.depth = static_cast<std::uint32_t>(depth);
-        subtree.wakeup.push_back(std::move(step));
-      }
-      const Taken& given = from.take({first.message, first.receiver, false, false, true});
+      const Taken& given = from.take(
+          {.message = first.message, .receiver = first.receiver, .given_away = true, .notifies = first.notifies});
       ++from.out;  // held until the subtree comes back: its requests come here
       given_away_.emplace(subtree.id, std::pair{&from, given.serial});
       return subtree;
@@ -272,7 +264,7 @@ class OptimalExploration final : public Exploration {
     item.steps_held = held_.prefix_of(from, tree_.root().depth, held_prefix_) ? from.depth + 1 : 0;
     SleepSet sleep = from.sleep;  // and the choices explored from here: sleep(E) before `first`
     for (const Taken& t : taken_before(names_, from, first.message))
-      sleep.fall_asleep({names_.base(t.message), t.receiver});
+      sleep.fall_asleep({names_.base(t.message), t.receiver, t.notifies});
     if (first.message != kNoKey) {
       Configuration* at = &from;
       SleepSet child_sleep = sleep_after(names_, from, first);
@@ -282,20 +274,23 @@ class OptimalExploration final : public Exploration {
         out.prefix.push_back(entry.message);
         out.last = entry;
         ++item.wakeup_entries;
-        const Taken& choice = at->take({entry.message, entry.receiver, entry.tentative, false, false});
+        const Taken& choice = at->take({.message = entry.message,
+                                        .receiver = entry.receiver,
+                                        .unsure = entry.tentative,
+                                        .notifies = entry.notifies});
         at = &tree_.add_child(*at, choice, std::move(child_sleep), {});
         if (below.empty()) break;
         sleep = at->sleep;
         auto [next, subtree] = below.take_first();
         at->wakeup = std::move(below);
         tree_.relist(*at);
-        child_sleep = at->sleep.passed_through(next.receiver);
+        child_sleep = at->sleep.passed_through(next.receiver, next.notifies);
         entry = next;
         below = std::move(subtree);
       }
       out.holder = at;
     }
-    for (const Pending& p : sleep) item.sleep.push_back(names_.name(p.message));
+    sleep.name_into(names_, item.sleep, item.sleep_notifying);
     out.before_last = std::move(sleep);
     item.prefix = names_.names_of(out.prefix);
     ++out.holder->out;
@@ -355,7 +350,7 @@ class OptimalExploration final : public Exploration {
         path_[k] = entries_[k];
         continue;
       }
-      parent.held.push_back({entry, taken.receiver});
+      parent.held.push_back({entry, taken.receiver, taken.notifies});
       tree_.withdraw(parent, serial);
       if (trace_.size() >= k && parent.taken(trace_.step(k).label)) {
         held_back_at_ = &parent;
@@ -370,9 +365,10 @@ class OptimalExploration final : public Exploration {
       if (path_[k] != nullptr) continue;  // the item's
       const ViewStep& step = trace_.step(k);
       Configuration& parent = *path_[k - 1];
-      const Taken& choice = parent.take({step.label, step.lane(), false, false, false});
-      SleepSet sleep = k == last && held_back ? out.before_last.passed_through(step.lane())  // the hook's
-                                              : parent.sleep.passed_through(step.lane());
+      const Taken& choice = parent.take({.message = step.label, .receiver = step.lane(), .notifies = step.notified});
+      SleepSet sleep = k == last && held_back
+                           ? out.before_last.passed_through(step.lane(), step.notified)  // the hook's
+                           : parent.sleep.passed_through(step.lane(), step.notified);
       WakeupTree wakeup;
       if (auto subtree = parent.wakeup.take(step.label)) wakeup = std::move(*subtree);
       tree_.relist(parent);
@@ -382,7 +378,8 @@ class OptimalExploration final : public Exploration {
     // own from the configuration before it (dependency.md, "Choices").
     for (std::size_t k = from.depth + 1; k <= trace_.size(); ++k) {
       for (Key alternative : trace_.alternatives(k))
-        placement_.add_alternative(*path_[k - 1], alternative, trace_.step(k).lane());
+        placement_.add_alternative(*path_[k - 1], alternative,
+                                   trace_.step(k).lane());  // may notify: wakeup_placement.cpp
     }
     // A subtree's runs enter its root by its giver's choice: that step's alternatives are the
     // giver's to explore, asked for once, with the first run that comes back.
@@ -421,7 +418,7 @@ class OptimalExploration final : public Exploration {
       if (interrupted()) return;
       analyse(m, trace_.size());
       find_cut_off_race(trace_, m, races_);
-      for (const Race& race : races_) insert(race.step, m);
+      for (const Race& race : races_) insert(race.step, m, race.notifies);
     }
     if (Configuration* pre = cut_off_ ? path_[trace_.size() - 1] : nullptr) {  // a cut-off run has a step
       if (Taken* cut_by = pre->taken_of(path_.back()->via_serial)) mark_cut_off(*cut_by);
@@ -438,15 +435,15 @@ class OptimalExploration final : public Exploration {
 
   void analyse(Key m, std::size_t point) {
     find_races(trace_, options_.delivery, m, trace_.receiver(m), point, races_, false);
-    for (const Race& race : races_) insert(race.step, m);
+    for (const Race& race : races_) insert(race.step, m, race.notifies);
   }
 
   /// v = notdep(e, E).e' for the race of step i with message m (race_sequence.hpp), into the tree
   /// at pre(E, i), or to its owner when that configuration lies above this explorer's root.
-  void insert(std::size_t i, Key m) {
+  void insert(std::size_t i, Key m, bool notifies) {
     // A failure that cut the run off ends the process: nothing goes after it, so it is in no v.
     const std::size_t end = cut_off_ ? trace_.size() - 1 : trace_.size();
-    auto v = race_sequence(trace_, names_, i, m, end, budget_, *this);
+    auto v = race_sequence(trace_, names_, i, m, notifies, end, budget_, *this);
     if (!v) return;
     Configuration* at = path_[i - 1];
     cut_for_memory_ = wakeup_budget_.cut(*v, at) || cut_for_memory_;
@@ -479,6 +476,7 @@ class OptimalExploration final : public Exploration {
   std::unordered_map<std::uint64_t, std::pair<Configuration*, std::uint32_t>> given_away_;  ///< where, which choice
   std::vector<BacktrackRequest> requests_;
   Stats stats_;
+  ClassSet notifying_classes_;  ///< the classes whose runs notify a monitor (complete())
   TraceView trace_;
   std::vector<Configuration*> path_;
   std::vector<Configuration*> entries_;    ///< extend(): the configurations an item's entries reached

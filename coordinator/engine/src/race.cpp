@@ -47,6 +47,30 @@ bool ordered_before(const TraceView& trace, Delivery delivery, std::size_t i, Ke
   return a != 0 ? trace.happens_before(a, b) : step_zero_send_before(trace, earlier, b);
 }
 
+/// DPOR's E from the steps after i up to `last` that `leads` (each delivery as it was, its
+/// handler's choices included: it leads there as it did): those enabled at pre(S, i), by increasing
+/// step, the first of them TransDPOR's. False when no step leads there.
+template <class Leads>
+bool add_leading_steps(const TraceView& trace, Race& race, std::size_t i, std::size_t last, Leads leads) {
+  bool first = true;
+  for (std::size_t j = i + 1; j <= last; ++j) {
+    if (!leads(j)) continue;
+    const Key candidate = trace.step(j).label;
+    const Key message = trace.step(j).message;
+    const bool usable = enabled_before(trace, i, message);
+    if (first && usable) {
+      race.minimal = candidate;
+      race.minimal_message = message;
+    }
+    first = false;
+    if (usable && std::find(race.dpor_set.begin(), race.dpor_set.end(), candidate) == race.dpor_set.end()) {
+      race.dpor_set.push_back(candidate);
+      race.dpor_messages.push_back(message);
+    }
+  }
+  return !first;
+}
+
 /// The race of m with step i of its receiver (i does not happen before m).
 Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point, bool backtrack_sets = true) {
   Race race;
@@ -61,24 +85,50 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point, 
     race.minimal = race.minimal_message = m;
     return race;
   }
-  bool first = true;
-  for (std::size_t j = i + 1; j <= point; ++j) {
-    if (!trace.happens_before_message(j, m)) continue;
-    // The delivery as it was, its handler's choices included: it leads to m as it did.
-    const Key candidate = trace.step(j).label;
-    const Key message = trace.step(j).message;
-    const bool usable = enabled_before(trace, i, message);
-    if (first && usable) {
-      race.minimal = candidate;
-      race.minimal_message = message;
-    }
-    first = false;
-    if (usable && std::find(race.dpor_set.begin(), race.dpor_set.end(), candidate) == race.dpor_set.end()) {
-      race.dpor_set.push_back(candidate);
-      race.dpor_messages.push_back(message);
-    }
+  add_leading_steps(trace, race, i, point, [&](std::size_t j) { return trace.happens_before_message(j, m); });
+  return race;
+}
+
+/// The race of step i with m's delivery, step j, on the monitors' lane. Unlike a race on the
+/// receiver's lane, the receiver may have had steps between i and j (not after i): m delivered at
+/// pre(S, i) would come before them, another order than the reversal's. DPOR's E is the first
+/// deliveries of notdep(i, S).m: the steps after i not after it that lead to step j (m's sending,
+/// the receiver's steps before j), those enabled at pre(S, i) by increasing step, or m itself
+/// when none leads there.
+Race monitor_race_with(const TraceView& trace, Key m, std::size_t i, std::size_t j, bool backtrack_sets) {
+  Race race;
+  race.step = i;
+  race.message = m;
+  race.taken = trace.step(i).label;
+  if (!backtrack_sets) return race;
+  const std::uint32_t own = trace.own_clock_entry(i);
+  const bool led = add_leading_steps(trace, race, i, j - 1, [&](std::size_t k) {
+    return !trace.happens_before(i, own, k) && trace.happens_before(k, j);
+  });
+  if (!led && enabled_before(trace, i, m)) {
+    race.dpor_set.push_back(m);
+    race.dpor_messages.push_back(m);
+    race.minimal = race.minimal_message = m;
   }
   return race;
+}
+
+/// The race of m's delivery, step point + 1, which notified a monitor, with the latest earlier step
+/// that did (the monitors' lane, dependency.md "Specification monitors"). Earlier ones happen
+/// before that one. A race when that step i happens before step point + 1 only through their
+/// notifications: not before m's sending, nor before the receiver's step before it, nor before a
+/// step on every lane between them. Then every step not after i, in order, leaves the receiver as
+/// it was before m's delivery and m sent: m can go before i. Steps on the receiver's lane are the
+/// receiver's race's.
+void find_monitor_race(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races,
+                       bool backtrack_sets) {
+  const std::size_t i = trace.latest_notifying_step(point);
+  if (dependency::lane(receiver) == dependency::kEveryLane) return;  // every step is the receiver's race's
+  if (i == 0 || trace.step(i).lane() == dependency::lane(receiver) || trace.step(i).every_lane) return;
+  if (trace.happens_before_message(i, m) || trace.every_lane_step_between(i, point + 1)) return;
+  const std::size_t before = trace.latest_step_on_lane(dependency::lane(receiver), point);
+  if (before != 0 && trace.happens_before(i, before)) return;
+  races.push_back(monitor_race_with(trace, m, i, point + 1, backtrack_sets));
 }
 
 }  // namespace
@@ -93,14 +143,21 @@ Race race_with(const TraceView& trace, Key m, std::size_t i, std::size_t point, 
 void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, std::size_t point,
                 std::vector<Race>& races, bool backtrack_sets) {
   races.clear();
+  const bool delivered_next = point < trace.size() && trace.step(point + 1).message == m;
+  const bool notifies = delivered_next ? trace.step(point + 1).notified : trace.notifications_seen();
   // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Dependent steps are on one
   // lane, totally ordered: if one happens before m, all earlier ones do too.
   for (std::size_t i = trace.latest_dependent_step(receiver, point); i != 0;
        i = trace.latest_dependent_step(receiver, i - 1)) {
-    if (trace.happens_before_message(i, m)) return;
+    if (trace.happens_before_message(i, m)) break;
     if (held_back_at(trace, i, m) || ordered_before(trace, delivery, i, m)) continue;
     races.push_back(race_with(trace, m, i, point, backtrack_sets));
-    return;
+    break;
+  }
+  if (delivered_next && notifies) find_monitor_race(trace, m, receiver, point, races, backtrack_sets);
+  for (Race& race : races) {
+    race.notifies = notifies;
+    race.monitors = notifies || trace.step(race.step).notified;
   }
 }
 
@@ -112,6 +169,7 @@ void find_cut_off_race(const TraceView& trace, Key m, std::vector<Race>& races) 
   if (trace.latest_dependent_step(trace.receiver(m), last) == last) return;
   races.push_back(race_with(trace, m, last, last));
   races.back().cut_off = true;
+  races.back().notifies = trace.notifications_seen();  // m was never delivered: it may notify
 }
 
 bool cut_off(const TraceView& trace, const std::vector<Key>& pending, std::vector<Race>& races) {

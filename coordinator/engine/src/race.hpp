@@ -24,10 +24,18 @@ struct Race {
                                     ///< if enabled; kNoKey when E is empty
   Key minimal_message = kNoKey;     ///< minimal's message
   bool cut_off = false;             ///< find_cut_off_race's: step i ended the run, with m enabled
+  /// m's delivery notified a specification monitor (after step `point`), or m was not delivered
+  /// there and may: it is on the monitors' lane too (dependency.hpp).
+  bool notifies = false;
+  /// Step i or m's delivery notified a monitor (or may): the race is about two lanes at once, which
+  /// the tree reductions' shortcuts do not allow for (dpor_policy.cpp, transdpor_policy.cpp).
+  bool monitors = false;
 };
 
 /// The races of message `m` (received by `receiver`) in the configuration after step `point`:
-/// none, or the race with the receiver's last step co-enabled with m (steps at whose
+/// none, or the race with the receiver's last step co-enabled with m, and where m's delivery is step
+/// point + 1 and notified a monitor, the race with the latest step before it that notified one
+/// (dependency.md, "Specification monitors") (steps at whose
 /// configuration m was pending but held back by a guard are not, nor those whose message
 /// `delivery` puts before m). Written over `races` (the caller's, reused from one message to the
 /// next: it is asked once per message of every result). Without `backtrack_sets`, a race has no

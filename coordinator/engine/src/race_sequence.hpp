@@ -21,10 +21,12 @@ struct AnalysisBudget {
   bool cut_short = false;
 };
 
-/// v for the race of step i with message m, from the steps after i up to `end`. Past the reads left,
+/// v for the race of step i with message m (`notifies`: its delivery notified a monitor, or may),
+/// from the steps after i up to `end`. Past the reads left,
 /// or the events a sequence keeps, v keeps one event at least (an initial of it) and ends in
 /// WakeupEvent::rest_of_sequence(). Nothing when `exploration` was interrupted meanwhile.
 std::optional<WakeupSequence> race_sequence(const TraceView& trace, const Names& names, std::size_t i, Key m,
-                                            std::size_t end, AnalysisBudget& budget, const Exploration& exploration);
+                                            bool notifies, std::size_t end, AnalysisBudget& budget,
+                                            const Exploration& exploration);
 
 }  // namespace exocheck::engine

@@ -9,6 +9,8 @@
 // same receiving actor), and leaves the others asleep.
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "dependency.hpp"
 #include "names.hpp"
@@ -22,6 +24,9 @@ namespace exocheck::engine {
 struct Pending {
   Key message = kNoKey;
   Key receiver = kNoKey;
+  /// Its delivery notified a specification monitor where it ran, or it is not known not to: it is
+  /// on the monitors' lane too (dependency.hpp).
+  bool notifies = false;
 };
 
 class SleepSet {
@@ -34,24 +39,30 @@ class SleepSet {
   /// this set, from which the messages `done` were handed out before it (receiver_of(m): whom m
   /// goes to there). What this set holds stays asleep unless `receiver` receives it, and the
   /// siblings explored before fall asleep unless `receiver` receives them.
+  /// `receiver_of(m)` is a Pending for m (its receiver there, and whether it notifies); `notifies`
+  /// whether the delivery of `message` does. One handed out before it ran may be taken not to: if
+  /// its run shows it did, the hook wakes what notifies after it (RunRequest.sleep_notifying) and
+  /// the explorer passes its child's set through it (tree_exploration.cpp).
   template <class Done, class ReceiverOf>
-  SleepSet after(Key message, Key receiver, const Done& done, ReceiverOf receiver_of) const {
-    SleepSet child = passed_through(receiver);
+  SleepSet after(Key message, Key receiver, bool notifies, const Done& done, ReceiverOf receiver_of) const {
+    SleepSet child = passed_through(receiver, notifies);
     for (Key sibling : done) {
-      const Key to = receiver_of(sibling);
-      if (sibling != message && !dependency::dependent(to, receiver) && !asleep(sibling)) {
-        child.entries_.push_back({sibling, to});
+      const Pending to = receiver_of(sibling);
+      if (sibling != message && !dependency::dependent(to.receiver, receiver, to.notifies, notifies) &&
+          !asleep(sibling)) {
+        child.entries_.push_back({sibling, to.receiver, to.notifies});
       }
     }
     return child;
   }
 
-  /// The set of a child reached by a step at `actor` that was not handed out from this
-  /// configuration (a run's own continuation): `actor`'s messages wake.
-  SleepSet passed_through(Key actor) const {
+  /// The set of a child reached by a step at `actor` (`notified`: it notified a monitor) that was
+  /// not handed out from this configuration (a run's own continuation): `actor`'s messages wake,
+  /// and with `notified` those that notify.
+  SleepSet passed_through(Key actor, bool notified) const {
     SleepSet child;
     for (const Pending& p : entries_) {
-      if (!dependency::dependent(p.receiver, actor)) child.entries_.push_back(p);
+      if (!dependency::dependent(p.receiver, actor, p.notifies, notified)) child.entries_.push_back(p);
     }
     return child;
   }
@@ -59,6 +70,16 @@ class SleepSet {
   /// Puts `pending` to sleep here: a subtree's root starts with the set its giver computed.
   void fall_asleep(Pending pending) {
     if (!asleep(pending.message)) entries_.push_back(pending);
+  }
+
+  /// The sleeping messages by name into `messages`, those on the monitors' lane into `notifying`
+  /// too (WorkItem::sleep and sleep_notifying).
+  void name_into(const Names& names, std::vector<std::string>& messages, std::vector<std::string>& notifying) const {
+    messages.reserve(messages.size() + entries_.size());
+    for (const Pending& p : entries_) {
+      messages.push_back(names.name(p.message));
+      if (p.notifies) notifying.push_back(messages.back());
+    }
   }
 
   auto begin() const { return entries_.begin(); }

@@ -7,6 +7,9 @@ namespace exocheck::engine {
 
 namespace {
 
+/// The monitors' lane's name: "!" is in no actor's id.
+constexpr const char* kMonitorLaneName = "!monitors";
+
 /// One delivery in a class key.
 struct LaneDelivery {
   Key actor;
@@ -25,6 +28,7 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
   view.failed = step.failed;
   view.timer = step.timer;
   view.every_lane = step.quiescent || (timers_on_every_lane && step.timer);
+  view.notified = step.notified;
   // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
   view.sent.reserve(step.sent.size());
   view.sent_to.reserve(step.sent.size());
@@ -87,6 +91,10 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
   if (!whole) steps_.assign(prefix.begin(), prefix.end());
   for (const auto& step : own_) steps_.push_back(&step);
 
+  // Interned again for each execution: a view may serve more than one Names (canonical_form.cpp).
+  const bool notified = std::any_of(steps_.begin(), steps_.end(), [](const ViewStep* step) { return step->notified; });
+  monitor_lane_ = notified ? names.intern(kMonitorLaneName) : kNoKey;
+  if (notified) names.note_notifications();
   send_step_.assign(names.size(), 0);
   receivers_.assign(names.size(), kNoKey);
   // Cleared, not destroyed: each lane's list keeps its memory for the next execution.
@@ -109,6 +117,10 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
     if (k > 0) {
       if (steps_of_lane_[step.lane()].empty()) lanes_.push_back(step.lane());
       steps_of_lane_[step.lane()].push_back(k);
+      if (step.notified) {
+        if (steps_of_lane_[monitor_lane_].empty()) lanes_.push_back(monitor_lane_);
+        steps_of_lane_[monitor_lane_].push_back(k);
+      }
     }
     if (k > 0 && !step.reply) {
       coenabled_steps_of_lane_[step.lane()].push_back(k);
@@ -219,16 +231,25 @@ std::size_t TraceView::latest_dependent_step(Key receiver, std::size_t limit) co
   return std::max(on_lane, latest_at_most(coenabled_steps_of_lane_[dependency::kEveryLane], limit));
 }
 
-std::size_t TraceView::first_dependent_step_after(Key lane, std::size_t k) const {
+std::size_t TraceView::first_dependent_step_after(Key lane, std::size_t k, bool notifies) const {
   const auto first_after = [k](const std::vector<std::size_t>& steps) {
     const auto after = std::upper_bound(steps.begin(), steps.end(), k);
     return after == steps.end() ? std::size_t{0} : *after;
   };
+  const auto earlier = [](std::size_t a, std::size_t b) { return a == 0 || b == 0 ? std::max(a, b) : std::min(a, b); };
   if (lane == dependency::kEveryLane) return k + 1 < steps_.size() ? k + 1 : 0;
   const std::size_t on_every_lane = first_after(steps_of_lane_[dependency::kEveryLane]);
   const std::size_t on_lane = lane < steps_of_lane_.size() ? first_after(steps_of_lane_[lane]) : 0;
-  if (on_lane == 0 || on_every_lane == 0) return std::max(on_lane, on_every_lane);
-  return std::min(on_lane, on_every_lane);
+  const std::size_t on_monitors = notifies && monitor_lane_ != kNoKey ? first_after(steps_of_lane_[monitor_lane_]) : 0;
+  return earlier(earlier(on_lane, on_every_lane), on_monitors);
+}
+
+std::size_t TraceView::latest_notifying_step(std::size_t limit) const {
+  return monitor_lane_ == kNoKey ? 0 : latest_at_most(steps_of_lane_[monitor_lane_], limit);
+}
+
+std::size_t TraceView::latest_step_on_lane(Key lane, std::size_t limit) const {
+  return lane < steps_of_lane_.size() ? latest_at_most(steps_of_lane_[lane], limit) : 0;
 }
 
 std::size_t TraceView::first_step_not_after(std::size_t i, std::size_t from, std::size_t to) const {
@@ -301,6 +322,8 @@ void TraceView::class_key(std::string& key) const {
   for (std::size_t k = 1; k < steps_.size(); ++k) {
     if (!steps_[k]->every_lane) {
       deliveries.push_back({steps_[k]->lane(), steps_[k]->label});
+      // The monitors' lane's sequence too: a class is each lane's (dependency.md).
+      if (steps_[k]->notified) deliveries.push_back({monitor_lane_, steps_[k]->label});
       continue;
     }
     close_segment();

@@ -38,6 +38,7 @@ struct ViewStep {
   bool failed = false;      ///< a check failed or an exception escaped in it
   bool timer = false;       ///< it delivered a timer's firing
   bool every_lane = false;  ///< depends on everything: a timer's firing (--timers quiescent), a quiescent message
+  bool notified = false;    ///< notified a specification monitor: on the monitors' lane too (dependency.hpp)
   ShortList<Key, 2> sent;
   ShortList<Key, 2> sent_to;  ///< sent_to[i] receives sent[i]
   ShortList<Key, 8> enabled;
@@ -120,8 +121,18 @@ class TraceView {
   /// reply never is: while an actor waits for a reply, nothing else is enabled at it.
   std::size_t latest_dependent_step(Key receiver, std::size_t limit) const;
   /// The first step after step k that is dependent with a delivery to `lane` (on that lane, or on
-  /// every lane), or 0 when there is none.
-  std::size_t first_dependent_step_after(Key lane, std::size_t k) const;
+  /// every lane, or with `notifies` on the monitors' lane), or 0 when there is none.
+  std::size_t first_dependent_step_after(Key lane, std::size_t k, bool notifies = false) const;
+  /// The latest step numbered at most `limit` that notified a specification monitor, or 0.
+  std::size_t latest_notifying_step(std::size_t limit) const;
+  /// The latest step numbered at most `limit` on `lane` (replies included), or 0.
+  std::size_t latest_step_on_lane(Key lane, std::size_t limit) const;
+  /// Some execution interned into this view's names notified a monitor (Names::notifications_seen).
+  bool notifications_seen() const { return names_ != nullptr && names_->notifications_seen(); }
+  /// Whether a step on every lane lies from step i to step j - 1.
+  bool every_lane_step_between(std::size_t i, std::size_t j) const {
+    return !last_every_lane_.empty() && j > 0 && last_every_lane_[j - 1] >= i;
+  }
   /// The first step from `from` to `to` that step i does not happen before, or 0 when there is none:
   /// each lane's first step from `from` on, the only one of the lane that may be (a lane's later
   /// steps happen after its earlier ones).
@@ -159,6 +170,9 @@ class TraceView {
   /// Every step after step 0 by lane, replies included (those on every lane under kEveryLane).
   std::vector<std::vector<std::size_t>> steps_of_lane_;
   std::vector<Key> lanes_;  ///< those with a step after step 0
+  /// The monitors' lane (dependency.hpp): a name no actor has; kNoKey in an execution that notified
+  /// no monitor.
+  Key monitor_lane_ = kNoKey;
   bool timers_on_every_lane_ = false;
   bool ended_in_failure_ = false;
   /// Per step k, the latest step at most k on every lane (0: none); empty when there is none at all.

@@ -18,10 +18,16 @@ namespace {
 class TransDporPolicy final : public RaceDrivenPolicy {
  public:
   void on_race(Node& pre, const Race& race) const override {
+    // TransDPOR's freezing rests on races being within one lane (its transitivity); a race about
+    // a monitor is on two: DPOR's rule for it (dpor_policy.cpp).
+    if (race.monitors) return dpor_->on_race(pre, race);
     if (race.taken != pre.latest) return;
     if (pre.freeze || race.minimal == kNoKey || pre.sleep.asleep(race.minimal_message)) return;
     if (pre.add_backtrack(race.minimal, race.minimal_message)) pre.freeze = true;
   }
+
+ private:
+  std::unique_ptr<BacktrackPolicy> dpor_ = make_dpor_policy();
 };
 
 }  // namespace

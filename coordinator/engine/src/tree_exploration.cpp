@@ -17,7 +17,7 @@ TreeExploration::TreeExploration(ExplorerOptions options, const Subtree& subtree
   for (const auto& message : subtree.prefix) root_prefix_.push_back(names_.intern(message));
   root_.depth = static_cast<std::uint32_t>(root_prefix_.size());
   for (const auto& [message, receiver] : subtree.sleep) {
-    root_.sleep.fall_asleep({names_.intern(message), names_.intern(receiver)});
+    root_.sleep.fall_asleep({names_.intern(message), names_.intern(receiver), notifying(subtree, message)});
   }
 }
 
@@ -69,8 +69,16 @@ SleepSet TreeExploration::sleep_after(const Node& node, Key message) const {
     if (names_.base(done) == delivered) break;
     if (!Node::contains(node.cut_off, names_.base(done))) before.push_back(names_.base(done));
   }
-  const auto receiver_of = [&](Key m) { return node.receiver_of(m); };
-  return node.sleep.after(delivered, receiver_of(delivered), before, receiver_of);
+  const auto receiver_of = [&](Key m) { return Pending{m, node.receiver_of(m), notifies_from(node, m)}; };
+  // Taken not to notify a monitor: tree_exploration.cpp's extend_tree() mends it if it did.
+  return node.sleep.after(delivered, node.receiver_of(delivered), false, before, receiver_of);
+}
+
+bool TreeExploration::notifies_from(const Node& node, Key message) const {
+  for (const auto& [via, child] : node.children) {
+    if (child && names_.base(via) == message) return child->step.notified;
+  }
+  return names_.notifications_seen();  // its run is not back, or its subtree was dropped
 }
 
 // Made from what the item keeps (the tree above its node does not change), each time it is
@@ -83,8 +91,7 @@ WorkItem TreeExploration::work_item(std::uint64_t id, const Issued& issued) cons
   for (const Node* n = &node; n->parent != nullptr; n = n->parent) item.prefix[n->depth - 1] = names_.name(n->via);
   for (std::size_t k = 0; k < root_prefix_.size(); ++k) item.prefix[k] = names_.name(root_prefix_[k]);
   if (issued.message != kNoKey) item.prefix.back() = names_.name(issued.message);
-  item.sleep.reserve(issued.child_sleep.size());
-  for (const Pending& s : issued.child_sleep) item.sleep.push_back(names_.name(s.message));
+  issued.child_sleep.name_into(names_, item.sleep, item.sleep_notifying);
   item.ranking = issued.ranking;
   item.whole = issued.message == kNoKey && !root_prefix_.empty();
   return item;
@@ -158,9 +165,10 @@ void TreeExploration::extend_tree(TraceView& trace, const Issued& issued, std::v
       slot->via = step.label;
       slot->depth = static_cast<std::uint32_t>(k);
       if (k == issued.node->depth + 1 && issued.message != kNoKey) {
-        slot->sleep = issued.child_sleep;
+        // Handed out as if it notified no monitor: if it did, what notifies woke (the hook's too).
+        slot->sleep = step.notified ? issued.child_sleep.passed_through(step.lane(), true) : issued.child_sleep;
       } else {
-        slot->sleep = parent.sleep.passed_through(step.lane());
+        slot->sleep = parent.sleep.passed_through(step.lane(), step.notified);
       }
       trace.move_step_into(k, slot->step);  // `step` now reads from the node
     }
@@ -286,6 +294,9 @@ bool TreeExploration::complete(std::uint64_t id, const Execution& execution) {
   trace.assign(execution, names_, prefix_);
   if (issued.message == kNoKey && trace.size() >= root_.depth) {  // the first run
     root_.step = trace.step(root_.depth);
+    // The giver took the root's delivery not to notify a monitor (sleep_after()): if it did, what
+    // notifies woke there, in the hook's set too.
+    if (root_.depth > 0 && root_.step.notified) root_.sleep = root_.sleep.passed_through(root_.step.lane(), true);
     for (std::size_t k = 0; k < root_.depth; ++k) above_root_.push_back(trace.step(k));
   }
   stats_.executed_steps += trace.size();

@@ -73,6 +73,7 @@ std::optional<Subtree> TreeExploration::split() {
     subtree.id = next_id_++;
     for (const Pending& p : sleep_after(*node, m)) {
       subtree.sleep.emplace_back(names_.name(p.message), names_.name(p.receiver));
+      if (p.notifies) subtree.sleep_notifying.push_back(names_.name(p.message));
     }
     // As issue() does: the choice is out, and its configuration stays until it comes back.
     node->done.push_back(m);
@@ -135,6 +136,15 @@ double TreeExploration::explored_share() const {
   for (const auto& [id, issued] : outstanding_) in_flight.emplace_back(issued.node, issued.message);
   for (const auto& [id, given] : given_away_) in_flight.emplace_back(given.first, given.second);
   return share_of(root_, in_flight);
+}
+
+}  // namespace exocheck::engine
+
+namespace exocheck::engine {
+
+bool notifying(const Subtree& subtree, const std::string& message) {
+  return std::find(subtree.sleep_notifying.begin(), subtree.sleep_notifying.end(), message) !=
+         subtree.sleep_notifying.end();
 }
 
 }  // namespace exocheck::engine

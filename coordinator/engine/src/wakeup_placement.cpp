@@ -9,10 +9,10 @@ void WakeupPlacement::offer(Configuration& at, Key taken, WakeupSequence v) {
     if (e.sender != kNoKey) e.sender = names_.base(e.sender);
   }
   for (const Pending& q : at.sleep) {
-    if (weak_initial(messages, {q.message, q.receiver})) return;
+    if (weak_initial(messages, {.message = q.message, .receiver = q.receiver, .notifies = q.notifies})) return;
   }
   for (const Pending& q : at.held) {
-    if (initial_position(v, {q.message, q.receiver})) return;
+    if (initial_position(v, {.message = q.message, .receiver = q.receiver, .notifies = q.notifies})) return;
   }
   bool after_taken = taken == kNoKey;  // v came down from above: all of them are
   for (const Taken& q : at.done) {
@@ -20,7 +20,8 @@ void WakeupPlacement::offer(Configuration& at, Key taken, WakeupSequence v) {
       after_taken = true;
       continue;
     }
-    const WakeupEvent choice{.message = q.message, .receiver = q.receiver, .label_of = names_.label_of(q.message)};
+    const WakeupEvent choice{
+        .message = q.message, .receiver = q.receiver, .label_of = names_.label_of(q.message), .notifies = q.notifies};
     const auto position = initial_position(v, choice);
     if (!position) {
       if (const auto k = other_label_position(v, choice)) return offer_below_label(at, taken, std::move(v), *k);
@@ -57,8 +58,13 @@ void WakeupPlacement::offer_below_label(Configuration& at, Key taken, WakeupSequ
 
 void WakeupPlacement::add_alternative(Configuration& at, Key alternative, Key lane) {
   if (at.taken(alternative) != nullptr) return;
-  const WakeupEvent event{
-      .message = alternative, .receiver = lane, .chosen = true, .label_of = names_.label_of(alternative)};
+  // Another choice of its handler may notify a monitor where this one did not: taken to, once
+  // any run notified one.
+  const WakeupEvent event{.message = alternative,
+                          .receiver = lane,
+                          .chosen = true,
+                          .label_of = names_.label_of(alternative),
+                          .notifies = names_.notifications_seen()};
   if (at.wakeup.add_branch(event)) tree_.relist(at);
 }
 

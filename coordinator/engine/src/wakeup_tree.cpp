@@ -11,7 +11,8 @@ std::optional<std::size_t> initial_position(const WakeupSequence& w, const Wakeu
   for (std::size_t k = 0; k < w.size(); ++k) {
     if (w[k].same_delivery(p)) {
       for (std::size_t j = 0; j < k; ++j) {
-        if (dependency::dependent(w[j].receiver, p.receiver) || dependency::sent_by(w[k].sender, w[j].message)) {
+        if (dependency::dependent(w[j].receiver, p.receiver, w[j].notifies, p.notifies) ||
+            dependency::sent_by(w[k].sender, w[j].message)) {
           return std::nullopt;
         }
       }
@@ -23,8 +24,9 @@ std::optional<std::size_t> initial_position(const WakeupSequence& w, const Wakeu
 
 bool weak_initial(const WakeupSequence& w, const WakeupEvent& p) {
   if (initial_position(w, p)) return true;
-  return std::none_of(w.begin(), w.end(),
-                      [&](const WakeupEvent& e) { return dependency::dependent(e.receiver, p.receiver); });
+  return std::none_of(w.begin(), w.end(), [&](const WakeupEvent& e) {
+    return dependency::dependent(e.receiver, p.receiver, e.notifies, p.notifies);
+  });
 }
 
 WakeupTree& WakeupTree::below(Branch& branch) {
@@ -121,9 +123,12 @@ void WakeupTree::descend(WakeupSequence v, Branch* through) {
   bool* through_bare = through == nullptr ? nullptr : &through->bare;
   for (;;) {
     // A leaf: exploring it covers v, unless v makes a choice a run does not make by itself, or the
-    // leaf is an alternative's label alone or a sequence cut short (Branch::bare).
+    // leaf is an alternative's label alone or a sequence cut short (Branch::bare), or v notifies a
+    // monitor: the leaf's own run may then meet the reversal only where a sleeping message that
+    // shares a lane with one of v's later deliveries blocks it (dependency.md, "Specification
+    // monitors"), so v goes on below the leaf.
     if (through_bare != nullptr && !*through_bare && node->empty() &&
-        std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen; })) {
+        std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen || e.notifies; })) {
       return;
     }
     if (v.empty() || v.front().rest) {  // v leads here: the subtree explores it
@@ -219,6 +224,7 @@ WakeupEvent event_named(const WakeupStep& step, Names& names) {
   event.tentative = step.tentative;
   event.chosen = step.chosen;
   event.rest = step.rest;
+  event.notifies = step.notifies;
   const Key message = names.base(event.message);
   event.label_of = message == event.message ? kNoKey : message;
   return event;
@@ -232,6 +238,7 @@ WakeupStep step_named(const WakeupEvent& event, const Names& names) {
   step.tentative = event.tentative;
   step.chosen = event.chosen;
   step.rest = event.rest;
+  step.notifies = event.notifies;
   return step;
 }
 

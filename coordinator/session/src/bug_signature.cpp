@@ -132,6 +132,9 @@ BugSignature signature_named(EventSpan events, const proto::RunResult& result, c
     case proto::RUN_NONDETERMINISTIC:
       signature.what = result.detail();
       break;
+    case proto::RUN_LIVENESS:
+      signature.what = masked(result.detail());
+      break;
     default:
       break;  // a hang, a step limit (a livelock), a protocol error: the kind says it all
   }

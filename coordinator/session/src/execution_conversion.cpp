@@ -57,6 +57,7 @@ void fill_step(const proto::Event& event, engine::Step& step) {
   take_choices(ranges, values, step);
   step.timer = event.timer() != proto::NOT_A_TIMER;
   step.quiescent = event.quiescent();
+  step.notified = event.notifications_size() != 0;
   step.failed = event.outcome() != proto::STEP_OK;
 }
 
@@ -112,6 +113,7 @@ void to_request(const engine::WorkItem& item, const engine::ExplorerOptions& exp
   request.set_protocol_version(wire::kProtocolVersion);
   for (const auto& id : item.prefix) request.add_prefix(id);
   for (const auto& id : item.sleep) request.add_sleep(id);
+  for (const auto& id : item.sleep_notifying) request.add_sleep_notifying(id);
   request.set_heuristic(options::to_hook(explorer.heuristic));
   request.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
   request.set_timers(options::row_of(options::kTimers, explorer.timers).wire);

@@ -156,6 +156,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
   to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
   *lease->request.mutable_faults() = options_.faults;
+  lease->request.set_liveness_bound(options_.liveness_bound);
   // A completed run's trace is kept whole for a determinism check, and for the nearest passing run.
   lease->request.set_whole_result(options_.explorer.checks.determinism || !options_.nearest_to.empty());
   lease->request.set_all_steps(item->whole);
@@ -282,6 +283,7 @@ proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::Run
                                     options::row_of(options::kDeliveries, options_.explorer.delivery).wire,
                                     options::row_of(options::kTimers, options_.explorer.timers).wire);
   *trace.mutable_faults() = options_.faults;
+  trace.set_liveness_bound(options_.liveness_bound);
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;

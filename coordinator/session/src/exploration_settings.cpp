@@ -54,6 +54,7 @@ ExplorationOptions from_wire(const proto::ExplorationSettings& settings, const s
   options.bug_traces = or_default(settings.bug_traces(), defaults.bug_traces);
   options.max_bugs = settings.max_bugs();
   options.faults = settings.faults();
+  options.liveness_bound = settings.liveness_bound();
   for (const int check : settings.checks()) {
     if (!options::add_check(options::row_on_wire(options::kChecks, static_cast<proto::Check>(check)),
                             options.explorer.checks)) {
@@ -90,6 +91,7 @@ proto::ExplorationSettings to_wire(const ExplorationOptions& options) {
   wire.set_bug_traces(options.bug_traces);
   wire.set_max_bugs(options.max_bugs);
   *wire.mutable_faults() = options.faults;
+  wire.set_liveness_bound(options.liveness_bound);
   for (const auto& id : options.root_prefix) wire.add_root_prefix(id);
   for (const auto& id : options.nearest_to) wire.add_nearest_to(id);
   for (const auto* row : options::rows_of(explorer.checks)) {

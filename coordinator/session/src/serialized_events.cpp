@@ -218,6 +218,11 @@ bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine
       return take_submessage(reader, decode_choice, sizes);
     case proto::Event::kLostFieldNumber:  // strings and messages of strings: refused when not UTF-8
       return skip_string(reader);
+    case proto::Event::kNotificationsFieldNumber: {  // a monitor's: on every lane (dependency.md)
+      std::string_view bytes;
+      step.notified = true;
+      return reader.length_delimited(bytes) && strings_valid(bytes);
+    }
     case proto::Event::kActorTypesFieldNumber: {
       std::string_view bytes;
       return reader.length_delimited(bytes) && strings_valid(bytes);
@@ -242,7 +247,7 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
   number = 0;
   step.actor.clear();
   step.message.clear();
-  step.destroyed = step.reply = step.failed = step.timer = step.quiescent = false;
+  step.destroyed = step.reply = step.failed = step.timer = step.quiescent = step.notified = false;
   ListSizes sizes;
   const bool decoded = for_each_field(bytes, 0, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
     // A known field with another wire type is an unknown one to protobuf: skipped.

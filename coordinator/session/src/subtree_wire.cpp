@@ -17,6 +17,7 @@ void add_steps(const std::vector<engine::WakeupStep>& steps,
     wire.set_depth(step.depth);
     wire.set_chosen(step.chosen);
     wire.set_rest(step.rest);
+    wire.set_notifies(step.notifies);
   }
 }
 
@@ -24,8 +25,8 @@ std::vector<engine::WakeupStep> steps_from_wire(const google::protobuf::Repeated
   std::vector<engine::WakeupStep> out;
   out.reserve(static_cast<std::size_t>(steps.size()));
   for (const auto& step : steps)
-    out.push_back(
-        {step.message(), step.receiver(), step.sender(), step.tentative(), step.depth(), step.chosen(), step.rest()});
+    out.push_back({step.message(), step.receiver(), step.sender(), step.tentative(), step.depth(), step.chosen(),
+                   step.rest(), step.notifies()});
   return out;
 }
 
@@ -38,6 +39,7 @@ void to_wire(const engine::Subtree& subtree, proto::Subtree& out) {
     auto& sleeping = *out.add_sleep();
     sleeping.set_message(message);
     sleeping.set_receiver(receiver);
+    sleeping.set_notifies(engine::notifying(subtree, message));
   }
   out.set_first_run(subtree.first_run);
   out.set_run_count(subtree.run_count);
@@ -48,7 +50,10 @@ engine::Subtree from_wire(const proto::Subtree& subtree) {
   engine::Subtree out;
   out.id = subtree.id();
   out.prefix.assign(subtree.prefix().begin(), subtree.prefix().end());
-  for (const auto& sleeping : subtree.sleep()) out.sleep.emplace_back(sleeping.message(), sleeping.receiver());
+  for (const auto& sleeping : subtree.sleep()) {
+    out.sleep.emplace_back(sleeping.message(), sleeping.receiver());
+    if (sleeping.notifies()) out.sleep_notifying.push_back(sleeping.message());
+  }
   out.first_run = subtree.first_run();
   out.run_count = subtree.run_count();
   out.wakeup = steps_from_wire(subtree.wakeup());

@@ -7,4 +7,5 @@
 #include "exocheck/future.hpp"
 #include "exocheck/lock.hpp"
 #include "exocheck/message.hpp"
+#include "exocheck/monitor.hpp"
 #include "exocheck/system.hpp"

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "exocheck/actor.hpp"
+#include "exocheck/monitor.hpp"
 
 namespace exocheck {
 
@@ -37,6 +38,14 @@ class System {
   template <typename M>
   void send(const ActorRef& to, M message) {
     post(to, detail::message_type_of<M>(), detail::make_payload(std::move(message)));
+  }
+
+  /// Registers a specification monitor of type M (monitor.hpp), made of `args`, for
+  /// exocheck::notify<M>: before run(), one per type. Returns it.
+  template <typename M, typename... Args>
+  M& add_monitor(Args&&... args) {
+    static_assert(std::is_base_of_v<Monitor, M>, "add_monitor<M>: M must derive from exocheck::Monitor");
+    return static_cast<M&>(detail::register_monitor(typeid(M), std::make_unique<M>(std::forward<Args>(args)...)));
   }
 
   /// Runs to the end. Returns the process exit code: 0 when every actor finished cleanly,

@@ -38,6 +38,7 @@ struct Step {
   bool failed = false;     ///< a check failed or an exception escaped: the actor ended with this step
   bool timer = false;      ///< the message delivered is a timer's firing
   bool quiescent = false;  ///< the message delivered was sent quiescent
+  bool notified = false;   ///< the handler notified a specification monitor: on every lane (dependency.md)
   /// The delivery's label when its handler chose values (exocheck::choose): "0#3?1" ("": none but 0s,
   /// the message id names it); and the labels of the same delivery with one choice made otherwise.
   std::string label;
@@ -55,6 +56,7 @@ enum class Ending {
   kStepLimit,     ///< cut at the step limit
   kSleepBlocked,  ///< every enabled message was asleep: a redundant path, cut short
   kDivergence,    ///< the prefix could not be followed (nondeterminism outside the scheduler)
+  kLiveness,      ///< a specification monitor hot where the run ended, or past the liveness bound
 };
 
 /// A complete record of one run: step 0, then steps 1..n. A failed check or an exception ends
@@ -80,7 +82,7 @@ struct Execution {
 /// that keeps the exploration from being complete.
 inline bool is_bug(Ending ending, bool check_termination) {
   return ending == Ending::kDeadlock || ending == Ending::kAssertion || ending == Ending::kException ||
-         ending == Ending::kCrash || ending == Ending::kDivergence ||
+         ending == Ending::kCrash || ending == Ending::kDivergence || ending == Ending::kLiveness ||
          (ending == Ending::kStepLimit && check_termination);
 }
 

@@ -26,8 +26,11 @@ namespace exocheck::engine {
 /// One schedule to run: follow `prefix`, then never choose a message in `sleep` while it sleeps.
 struct WorkItem {
   std::uint64_t id = 0;
-  std::vector<std::string> prefix;   ///< message ids: the path to a configuration plus the message to try there
-  std::vector<std::string> sleep;    ///< messages asleep after the prefix (sleep sets)
+  std::vector<std::string> prefix;  ///< message ids: the path to a configuration plus the message to try there
+  std::vector<std::string> sleep;   ///< messages asleep after the prefix (sleep sets)
+  /// Of `sleep`, those whose delivery notified a specification monitor where it ran, or may have:
+  /// a step that notifies wakes them (RunRequest.sleep_notifying).
+  std::vector<std::string> sleep_notifying;
   std::vector<std::string> ranking;  ///< HMS and SGR: actor ids by priority, learnt from earlier runs
   /// The run must come back whole, not without its prefix's steps: a subtree's first run (its
   /// explorer holds no step above its root yet).

@@ -28,14 +28,21 @@ struct WakeupStep {
   std::uint32_t depth = 1;  ///< in a tree's preorder: 1 for the root's branches; in a sequence, 1
   bool chosen = false;      ///< its handler makes choices (WakeupEvent::chosen)
   bool rest = false;        ///< not a step: the rest of a sequence cut short (WakeupEvent::rest)
+  bool notifies = false;    ///< WakeupEvent::notifies
 };
 
 /// The configuration reached by `prefix` and everything below it.
+struct Subtree;
+/// Whether `message`, asleep at `subtree`'s root, is on the monitors' lane too.
+bool notifying(const Subtree& subtree, const std::string& message);
+
 struct Subtree {
   std::uint64_t id = 0;             ///< the giving explorer's name for it (Explorer::subtree_finished)
   std::vector<std::string> prefix;  ///< message ids: the path to the subtree's root configuration
   /// (message, receiver): asleep at the subtree's root (sleep sets).
   std::vector<std::pair<std::string, std::string>> sleep;
+  /// Of `sleep`, the messages on the monitors' lane too (WorkItem::sleep_notifying).
+  std::vector<std::string> sleep_notifying;
   /// Sampled strategies have no tree: their "subtree" is the runs numbered first_run .. +run_count
   /// (run_count 0: to the exploration's last run).
   std::uint64_t first_run = 0;

@@ -41,8 +41,16 @@ inline constexpr Bound kWakeupBudget{
     "embedded and in each agent; past it, new sequences are cut short and the exploration is bounded; "
     "0 = no limit"};
 
-inline constexpr std::array<Bound, 8> kBounds{kMaxPaths,  kTimeLimit, kRunTimeout, kRunTime,
-                                              kStepLimit, kBugTraces, kMaxBugs,    kWakeupBudget};
+/// Fair rounds a specification monitor may stay hot; RunRequest.liveness_bound and
+/// ExplorationSettings.liveness_bound.
+inline constexpr Bound kLivenessBound{
+    "--liveness-bound",
+    "A specification monitor hot throughout more than this many fair rounds (a round ends once every actor "
+    "with a message enabled at its start had a step) is a potential liveness bug, even in a run that never "
+    "ends; 0 = judge monitors where a run ends only (completed, deadlocked or cut by --step-limit)"};
+
+inline constexpr std::array<Bound, 9> kBounds{kMaxPaths,  kTimeLimit, kRunTimeout,   kRunTime,      kStepLimit,
+                                              kBugTraces, kMaxBugs,   kWakeupBudget, kLivenessBound};
 
 /// Defaults where a bound has one (a client that leaves a field 0 gets these from the coordinator).
 inline constexpr std::uint64_t kDefaultStepLimit = 100'000;

@@ -38,6 +38,9 @@ struct ExplorationOptions {
   std::uint64_t step_limit = options::kDefaultStepLimit;
   /// Faults the hook offers as choices of each run (none by default).
   proto::FaultBudget faults;
+  /// A specification monitor hot throughout more than this many fair rounds of one run is a
+  /// potential liveness bug (RunRequest.liveness_bound); 0: judged where a run ends only.
+  std::uint32_t liveness_bound = 0;
   std::chrono::milliseconds run_timeout = options::kDefaultRunTimeout;
   /// The exploration's wall clock, from its start (0: none): the embedded explorer and the
   /// coordinator stop handing out work after it.

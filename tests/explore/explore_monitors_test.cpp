@@ -1,0 +1,106 @@
+// Specification monitors under exploration (exocheck/monitor.hpp): a safety monitor two
+// unrelated actors notify, whose invariant one order of their notifications breaks
+// (subjects/monitor-order), and a liveness monitor hot where a run ends or for ever
+// (subjects/answered).
+#include "explore_fixture.hpp"
+
+namespace exocheck::explore_test {
+namespace {
+
+// The door's and the alarm's actors never exchange a message: only the monitor orders their
+// steps. A reduction that took the two orders for one class would miss the open door.
+TEST_F(ExploreTest, TwoActorsNotifyingOneMonitorInTheWrongOrderIsFoundByEveryReduction) {
+  if (!built("monitor-order")) GTEST_SKIP() << "monitor-order not built";
+  for (const std::string reduction : {"exhaustive", "dpor", "transdpor", "optimal"}) {
+    const auto f = figures({"--strategy", "systematic", "--reduction", reduction, "--workers", "1", "--keep-going"},
+                           "monitor-order");
+    EXPECT_EQ(f.exit_code, 1) << reduction << "\n" << f.summary.dump(2);
+    EXPECT_EQ(f.bugs, 1u) << reduction;
+    // Open, Close and Arm: Arm before Open, between Open and Close (the bug), or after Close.
+    EXPECT_EQ(f.classes, 3u) << reduction;
+    EXPECT_EQ(f.failing_classes, 1u) << reduction;
+    EXPECT_TRUE(f.complete) << reduction;
+  }
+  expect_bug_replays(figures({"--strategy", "systematic"}, "monitor-order"), "RUN_ASSERTION_FAILED",
+                     {"monitor ShutWhenArmed: the alarm was armed while the door was open", "actor 1 handling"});
+  const auto shown = exocheck({"trace", "show", "out/bug-1.trace"});
+  EXPECT_NE(shown.out.find("ShutWhenArmed"), std::string::npos) << shown.out;
+  const auto shrunk = exocheck({"shrink", "-o", "s.trace", "out/bug-1.trace"});
+  EXPECT_EQ(shrunk.exit_code, 1) << shrunk.out << shrunk.err;
+}
+
+TEST_F(ExploreTest, EverySampledStrategyFindsTheMonitorsViolation) {
+  if (!built("monitor-order")) GTEST_SKIP() << "monitor-order not built";
+  for (const std::string strategy : {"random", "pct", "pos"}) {
+    const auto f = figures({"--strategy", strategy, "--seed", "1", "--runs", "200"}, "monitor-order");
+    EXPECT_EQ(f.exit_code, 1) << strategy << "\n" << f.summary.dump(2);
+  }
+  // The default, the portfolio.
+  const auto portfolio = figures({"--seed", "1"}, "monitor-order");
+  EXPECT_EQ(portfolio.exit_code, 1) << portfolio.summary.dump(2);
+}
+
+TEST_F(ExploreTest, TheAlarmThatWaitsForTheDoorIsCorrectEvenWithBystanders) {
+  if (!built("monitor-order")) GTEST_SKIP() << "monitor-order not built";
+  for (const std::string reduction : {"exhaustive", "optimal"}) {
+    const auto f = figures({"--strategy", "systematic", "--reduction", reduction, "--workers", "1"}, "monitor-order",
+                           {"--fixed", "--bystanders", "2"});
+    EXPECT_EQ(f.exit_code, 0) << reduction << "\n" << f.summary.dump(2);
+    EXPECT_EQ(f.bugs, 0u) << reduction;
+  }
+}
+
+TEST_F(ExploreTest, ARequestDroppedEndsTheRunWithTheMonitorHot) {
+  if (!built("answered")) GTEST_SKIP() << "answered not built";
+  expect_bug_replays(figures({}, "answered"), "RUN_LIVENESS",
+                     {"monitor EveryRequestAnswered is hot in state waiting for an answer to request 1",
+                      "where the run ended (it completed"});
+  const auto explored = figures({"--strategy", "systematic"}, "answered", {"--fixed"});
+  EXPECT_EQ(explored.exit_code, 0) << explored.summary.dump(2);
+  EXPECT_EQ(explored.classes, 2u);
+  for (const std::string strategy : {"random", "pct"}) {
+    const auto fixed = figures({"--strategy", strategy, "--seed", "3", "--runs", "100"}, "answered", {"--fixed"});
+    EXPECT_EQ(fixed.bugs, 0u) << strategy << "\n" << fixed.summary.dump(2);
+    EXPECT_EQ(fixed.exit_code, 3) << strategy;
+  }
+}
+
+// --forever: two players bounce a ball for ever, no run ends. The dropped request keeps the
+// monitor hot through every later round: past --liveness-bound, a potential liveness bug.
+// The default finds it with a sampled run, DPOR with its second path. Optimal DPOR's second run
+// puts the request after every ball bounced in the first (its reversal keeps all the steps
+// independent of it), at the step limit: not within 100 steps.
+TEST_F(ExploreTest, AMonitorHotForEverInARunThatNeverEndsIsFoundPastTheBound) {
+  if (!built("answered")) GTEST_SKIP() << "answered not built";
+  for (const auto& strategy : {std::vector<std::string>{"--seed", "1"},
+                               std::vector<std::string>{"--strategy", "systematic", "--reduction", "dpor"}}) {
+    std::vector<std::string> options{"--liveness-bound", "10", "--step-limit", "100"};
+    options.insert(options.end(), strategy.begin(), strategy.end());
+    expect_bug_replays(figures(options, "answered", {"--forever"}), "RUN_LIVENESS",
+                       {"for 11 fair rounds, more than --liveness-bound 10", "a potential liveness bug"});
+  }
+}
+
+// The fixed server answers within a round or two of fair scheduling; schedules that starve it
+// (systematic exploration tries them, PCT prefers them) end no round, so nothing is counted.
+TEST_F(ExploreTest, TheFixedServerNeverIncursALivenessBugUnderAnyStrategyOrSeed) {
+  if (!built("answered")) GTEST_SKIP() << "answered not built";
+  const std::vector<std::string> bounded{"--liveness-bound", "10", "--step-limit", "100"};
+  auto systematic = bounded;
+  systematic.insert(systematic.end(), {"--strategy", "systematic", "--max-paths", "300", "--keep-going"});
+  const auto explored = figures(systematic, "answered", {"--forever", "--fixed"});
+  EXPECT_EQ(explored.exit_code, 3) << explored.summary.dump(2);
+  EXPECT_EQ(explored.bugs, 0u);
+  for (const std::string strategy : {"random", "pct", "pos"}) {
+    for (const std::string seed : {"1", "2", "3", "4", "5"}) {
+      auto sampled = bounded;
+      sampled.insert(sampled.end(), {"--strategy", strategy, "--seed", seed, "--runs", "40", "--keep-going"});
+      const auto f = figures(sampled, "answered", {"--forever", "--fixed"});
+      EXPECT_EQ(f.exit_code, 3) << strategy << " seed " << seed << "\n" << f.summary.dump(2);
+      EXPECT_EQ(f.bugs, 0u) << strategy << " seed " << seed;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace exocheck::explore_test
