@@ -53,7 +53,8 @@ TEST_F(ExploreBugSubjects, MinesweeperCellsDeadlockAndTheTraceReplays) {
   if (!built("minesweeper")) GTEST_SKIP() << "minesweeper not built";
   for (const char* reduction : {"dpor", "transdpor"}) {
     SCOPED_TRACE(reduction);
-    const auto result = figures({"--workers", "2", "--reduction", reduction}, "minesweeper");
+    const auto result =
+        figures({"--strategy", "systematic", "--workers", "2", "--reduction", reduction}, "minesweeper");
     // Cells 1, 3 and 4, revealed by cell 0, ask each other IsMine: a cycle of waits.
     expect_bug_replays(result, "RUN_DEADLOCK",
                        {"actor 0.2 waits for the reply to 0.2#4", "actor 0.4 waits for the reply to 0.4#3",
