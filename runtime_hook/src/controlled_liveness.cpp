@@ -28,11 +28,9 @@ proto::RunResult ControlledRuntime::with_hot_monitors(proto::RunResult result) c
       status == proto::RUN_COMPLETED || status == proto::RUN_DEADLOCK || (status == proto::RUN_STEP_LIMIT && !bounded);
   const Monitor* hot = ended ? first_hot_monitor() : nullptr;
   if (hot == nullptr) return result;
-  const char* how = status == proto::RUN_COMPLETED  ? "completed"
-                    : status == proto::RUN_DEADLOCK ? "deadlocked"
-                                                    : "was cut by the step limit";
-  result.set_detail("monitor " + hot->name() + " is hot in state " + hot->hot_state() + " where the run ended (it " +
-                    how + " after " + std::to_string(result.steps()) + " steps): " + result.detail());
+  // The run's own detail says how it ended ("completed after 3 steps", "deadlock after step 5: ...").
+  result.set_detail("monitor " + hot->name() + " is hot in state " + hot->hot_state() + " where the run ended, " +
+                    result.detail());
   result.set_status(proto::RUN_LIVENESS);
   return result;
 }

@@ -10,6 +10,9 @@
 // (a monitor hot throughout more than N fair rounds is a potential liveness bug). In the fixed
 // variant a schedule may still starve the server for as long as it likes: no round ends while an
 // actor with a message enabled has not had its step, so that is not counted.
+//
+// --server-down: main never tells the server it is ready, so the request goes unanswered in every
+// schedule: a run by hand ends with the monitor hot and exits 1, as an explored one would.
 
 #include <CLI/CLI.hpp>
 #include <string>
@@ -106,8 +109,10 @@ int main(int argc, char** argv) {
   CLI::App app("answered: every request must be answered (a liveness monitor)");
   bool fixed = false;
   bool forever = false;
+  bool server_down = false;
   app.add_flag("--fixed", fixed, "The server keeps a request that comes before it is ready");
   app.add_flag("--forever", forever, "Two more actors bounce a ball for ever: the program never ends");
+  app.add_flag("--server-down", server_down, "Main never tells the server it is ready: no request is answered");
   CLI11_PARSE(app, argc, argv);
 
   exocheck::System system;
@@ -120,6 +125,6 @@ int main(int argc, char** argv) {
     system.send(one, Ball{other});
   }
   system.send(client, Start{});
-  system.send(server, Ready{});
+  if (!server_down) system.send(server, Ready{});
   return system.run();
 }

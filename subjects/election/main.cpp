@@ -9,15 +9,20 @@
 // The bug (Election Safety, Figure 3: at most one leader in a term): a node that does not
 // remember whom it voted for in a term grants its vote to every candidate of that term. Two
 // nodes whose timeouts fire close together both stand for term 1, the third votes for both, and
-// both win it (with two nodes, each forgets its vote for itself). A monitor actor that every new
-// leader reports to checks the property. With --fixed a node remembers its vote (votedFor, reset
-// only when the term changes).
+// both win it (with two nodes, each forgets its vote for itself). A specification monitor
+// (exocheck/monitor.hpp) that every new leader notifies checks the property. With --fixed a node
+// remembers its vote (votedFor, reset only when the term changes).
+//
+// --judge-actor checks it as this subject did before monitors existed: a judge actor to which
+// every new leader sends a message. Each such message is one more delivery to interleave with the
+// rest, so the judge multiplies the classes (subjects/README.md has both counts); the monitor
+// adds none, its notifications being ordered in the notifying steps.
 //
 // Under exploration the election timeouts are choices (exocheck::choose) and timers: with
 // --timers anytime a timer may fire at any step, and two elections overlap; with --timers
 // quiescent a timer fires only when no message is in flight, earliest deadline first, and the
 // drawn timeouts decide who stands first, alone. Started by hand (real time), nodes that draw the
-// same timeout stand together, and the bug shows in most runs.
+// same timeout stand together, and the bug shows in some runs.
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -36,8 +41,8 @@ using namespace std::chrono_literals;
 struct Start {
   static constexpr const char* type_name = "Start";
   std::vector<exocheck::ActorRef> peers;
-  exocheck::ActorRef monitor;
-  void describe(exocheck::Describer& d) const { d("peers", peers)("monitor", monitor); }
+  exocheck::ActorRef judge;  ///< --judge-actor: where a new leader reports; else the monitor is notified
+  void describe(exocheck::Describer& d) const { d("peers", peers)("judge", judge); }
 };
 
 struct ElectionTimeout {
@@ -78,18 +83,16 @@ struct Elected {
   void describe(exocheck::Describer& d) const { d("term", term)("leader", leader); }
 };
 
-/// Election Safety: at most one leader in a term.
-class Monitor : public exocheck::Actor {
+/// The leader of each term seen so far.
+class LeadersByTerm {
  public:
-  Monitor() {
-    on([this](const Elected& e) {
-      const auto [leader, first] = leaders_.emplace(e.term, e.leader.id());
-      exocheck::check(first || leader->second == e.leader.id(), "two leaders in term " + std::to_string(e.term) + ": " +
-                                                                    leader->second + " and " + e.leader.id());
-    });
+  void check(const Elected& e) {
+    const auto [leader, first] = leaders_.emplace(e.term, e.leader.id());
+    exocheck::check(first || leader->second == e.leader.id(),
+                    "two leaders in term " + std::to_string(e.term) + ": " + leader->second + " and " + e.leader.id());
   }
 
-  std::string final_state() const override {
+  std::string summary() const {
     std::string text;
     for (const auto& [term, leader] : leaders_) text += (text.empty() ? "" : " ") + std::to_string(term) + ":" + leader;
     return "leaders " + (text.empty() ? std::string("none") : text);
@@ -97,6 +100,30 @@ class Monitor : public exocheck::Actor {
 
  private:
   std::map<std::uint64_t, std::string> leaders_;
+};
+
+/// Election Safety: at most one leader in a term.
+class OneLeaderPerTerm : public exocheck::Monitor {
+ public:
+  OneLeaderPerTerm() : Monitor("OneLeaderPerTerm") {
+    on([this](const Elected& e) { leaders_.check(e); });
+  }
+
+ private:
+  LeadersByTerm leaders_;
+};
+
+/// The same property checked by an actor of the program's own (--judge-actor).
+class Judge : public exocheck::Actor {
+ public:
+  Judge() {
+    on([this](const Elected& e) { leaders_.check(e); });
+  }
+
+  std::string final_state() const override { return leaders_.summary(); }
+
+ private:
+  LeadersByTerm leaders_;
 };
 
 struct Timing {
@@ -109,7 +136,7 @@ class Node : public exocheck::Actor {
   Node(bool remembers_vote, Timing timing) : remembers_vote_(remembers_vote), timing_(timing) {
     on([this](const Start& s) {
       peers_ = s.peers;
-      monitor_ = s.monitor;
+      judge_ = s.judge;
       const auto timeout = 150ms + 50ms * static_cast<int>(exocheck::choose(static_cast<std::size_t>(timing_.spread)));
       election_ = after(timeout, ElectionTimeout{});
     });
@@ -167,7 +194,11 @@ class Node : public exocheck::Actor {
 
   void lead() {
     role_ = Role::kLeader;
-    send(monitor_, Elected{term_, self()});
+    if (judge_.valid()) {
+      send(judge_, Elected{term_, self()});
+    } else {
+      exocheck::notify<OneLeaderPerTerm>(Elected{term_, self()});
+    }
     beat();
     beats_left_ = timing_.heartbeats;
     if (beats_left_ > 0) heartbeat_ = every(50ms, HeartbeatTick{});
@@ -180,7 +211,7 @@ class Node : public exocheck::Actor {
   bool remembers_vote_;
   Timing timing_;
   std::vector<exocheck::ActorRef> peers_;
-  exocheck::ActorRef monitor_;
+  exocheck::ActorRef judge_;
   Role role_ = Role::kFollower;
   std::uint64_t term_ = 0;
   bool voted_ = false;
@@ -198,6 +229,7 @@ int main(int argc, char** argv) {
   int nodes = 2;  // explored completely in a second; 3 nodes are more than a million classes
   Timing timing;
   bool fixed = false;
+  bool judge_actor = false;
   app.add_option("--nodes", nodes, "nodes in the cluster")->check(CLI::Range(1, 7))->capture_default_str();
   app.add_option("--spread", timing.spread, "election timeouts drawn from this many values (150, 200, ... ms)")
       ->check(CLI::Range(1, 5))
@@ -206,13 +238,20 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 5))
       ->capture_default_str();
   app.add_flag("--fixed", fixed, "a node remembers whom it voted for in a term (votedFor)");
+  app.add_flag("--judge-actor", judge_actor,
+               "check Election Safety in an actor that new leaders send a message to, not in a specification monitor");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error) == 0 ? 0 : 2;
   }
   exocheck::System system;
-  const auto monitor = system.spawn<Monitor>();
+  exocheck::ActorRef judge;
+  if (judge_actor) {
+    judge = system.spawn<Judge>();
+  } else {
+    system.add_monitor<OneLeaderPerTerm>();
+  }
   std::vector<exocheck::ActorRef> cluster;
   for (int i = 0; i < nodes; ++i) cluster.push_back(system.spawn<Node>(fixed, timing));
   for (const auto& node : cluster) {
@@ -220,7 +259,7 @@ int main(int argc, char** argv) {
     for (const auto& other : cluster) {
       if (other != node) peers.push_back(other);
     }
-    system.send(node, Start{peers, monitor});
+    system.send(node, Start{peers, judge});
   }
   const int code = system.run();
   if (!system.controlled()) std::cout << "election: done" << std::endl;

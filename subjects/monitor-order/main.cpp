@@ -4,7 +4,7 @@
 // again before the alarm is armed. Nothing orders the two actors, so the violation is one
 // interleaving of two independent-looking deliveries: a reduction that did not know both steps
 // touch the monitor would take the two orders for one class and could miss it (DESIGN.md,
-// "Specifications"; coordinator/engine/src/dependency.md, "Monitors").
+// "Specifications"; coordinator/engine/src/dependency.md, "Specification monitors").
 //
 // The door's actor opens and shuts it in two steps (Open, then Shut, which it sends itself); the
 // alarm's arms it on Arm. The bug: Arm delivered between Open and Shut. With --fixed the alarm's

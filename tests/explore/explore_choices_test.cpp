@@ -2,7 +2,9 @@
 // its election timeout with exocheck::choose, and every value drawn is a branch the engine
 // explores, recorded in the trace, replayed and shrunk. With a node that forgets its vote two
 // leaders win one term; with --fixed the exploration completes with no bug, the same classes under
-// every reduction; with --timers quiescent elections never overlap.
+// every reduction; with --timers quiescent elections never overlap. Election Safety is a
+// specification monitor; --judge-actor checks it in an actor instead, the subject's form before
+// monitors, with the classes its messages add.
 #include "explore_fixture.hpp"
 
 namespace exocheck::explore_test {
@@ -15,6 +17,7 @@ TEST_F(ExploreTest, ANodeThatForgetsItsVoteLetsTwoLeadersWinATerm) {
   const auto shown = exocheck({"trace", "show", "out/bug-1.trace"});
   EXPECT_NE(shown.out.find("[chose 0 of 2]"), std::string::npos) << shown.out;
   EXPECT_NE(shown.out.find("[timer fired at 150 ms]"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("[notified OneLeaderPerTerm: Elected"), std::string::npos) << shown.out;
   const auto shrunk = exocheck({"shrink", "-o", "s.trace", "out/bug-1.trace"});
   EXPECT_EQ(shrunk.exit_code, 1) << shrunk.out << shrunk.err;
   EXPECT_NE(shrunk.out.find("fails the same way"), std::string::npos) << shrunk.out;
@@ -29,8 +32,8 @@ TEST_F(ExploreTest, EveryValueDrawnIsExploredAndReplayedAsDrawn) {
   const auto two = figures({"--workers", "1"}, "election", {"--fixed", "--spread=2"});
   ASSERT_EQ(one.exit_code, 0) << one.summary.dump(2);
   ASSERT_EQ(two.exit_code, 0) << two.summary.dump(2);
-  EXPECT_EQ(one.classes, 351u);
-  EXPECT_EQ(two.classes, 1404u);  // each node's draw doubles them: the values are told apart
+  EXPECT_EQ(one.classes, 195u);
+  EXPECT_EQ(two.classes, 780u);  // each node's draw doubles them: the values are told apart
   // An exploration keeps one trace per distinct bug, its shortest run's: random runs from a few
   // seeds find failing runs whose node drew the later value.
   bool drawn_late = false;
@@ -53,16 +56,31 @@ TEST_F(ExploreTest, ANodeThatRemembersItsVoteExploresCompletelyUnderEveryReducti
   for (const std::string reduction : {"exhaustive", "dpor", "transdpor", "optimal"}) {
     const auto fixed = figures({"--reduction", reduction, "--workers", "1"}, "election", {"--fixed"});
     EXPECT_EQ(fixed.exit_code, 0) << reduction << "\n" << fixed.summary.dump(2);
-    EXPECT_EQ(fixed.classes, 1404u) << reduction;
+    EXPECT_EQ(fixed.classes, 780u) << reduction;
     if (reduction == "optimal") {
-      EXPECT_EQ(fixed.paths, 1404u);
+      EXPECT_EQ(fixed.paths, 780u);
     }
     const auto buggy = figures({"--reduction", reduction, "--workers", "1", "--keep-going"}, "election");
     EXPECT_EQ(buggy.exit_code, 1) << reduction;
-    EXPECT_EQ(buggy.classes, 2328u) << reduction;
-    EXPECT_EQ(buggy.failing_classes, 840u) << reduction;
+    EXPECT_EQ(buggy.classes, 888u) << reduction;
+    // A run ends at the notification that fails the monitor: what would come after is no class.
+    EXPECT_EQ(buggy.failing_classes, 24u) << reduction;
     EXPECT_EQ(buggy.bugs, 1u) << reduction;  // "two leaders", whoever they are
   }
+}
+
+// The judge actor's Elected messages are deliveries of their own, each interleaved with the rest:
+// more classes for the same property, and a failing run goes on to its end.
+TEST_F(ExploreTest, AJudgeActorInPlaceOfTheMonitorMultipliesTheClasses) {
+  if (!built("election")) GTEST_SKIP() << "election not built";
+  const auto fixed = figures({"--strategy", "systematic", "--workers", "1"}, "election", {"--fixed", "--judge-actor"});
+  EXPECT_EQ(fixed.exit_code, 0) << fixed.summary.dump(2);
+  EXPECT_EQ(fixed.classes, 1404u);
+  const auto buggy =
+      figures({"--strategy", "systematic", "--workers", "1", "--keep-going"}, "election", {"--judge-actor"});
+  EXPECT_EQ(buggy.exit_code, 1) << buggy.summary.dump(2);
+  EXPECT_EQ(buggy.classes, 2328u);
+  EXPECT_EQ(buggy.failing_classes, 840u);
 }
 
 // Under --timers quiescent a timeout fires only when no message is in flight: one node stands at

@@ -54,7 +54,7 @@ TEST_F(ExploreTest, ARequestDroppedEndsTheRunWithTheMonitorHot) {
   if (!built("answered")) GTEST_SKIP() << "answered not built";
   expect_bug_replays(figures({}, "answered"), "RUN_LIVENESS",
                      {"monitor EveryRequestAnswered is hot in state waiting for an answer to request 1",
-                      "where the run ended (it completed"});
+                      "where the run ended, completed after"});
   const auto explored = figures({"--strategy", "systematic"}, "answered", {"--fixed"});
   EXPECT_EQ(explored.exit_code, 0) << explored.summary.dump(2);
   EXPECT_EQ(explored.classes, 2u);

@@ -157,7 +157,8 @@ TEST_F(TracePictures, TheSpaceTimePageDrawsEveryLaneAndMessageAndMarksTheFailing
 TEST_F(TracePictures, TheSpaceTimePageShowsTimerFiringsAndChoicesInTheHoverText) {
   if (!built("election")) GTEST_SKIP() << "election not built";
   if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (deploy/setup.sh installs it)";
-  const auto result = figures({"--strategy", "systematic", "--workers", "1"}, "election");
+  // The judge actor's form: its failing runs go on to the leaders' heartbeats.
+  const auto result = figures({"--strategy", "systematic", "--workers", "1"}, "election", {"--judge-actor"});
   ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
   const auto trace = dir() / result.summary.at("bugs").at(0).at("trace").get<std::string>();
   const auto page = dir() / "election.html";
@@ -186,6 +187,26 @@ TEST_F(TracePictures, TheSpaceTimePageShowsACrashInTheHoverText) {
   EXPECT_EQ(dom.err.find("Uncaught"), std::string::npos) << dom.err;
   EXPECT_EQ(occurrences(dom.out, "\nfault: crashed"), 1u);
   EXPECT_EQ(occurrences(dom.out, "class=\"box fault\""), 1u);
+}
+
+// A step that notified a specification monitor is drawn apart, the notification in its hover text.
+TEST_F(TracePictures, TheSpaceTimePageShowsMonitorNotificationsInTheHoverText) {
+  if (!built("monitor-order")) GTEST_SKIP() << "monitor-order not built";
+  if (!have_chromium()) GTEST_SKIP() << "chromium is not installed (deploy/setup.sh installs it)";
+  const auto result = figures({"--strategy", "systematic", "--workers", "1"}, "monitor-order");
+  ASSERT_EQ(result.exit_code, 1) << result.summary.dump(2);
+  const auto trace = dir() / result.summary.at("bugs").at(0).at("trace").get<std::string>();
+  const auto page = dir() / "monitor-order.html";
+  ASSERT_EQ(exocheck({"trace", "view", trace.string(), "-o", page.string()}).exit_code, 0);
+  const auto dom = rendered(page, "trace-view-monitor-order.png");
+  ASSERT_EQ(dom.exit_code, 0) << dom.err;
+  EXPECT_EQ(dom.err.find("Uncaught"), std::string::npos) << dom.err;
+  // The door opened, the alarm armed (the step that fails the monitor), the door shut.
+  EXPECT_EQ(occurrences(dom.out, "\nnotified ShutWhenArmed: Opened"), 1u);
+  EXPECT_EQ(occurrences(dom.out, "\nnotified ShutWhenArmed: Armed"), 1u);
+  EXPECT_EQ(occurrences(dom.out, "\nnotified ShutWhenArmed: Shut"), 1u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"box notified\""), 2u);
+  EXPECT_EQ(occurrences(dom.out, "class=\"box failed notified\""), 1u);
 }
 
 TEST_F(TracePictures, TheLongTraceHasTwoHundredStepsAndManyLanes) {

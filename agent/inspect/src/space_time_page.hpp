@@ -28,6 +28,7 @@ inline constexpr const char* kSpaceTimePage = R"PAGE(<!DOCTYPE html>
   .box.reply rect { stroke-dasharray: 3 2; }
   .box.timer rect { fill: #fff6dc; }
   .box.chose rect { stroke-width: 2; }
+  .box.notified rect { fill: #eef7ee; stroke: #2e7d32; }
   .box.fault rect { stroke: #d9822b; stroke-width: 3; stroke-dasharray: 4 2; }
   .arrow { stroke: #4a6fa5; fill: none; stroke-width: 1.2; marker-end: url(#head); }
   .creation { stroke: #2e7d32; fill: none; stroke-dasharray: 4 3; }
@@ -103,6 +104,7 @@ function hoverText(event) {
   if (event.created.length) text += "\ncreated: " + event.created.join(", ");
   if (event.timer) text += "\n" + event.timer;
   if (event.choices) text += "\n" + event.choices;
+  if (event.notified) text += "\n" + event.notified;
   if (event.faults) text += "\nfault: " + event.faults;
   if (event.destroyed) text += "\nthe actor ends here";
   if (event.dead_letters.length) text += "\ndead letters: " + event.dead_letters.join(", ");
@@ -164,6 +166,7 @@ function render() {
     if (event.reply) classes.push("reply");
     if (event.timer) classes.push("timer");
     if (event.choices) classes.push("chose");
+    if (event.notified) classes.push("notified");
     if (event.faults) classes.push("fault");
     const box = element("g", { class: classes.join(" "), "data-step": event.step }, group);
     element("rect", { x: center(lane) - boxWidth / 2, y: rowY(event.step), width: boxWidth, height: BOX_H }, box);

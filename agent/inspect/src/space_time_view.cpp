@@ -46,6 +46,7 @@ json event_data(const proto::Event& event) {
           {"reply", event.reply()},
           {"timer", firing_text(event)},
           {"choices", choices_text(event)},
+          {"notified", notifications_text(event)},
           {"faults", faults_of(event)},
           {"failed", event.outcome() != proto::STEP_OK},
           {"outcome", outcome_in_words(event.outcome())},

@@ -120,9 +120,7 @@ std::string effects_of(const proto::Event& event) {
   for (const auto& change : link_changes(event)) parts.push_back("[" + change + "]");
   if (const auto firing = firing_text(event); !firing.empty()) parts.push_back("[" + firing + "]");
   if (const auto choices = choices_text(event); !choices.empty()) parts.push_back("[" + choices + "]");
-  for (const auto& notification : event.notifications()) {
-    parts.push_back("[notified " + notification.monitor() + ": " + notification.event() + "]");
-  }
+  if (const auto notified = notifications_text(event); !notified.empty()) parts.push_back("[" + notified + "]");
   if (const auto marker = outcome_marker(event); !marker.empty()) parts.push_back(marker);
   return join(parts, "; ", identity);
 }
@@ -280,6 +278,12 @@ std::string choices_text(const proto::Event& event) {
   return "chose " + join(made, ", then ", [](const proto::Choice* c) {
            return std::to_string(c->value()) + " of " + std::to_string(c->range());
          });
+}
+
+std::string notifications_text(const proto::Event& event) {
+  if (event.notifications().empty()) return "";
+  return "notified " + join(event.notifications(), ", then ",
+                            [](const proto::Notification& n) { return n.monitor() + ": " + n.event(); });
 }
 
 std::vector<std::string> link_changes(const proto::Event& event) {

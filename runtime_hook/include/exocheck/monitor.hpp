@@ -23,7 +23,7 @@
 //
 // A monitor only observes: nothing of its state flows back to the actors, so a notification
 // changes what happens next only through a failed check or the monitor's temperature. The
-// exploration knows that two steps notifying monitors do not commute (dependency.md, "Monitors").
+// exploration knows that two steps notifying monitors do not commute (dependency.md, "Specification monitors").
 
 #include <functional>
 #include <memory>

@@ -22,6 +22,8 @@ std::string status_in_words(proto::RunStatus status);
 std::string firing_text(const proto::Event& event);
 /// What the step's handler chose (exocheck::choose), e.g. "chose 1 of 3, then 0 of 2"; "" for none.
 std::string choices_text(const proto::Event& event);
+/// The specification monitors the step notified ("notified ShutWhenArmed: Opened"); empty if none.
+std::string notifications_text(const proto::Event& event);
 /// A partition's changes in a step: "link cut at 1#3", "link healed at 1#5".
 std::vector<std::string> link_changes(const proto::Event& event);
 /// The faults a step suffered: "crashed", "crashed, restarted", "lost 0#3", "link cut at 0#3",
