@@ -30,6 +30,7 @@ namespace {
 
 struct MonitorRegistry {
   std::map<std::type_index, std::unique_ptr<Monitor>> by_type;
+  std::map<std::string, std::unique_ptr<Monitor>> by_name;
   std::vector<Monitor*> in_order;
   bool closed = false;
   // A free run's handlers run on a thread pool: one notification at a time, as a step's would be.
@@ -51,6 +52,13 @@ Monitor& register_monitor(std::type_index type, std::unique_ptr<Monitor> monitor
   auto [it, fresh] = all.by_type.emplace(type, std::move(monitor));
   if (!fresh) throw std::logic_error("monitor " + it->second->name() + " was added twice");
   all.in_order.push_back(it->second.get());
+  return *it->second;
+}
+
+Monitor& register_named_monitor(std::unique_ptr<Monitor> monitor) {
+  MonitorRegistry& all = registry();
+  auto [it, fresh] = all.by_name.emplace(monitor->name(), std::move(monitor));
+  if (fresh) all.in_order.push_back(it->second.get());
   return *it->second;
 }
 

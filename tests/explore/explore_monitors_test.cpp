@@ -1,7 +1,7 @@
 // Specification monitors under exploration (exocheck/monitor.hpp): a safety monitor two
 // unrelated actors notify, whose invariant one order of their notifications breaks
-// (subjects/monitor-order), and a liveness monitor hot where a run ends or for ever
-// (subjects/answered).
+// (subjects/monitor-order), a liveness monitor hot where a run ends or for ever
+// (subjects/answered), and both in a CAF program through exocheck/caf_monitor.hpp (caf-alarm).
 #include "explore_fixture.hpp"
 
 namespace exocheck::explore_test {
@@ -100,6 +100,30 @@ TEST_F(ExploreTest, TheFixedServerNeverIncursALivenessBugUnderAnyStrategyOrSeed)
       EXPECT_EQ(f.bugs, 0u) << strategy << " seed " << seed;
     }
   }
+}
+
+// A CAF program's monitors run in the program (the header); the adapter records each notification
+// in its step and judges the temperature where the run ends. Without the notifications the
+// reductions would see the door's and the alarm's steps as independent (one class).
+TEST_F(ExploreTest, ACafProgramsMonitorsAreKnownToEveryReduction) {
+  if (!built("caf-alarm")) GTEST_SKIP() << "caf-alarm not built (no libcaf-dev)";
+  for (const std::string reduction : {"exhaustive", "dpor", "transdpor", "optimal"}) {
+    const auto f =
+        figures({"--strategy", "systematic", "--reduction", reduction, "--workers", "1", "--keep-going"}, "caf-alarm");
+    EXPECT_EQ(f.exit_code, 1) << reduction << "\n" << f.summary.dump(2);
+    EXPECT_EQ(f.classes, 3u) << reduction;
+    EXPECT_EQ(f.failing_classes, 1u) << reduction;
+    const auto fixed =
+        figures({"--strategy", "systematic", "--reduction", reduction, "--workers", "1"}, "caf-alarm", {"--fixed"});
+    EXPECT_EQ(fixed.exit_code, 0) << reduction << "\n" << fixed.summary.dump(2);
+  }
+  expect_bug_replays(figures({"--strategy", "systematic"}, "caf-alarm"), "RUN_ASSERTION_FAILED",
+                     {"monitor ShutWhenArmed: the alarm was armed while the door was open"});
+  const auto shown = exocheck({"trace", "show", "out/bug-1.trace"});
+  EXPECT_NE(shown.out.find("[notified ShutWhenArmed: opened, then DoorShutInTheEnd: opened]"), std::string::npos)
+      << shown.out;
+  expect_bug_replays(figures({"--strategy", "systematic"}, "caf-alarm", {"--fixed", "--leave-open"}), "RUN_LIVENESS",
+                     {"monitor DoorShutInTheEnd is hot in state the door is open where the run ended"});
 }
 
 }  // namespace

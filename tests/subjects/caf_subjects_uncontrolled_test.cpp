@@ -36,6 +36,18 @@ TEST_P(CafUncontrolled, RegistryCountsTheMasterAndItsWorkers) {
   EXPECT_EQ(seven.out, "registry: 8 registrations\n");
 }
 
+// exocheck/caf_monitor.hpp without an agent: the monitors run, and the adapter, preloaded or not,
+// stays out of the way.
+TEST_P(CafUncontrolled, AlarmsMonitorsRunAsWrittenWithoutAnAgent) {
+  if (!built("caf-alarm")) GTEST_SKIP() << "caf-alarm not built (no libcaf-dev)";
+  const auto fixed = run("caf-alarm", {"--fixed"});
+  EXPECT_EQ(fixed.exit_code, 0);
+  EXPECT_EQ(fixed.out, "caf-alarm: done\n");
+  const auto open = run("caf-alarm", {"--fixed", "--leave-open"});
+  EXPECT_EQ(open.exit_code, 0);
+  EXPECT_EQ(open.out, "caf-alarm: monitor DoorShutInTheEnd is hot in state the door is open\ncaf-alarm: done\n");
+}
+
 TEST_P(CafUncontrolled, FixedBankEndsWithEveryDeposit) {
   if (!built("caf-bank")) GTEST_SKIP() << "caf-bank not built (no libcaf-dev)";
   const auto result = run("caf-bank", {"--fixed", "--clients=3"});

@@ -314,6 +314,10 @@ void CafBridge::assertion_failed(const std::string& detail) {
   runtime.end_run_at_failed_step(detail::proto::STEP_ASSERTION_FAILED, detail);
 }
 
+void CafBridge::monitor_notified(const Monitor& monitor, const std::string& event) {
+  controlled_runtime().notified(monitor, event);
+}
+
 std::string CafBridge::next_message_id() {
   return running_ != nullptr ? detail::message_id(running_->id, ++running_->sent)
                              : detail::message_id(detail::kEnvironment, ++main_sent_);

@@ -99,6 +99,8 @@ class CafBridge {
   void thread_ending();
   /// assert() failed: the step in progress fails and the run ends. Returns outside a run.
   void assertion_failed(const std::string& detail);
+  /// A specification monitor of the program was notified in the step in progress (caf_monitors.cpp).
+  void monitor_notified(const Monitor& monitor, const std::string& event);
   /// A blocking actor (a scoped_actor) was made: an actor of the run from now on.
   void blocking_created(caf::blocking_actor& actor);
   /// `actor` waits in a receive (caf_main's scoped_actor, or an actor on its own thread): the run
