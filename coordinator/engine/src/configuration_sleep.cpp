@@ -44,4 +44,12 @@ bool may_give_away(const Names& names, const Configuration& from, PathFacts& fac
   return std::distance(given.begin(), given.end()) == std::distance(algorithm.begin(), algorithm.end());
 }
 
+bool notified(const std::vector<Configuration*>& entries, std::size_t k, Taken& taken) {
+  taken.notifies = true;
+  for (std::size_t j = k; j < entries.size(); ++j) {
+    if (entries[j] != nullptr) entries[j]->sleep.wake_notifying();
+  }
+  return true;
+}
+
 }  // namespace exocheck::engine

@@ -6,18 +6,17 @@
 // a weak initial of v. A run takes a configuration whose tree has a branch left and follows that
 // branch's leftmost path: one run per class, none of them cut short by sleep sets.
 //
-// In parallel (several items out, subtrees given away) the configurations form a tree, and a
-// choice taken counts as explored from then on, as in the algorithm once its call has returned:
-// it sleeps in the subtrees of the choices taken after it. The algorithm explores a choice's
-// subtree whole before the next, and a race found there may put v into the wakeup tree of a
-// later choice's branch; here that later choice may be under way already, so v goes down into its
-// configurations, which stay held (pinned) while a choice taken before theirs, at their parent or
-// above, is still being explored. One worker explores exactly as the algorithm does. A subtree
-// given to another explorer is given only from an unpinned configuration, and without the choices
-// still under way there in its sleep set: it needs no sequence from them, and gets none. Only
-// where none of them would sleep there in the algorithm (split(), may_give_away()).
-// Races whose pre(E, e) lies above a subtree's root become requests carrying v for its owner.
-// Guards and what a held-back entry means: dependency.md, "Guards and races".
+// In parallel (several items out, subtrees given away) the configurations form a tree, and a choice
+// taken counts as explored from then on, as in the algorithm once its call has returned: it sleeps
+// in the subtrees of the choices taken after it. The algorithm explores a choice's subtree whole
+// before the next, and a race found there may put v into the wakeup tree of a later choice's
+// branch; here that later choice may be under way already, so v goes down into its configurations,
+// which stay held (pinned) while a choice taken before theirs, at their parent or above, is still
+// being explored. One worker explores exactly as the algorithm does. A subtree is given to another
+// explorer only from an unpinned configuration where none of the choices still under way would
+// sleep in the algorithm (split(), may_give_away()). Races whose pre(E, e) lies above a subtree's
+// root become requests carrying v for its owner. Guards and what a held-back entry means:
+// dependency.md, "Guards and races".
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
@@ -340,6 +339,7 @@ class OptimalExploration final : public Exploration {
     const bool held_back =
         entries && !cut_inside && (trace_.size() < last || trace_.step(last).label != out.last.message);
     const std::size_t held_at = held_back ? std::min(trace_.size(), last - 1) : last;  // the entry's parent
+    bool woke_notifying = false;  // an entry handed out as not notifying notified
     for (std::size_t k = from.depth + 1; entries && k <= last; ++k) {
       Configuration& parent = *path_[k - 1];
       const Key entry = out.prefix[k - 1];
@@ -348,6 +348,7 @@ class OptimalExploration final : public Exploration {
       taken.unsure = false;
       if (k - 1 < held_at) {
         path_[k] = entries_[k];
+        if (!taken.notifies && trace_.step(k).notified) woke_notifying = notified(entries_, k, taken);
         continue;
       }
       parent.held.push_back({entry, taken.receiver, taken.notifies});
@@ -369,6 +370,7 @@ class OptimalExploration final : public Exploration {
       SleepSet sleep = k == last && held_back
                            ? out.before_last.passed_through(step.lane(), step.notified)  // the hook's
                            : parent.sleep.passed_through(step.lane(), step.notified);
+      if (k == last && held_back && woke_notifying) sleep.wake_notifying();
       WakeupTree wakeup;
       if (auto subtree = parent.wakeup.take(step.label)) wakeup = std::move(*subtree);
       tree_.relist(parent);

@@ -67,6 +67,12 @@ class SleepSet {
     return child;
   }
 
+  /// Wakes those that notify: a step that was taken not to notify did (optimal_exploration.cpp).
+  void wake_notifying() {
+    entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const Pending& p) { return p.notifies; }),
+                   entries_.end());
+  }
+
   /// Puts `pending` to sleep here: a subtree's root starts with the set its giver computed.
   void fall_asleep(Pending pending) {
     if (!asleep(pending.message)) entries_.push_back(pending);
