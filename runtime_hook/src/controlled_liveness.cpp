@@ -15,6 +15,13 @@ void ControlledRuntime::notified(const Monitor& monitor, const std::string& summ
     auto& clock = const_cast<VectorClock&>(*step_clock_);
     clock.merge(monitor_clock_);
     monitor_clock_ = clock;
+    // The step's event took its clock before the handler ran: it comes after the monitors' latest
+    // step too, or the explorer would take the two for unordered (a kept step's event has it).
+    if (event_->step() >= kept_steps_) {
+      event_->clear_clock();
+      event_->clear_start_clock();
+      record_clock(clock);
+    }
   }
   auto* notification = event_->add_notifications();
   notification->set_monitor(wire::valid_utf8(monitor.name()));

@@ -25,6 +25,9 @@ TEST_F(ExploreTest, TwoActorsNotifyingOneMonitorInTheWrongOrderIsFoundByEveryRed
                      {"monitor ShutWhenArmed: the alarm was armed while the door was open", "actor 1 handling"});
   const auto shown = exocheck({"trace", "show", "out/bug-1.trace"});
   EXPECT_NE(shown.out.find("ShutWhenArmed"), std::string::npos) << shown.out;
+  // The step that notifies after another comes after it in its recorded clock: the alarm's Arm
+  // knows the door's Open, through the monitor only.
+  EXPECT_NE(shown.out.find("Arm      {0:1, 1:1}"), std::string::npos) << shown.out;
   const auto shrunk = exocheck({"shrink", "-o", "s.trace", "out/bug-1.trace"});
   EXPECT_EQ(shrunk.exit_code, 1) << shrunk.out << shrunk.err;
 }
