@@ -57,6 +57,9 @@ int ShrinkCommand::execute(const SubjectCommand& subject) const {
   } catch (const InputError& error) {
     throw InputError("shrink: " + trace_path_ + ": " + error.what());
   }
+  // A shorter schedule may run longer after it (a liveness bug is judged where the run ends): the
+  // original is then the shortest failing run found.
+  if (steps_of(shrunk.trace) > steps_of(original)) shrunk.trace = original;
   const std::string output = output_path_.empty()
                                  ? std::filesystem::path(trace_path_).replace_extension(".shrunk.trace").string()
                                  : output_path_;
