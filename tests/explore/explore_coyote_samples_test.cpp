@@ -6,9 +6,27 @@
 namespace exocheck::explore_test {
 namespace {
 
+class CoyoteSamples : public ExploreTest {
+ protected:
+  /// The fixed variant under random and PCT runs (seeds 1 to 3, 100 runs each): no bug, and no
+  /// verdict but "bounded" (samples never show that every class was explored).
+  void expect_no_sampled_bug(const std::string& subject, const std::vector<std::string>& options,
+                             const std::vector<std::string>& subject_args) {
+    for (const std::string strategy : {"random", "pct"}) {
+      for (const std::string seed : {"1", "2", "3"}) {
+        auto sampled = options;
+        sampled.insert(sampled.end(), {"--strategy", strategy, "--seed", seed, "--runs", "100", "--keep-going"});
+        const auto f = figures(sampled, subject, subject_args);
+        EXPECT_EQ(f.exit_code, 3) << subject << " " << strategy << " seed " << seed << "\n" << f.summary.dump(2);
+        EXPECT_EQ(f.bugs, 0u) << subject << " " << strategy << " seed " << seed;
+      }
+    }
+  }
+};
+
 // coffee-machine (Coyote's CoffeeMachineActors): a controller that reboots mid-coffee (a crash
 // with restart) reads a negative hopper level as beans left, and grinds with no beans.
-TEST_F(ExploreTest, ACoffeeMachineRebootedMidCoffeeGrindsWithNoBeans) {
+TEST_F(CoyoteSamples, ACoffeeMachineRebootedMidCoffeeGrindsWithNoBeans) {
   if (!built("coffee-machine")) GTEST_SKIP() << "coffee-machine not built";
   const std::vector<std::string> crash{"--crash", "1", "--crash-types", "CoffeeMachine"};
   auto options = crash;
@@ -32,21 +50,13 @@ TEST_F(ExploreTest, ACoffeeMachineRebootedMidCoffeeGrindsWithNoBeans) {
   const auto no_fault = figures({"--strategy", "systematic", "--workers", "1"}, "coffee-machine");
   EXPECT_EQ(no_fault.exit_code, 0) << no_fault.summary.dump(2);
   EXPECT_EQ(no_fault.classes, 1u);
-  for (const std::string strategy : {"random", "pct"}) {
-    for (const std::string seed : {"1", "2", "3"}) {
-      auto sampled = crash;
-      sampled.insert(sampled.end(), {"--strategy", strategy, "--seed", seed, "--runs", "100", "--keep-going"});
-      const auto f = figures(sampled, "coffee-machine", {"--fixed"});
-      EXPECT_EQ(f.exit_code, 3) << strategy << " seed " << seed << "\n" << f.summary.dump(2);
-      EXPECT_EQ(f.bugs, 0u) << strategy << " seed " << seed;
-    }
-  }
+  expect_no_sampled_bug("coffee-machine", crash, {"--fixed"});
 }
 
 // failure-detector (Coyote's FailureDetector): pongs carry no round, so a late pong counts for the
 // next round and a node that halted is pinged past the budget (safety) or, with two rounds, never
 // declared failed (liveness). The timers racing the pongs are the default --timers anytime's.
-TEST_F(ExploreTest, AFailureDetectorCountsALatePongForTheNextRound) {
+TEST_F(CoyoteSamples, AFailureDetectorCountsALatePongForTheNextRound) {
   if (!built("failure-detector")) GTEST_SKIP() << "failure-detector not built";
   expect_bug_replays(figures({"--seed", "1"}, "failure-detector"), "RUN_ASSERTION_FAILED",
                      {"monitor PingBudget: node 1 was pinged 4 times after it failed"});
@@ -78,19 +88,12 @@ TEST_F(ExploreTest, AFailureDetectorCountsALatePongForTheNextRound) {
   const auto quiescent = figures({"--strategy", "systematic", "--timers", "quiescent"}, "failure-detector");
   EXPECT_EQ(quiescent.exit_code, 0) << quiescent.summary.dump(2);
   EXPECT_EQ(quiescent.classes, 1u);
-  for (const std::string strategy : {"random", "pct"}) {
-    for (const std::string seed : {"1", "2", "3"}) {
-      const auto f = figures({"--strategy", strategy, "--seed", seed, "--runs", "100", "--keep-going"},
-                             "failure-detector", {"--fixed"});
-      EXPECT_EQ(f.exit_code, 3) << strategy << " seed " << seed << "\n" << f.summary.dump(2);
-      EXPECT_EQ(f.bugs, 0u) << strategy << " seed " << seed;
-    }
-  }
+  expect_no_sampled_bug("failure-detector", {}, {"--fixed"});
 }
 
 // replicated-storage (P#'s and Coyote's ReplicatingStorage): the manager takes a sync report
 // from a node it has already forgotten, counts the dead node as a replica, and never repairs.
-TEST_F(ExploreTest, AReplicatedStoreCountsAForgottenNodeAndNeverRepairs) {
+TEST_F(CoyoteSamples, AReplicatedStoreCountsAForgottenNodeAndNeverRepairs) {
   if (!built("replicated-storage")) GTEST_SKIP() << "replicated-storage not built";
   expect_bug_replays(figures({"--seed", "1"}, "replicated-storage"), "RUN_LIVENESS",
                      {"monitor Repaired is hot in state repairing: 1 of 2 replicas hold 7 where the run ended"});
@@ -113,15 +116,7 @@ TEST_F(ExploreTest, AReplicatedStoreCountsAForgottenNodeAndNeverRepairs) {
   found.insert(found.end(), {"--seed", "1"});
   expect_bug_replays(figures(found, "replicated-storage", {"--forever"}), "RUN_LIVENESS",
                      {"more than --liveness-bound 20", "a potential liveness bug"});
-  for (const std::string strategy : {"random", "pct"}) {
-    for (const std::string seed : {"1", "2", "3"}) {
-      auto sampled = bounded;
-      sampled.insert(sampled.end(), {"--strategy", strategy, "--seed", seed, "--runs", "100", "--keep-going"});
-      const auto f = figures(sampled, "replicated-storage", {"--fixed", "--forever"});
-      EXPECT_EQ(f.exit_code, 3) << strategy << " seed " << seed << "\n" << f.summary.dump(2);
-      EXPECT_EQ(f.bugs, 0u) << strategy << " seed " << seed;
-    }
-  }
+  expect_no_sampled_bug("replicated-storage", bounded, {"--fixed", "--forever"});
 }
 
 }  // namespace
