@@ -7,9 +7,7 @@ namespace exocheck::detail {
 void LivenessWatch::begin_round(std::uint32_t first_step, std::span<const std::string* const> enabled) {
   round_start_ = first_step;
   owed_.clear();
-  for (const std::string* actor : enabled) {
-    if (std::find(owed_.begin(), owed_.end(), *actor) == owed_.end()) owed_.push_back(*actor);
-  }
+  for (const std::string* message : enabled) owed_.push_back(*message);
 }
 
 LivenessWatch::Heat& LivenessWatch::heat_of(const Monitor& monitor) {
@@ -26,7 +24,7 @@ std::uint32_t LivenessWatch::temperature(const Monitor& monitor) const {
   return 0;
 }
 
-const Monitor* LivenessWatch::after_step(std::uint32_t step, const std::string& actor,
+const Monitor* LivenessWatch::after_step(std::uint32_t step, const std::string& delivered,
                                          std::span<const std::string* const> enabled,
                                          std::span<Monitor* const> monitors) {
   if (bound_ == 0) return nullptr;
@@ -45,7 +43,7 @@ const Monitor* LivenessWatch::after_step(std::uint32_t step, const std::string& 
     begin_round(step + 1, enabled);
     return nullptr;
   }
-  std::erase(owed_, actor);
+  std::erase(owed_, delivered);
   std::erase_if(owed_, [&](const std::string& owed) {
     return std::none_of(enabled.begin(), enabled.end(), [&](const std::string* e) { return *e == owed; });
   });

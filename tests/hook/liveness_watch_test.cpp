@@ -19,12 +19,12 @@ class Owed : public Monitor {
 
 struct WatchedRun {
   explicit WatchedRun(std::uint32_t bound) : watch(bound) {}
-  /// One step of `actor`, with `enabled` the actors with a message enabled after it.
-  const Monitor* step(const std::string& actor, const std::vector<std::string>& enabled) {
+  /// One step delivering `delivered`, with `enabled` the messages enabled after it.
+  const Monitor* step(const std::string& delivered, const std::vector<std::string>& enabled) {
     std::vector<const std::string*> names;
     for (const auto& name : enabled) names.push_back(&name);
     Monitor* const monitors[] = {&owed};
-    return watch.after_step(++steps, actor, names, monitors);
+    return watch.after_step(++steps, delivered, names, monitors);
   }
   LivenessWatch watch;
   Owed owed;
@@ -37,6 +37,22 @@ TEST(LivenessWatch, ARoundThatStarvesAnActorNeverEndsSoItIsNotCounted) {
   // "server" is enabled throughout and never served: one round that never ends.
   for (int i = 0; i < 100; ++i) EXPECT_EQ(run.step(i % 2 == 0 ? "ping" : "pong", {"server", "ping", "pong"}), nullptr);
   EXPECT_EQ(run.watch.temperature(run.owed), 0u);
+}
+
+// A store's node that keeps taking its own periodic tick while a repair message to it waits: each
+// tick is a new message, the repair is never delivered, and the round never ends (counted per
+// actor, the node's ticks ended it: a false potential liveness bug).
+TEST(LivenessWatch, AnActorTakingItsOwnTickWhileAMessageToItWaitsDoesNotEndTheRound) {
+  WatchedRun run(2);
+  run.owed.heat();
+  run.step("node#1", {"node#2", "store#7"});
+  for (int tick = 2; tick < 50; ++tick) {
+    EXPECT_EQ(run.step("node#" + std::to_string(tick), {"node#" + std::to_string(tick + 1), "store#7"}), nullptr);
+  }
+  EXPECT_EQ(run.watch.temperature(run.owed), 0u);
+  // Once the repair is delivered, the round ends.
+  run.step("store#7", {"node#51"});
+  EXPECT_EQ(run.watch.temperature(run.owed), 1u);
 }
 
 TEST(LivenessWatch, AMonitorHotThroughMoreRoundsThanTheBoundIsReported) {
