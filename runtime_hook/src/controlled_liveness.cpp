@@ -8,13 +8,15 @@
 
 namespace exocheck::detail {
 
-void ControlledRuntime::notified(const Monitor& monitor, const std::string& summary) {
+void ControlledRuntime::notified(const Monitor& monitor, const std::vector<std::string>& lanes,
+                                 const std::string& summary) {
   if (step_clock_) {
     // The step's clock is its own object, shared with what it sent and created in it so far: they
-    // all come after the monitors' latest step. Made mutable (make_shared<VectorClock>).
+    // all come after the latest step on each of the notification's lanes. Made mutable
+    // (make_shared<VectorClock>).
     auto& clock = const_cast<VectorClock&>(*step_clock_);
-    clock.merge(monitor_clock_);
-    monitor_clock_ = clock;
+    for (const auto& lane : lanes) clock.merge(monitor_clocks_[lane]);
+    for (const auto& lane : lanes) monitor_clocks_[lane] = clock;
     // The step's event took its clock before the handler ran: it comes after the monitors' latest
     // step too, or the explorer would take the two for unordered (a kept step's event has it).
     if (event_->step() >= kept_steps_) {
@@ -26,6 +28,7 @@ void ControlledRuntime::notified(const Monitor& monitor, const std::string& summ
   auto* notification = event_->add_notifications();
   notification->set_monitor(wire::valid_utf8(monitor.name()));
   notification->set_event(wire::valid_utf8(summary));
+  for (const auto& lane : lanes) notification->add_lanes(wire::valid_utf8(lane));
 }
 
 proto::RunResult ControlledRuntime::with_hot_monitors(proto::RunResult result) const {
@@ -46,8 +49,8 @@ std::optional<proto::RunResult> ControlledRuntime::past_liveness_bound(std::uint
   if (step <= 1 || !liveness_ || request_->liveness_bound() == 0) return std::nullopt;
   std::vector<const std::string*> enabled;
   enabled.reserve(enabled_.size());
-  for (std::size_t i : enabled_) enabled.push_back(&pending_[i]->receiver->id);
-  const Monitor* hot = liveness_->after_step(step - 1, event_->actor(), enabled, registered_monitors());
+  for (std::size_t i : enabled_) enabled.push_back(&pending_[i]->id);
+  const Monitor* hot = liveness_->after_step(step - 1, event_->message(), enabled, registered_monitors());
   if (hot == nullptr) return std::nullopt;
   proto::RunResult result;
   result.set_status(proto::RUN_LIVENESS);

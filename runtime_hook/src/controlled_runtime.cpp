@@ -334,8 +334,14 @@ void ControlledRuntime::write_result(proto::RunResult result) {
   channel_.flush();
 }
 
-void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_lane, bool notified) {
+void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_lane) {
   static const std::string every(kEveryLane);
+  // The lanes the step notified on (Notification.lanes; none named: the monitor's own).
+  std::vector<std::string> notified;
+  for (const auto& notification : event_->notifications()) {
+    if (notification.lanes().empty()) notified.push_back(notification.monitor());
+    notified.insert(notified.end(), notification.lanes().begin(), notification.lanes().end());
+  }
   sleep_.wake_messages_of(every_lane ? every : actor, notified, [&](const std::string& id) -> const std::string* {
     auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == id; });
     if (it == pending_.end()) return nullptr;
@@ -410,7 +416,7 @@ std::optional<proto::RunResult> ControlledRuntime::finish_step(std::uint32_t ste
   const bool last_of_prefix =
       request_->wakeup_entries() == 0 && step == static_cast<std::uint32_t>(request_->prefix_size());
   if (step > firm_prefix(*request_) || last_of_prefix) {
-    wake_sleepers_of(event_->actor(), quiescent_firing_delivered, event_->notifications_size() != 0);
+    wake_sleepers_of(event_->actor(), quiescent_firing_delivered);
   }
   note_failure(outcome, step);
   write_event();
@@ -441,7 +447,7 @@ int ControlledRuntime::run() {
   kept_steps_ = channel_.kept_steps().shared_with_last(*request_, channel_.intact_bytes());
   run_pid_ = fork_server_ != nullptr ? fork_server_->run_pid() : ::getpid();
   order_.emplace(*request_);
-  sleep_.assign(request_->sleep(), request_->sleep_notifying());
+  sleep_.assign(request_->sleep(), request_->sleep_notifying(), request_->sleep_notifying_lanes());
   delivery_ = request_->delivery();
   random_choices_ = heuristics::is_randomized(request_->heuristic());
   // Its own stream: the schedule's draws stay as they were. Seeded only where it is drawn from
@@ -450,7 +456,7 @@ int ControlledRuntime::run() {
   timers_ = request_->timers();
   faults_ = request_->faults();
   liveness_.emplace(request_->liveness_bound());
-  monitor_clock_ = {};
+  monitor_clocks_.clear();
   faults_on_ = faults_.losses() != 0 || faults_.duplicates() != 0 || faults_.partitions() != 0;
 
   finish_requested_destroys();

@@ -52,7 +52,7 @@ class ControlledRuntime : public Runtime {
   void cancel(ActorCell* cell, const std::string& series) override;
   void abandon_reply(ActorCell* cell, const std::string& call) override;
   std::uint32_t choose(std::uint32_t range) override;
-  void notified(const Monitor& monitor, const std::string& summary) override;
+  void notified(const Monitor& monitor, const std::vector<std::string>& lanes, const std::string& summary) override;
 
   /// What `cell`, adopted in this step, is called in the trace instead of its C++ class (an
   /// adapter's actors are all of one proxy class).
@@ -131,9 +131,9 @@ class ControlledRuntime : public Runtime {
   /// run RUN_LIVENESS here.
   std::optional<proto::RunResult> past_liveness_bound(std::uint32_t step);
   void note_failure(proto::StepOutcome outcome, std::uint32_t step);
-  /// After a step at `actor` (on every lane: a quiescent timer's firing; `notified`: it notified a
-  /// monitor).
-  void wake_sleepers_of(const std::string& actor, bool every_lane, bool notified);
+  /// After the step of `event_` at `actor` (on every lane: a quiescent timer's firing), which may
+  /// have notified monitors.
+  void wake_sleepers_of(const std::string& actor, bool every_lane);
   /// A delivery only when nothing else can be, which depends on everything before it: a timer's
   /// firing under TIMERS_QUIESCENT, or a message sent quiescent.
   bool quiescent_firing(const Envelope& envelope) const;
@@ -245,9 +245,9 @@ class ControlledRuntime : public Runtime {
   std::uint32_t kept_steps_ = 0;
   std::optional<proto::RunRequest> request_;  ///< the run's, from run() on
   std::optional<LivenessWatch> liveness_;     ///< the run's, from run() on
-  /// The clock of the latest step that notified a monitor: a step that notifies one happens after
-  /// it (the monitors' lane, dependency.md), and so do the messages it sends.
-  VectorClock monitor_clock_;
+  /// Per monitors' lane (Monitor::lanes_of), the clock of the latest step that notified on it: a
+  /// step that notifies on it happens after that one (dependency.md), and so do the messages it sends.
+  std::unordered_map<std::string, VectorClock> monitor_clocks_;
   std::optional<SchedulingOrder> order_;
   std::uint32_t next_step_ = 1;
   std::shared_ptr<const VectorClock> step_clock_;  ///< clock of the step in progress; null in main

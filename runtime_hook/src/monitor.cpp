@@ -1,5 +1,6 @@
 #include "exocheck/monitor.hpp"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -14,15 +15,65 @@ namespace exocheck {
 bool Monitor::handle(const std::type_info& type, const void* event) {
   for (const auto& handler : handlers_) {
     if (*handler.type != type) continue;
+    const auto part = std::find_if(parts_.begin(), parts_.end(), [&](const Part& p) { return *p.type == type; });
+    // Restored on the way out, a throw's too: a handler may notify its own monitor again.
+    struct Handling {
+      Heat*& now;
+      Heat* outer;
+      ~Handling() { now = outer; }
+    } handling{handling_, handling_};
+    handling_ = part == parts_.end() ? nullptr : &heats_[part->heat];
     handler.run(event);
     return true;
   }
   return false;
 }
 
+const std::string& Monitor::hot_state() const {
+  if (!hot_state_.empty()) return hot_state_;
+  for (const Heat& heat : heats_) {
+    if (!heat.hot_state.empty()) return heat.hot_state;
+  }
+  return hot_state_;
+}
+
 void Monitor::hot(std::string state) {
   // A hot state needs a name: an empty one would read as cold.
-  hot_state_ = state.empty() ? "hot" : std::move(state);
+  (handling_ != nullptr ? handling_->hot_state : hot_state_) = state.empty() ? "hot" : std::move(state);
+}
+
+void Monitor::cold() {
+  if (handling_ != nullptr) {
+    handling_->hot_state.clear();
+    return;
+  }
+  hot_state_.clear();
+  for (Heat& heat : heats_) heat.hot_state.clear();
+}
+
+void Monitor::declare_part(const std::type_info& type, std::string part) {
+  if (!whole_lanes_.empty()) throw std::logic_error("monitor " + name_ + ": in_part after its first notification");
+  const auto known = std::find_if(parts_.begin(), parts_.end(), [&](const Part& p) { return *p.type == type; });
+  if (known != parts_.end()) throw std::logic_error("monitor " + name_ + ": a notification type in two parts");
+  auto heat = std::find_if(heats_.begin(), heats_.end(), [&](const Heat& h) { return h.part == part; });
+  if (heat == heats_.end()) heat = heats_.insert(heats_.end(), Heat{part, {}});
+  parts_.push_back({&type, static_cast<std::size_t>(heat - heats_.begin()), {name_ + "/" + part}});
+}
+
+const std::vector<std::string>& Monitor::lanes_of(const std::type_info* type) const {
+  if (whole_lanes_.empty()) {
+    // The whole monitor's notifications are on every part's lane: they commute with none.
+    whole_lanes_.push_back(name_);
+    for (const Part& part : parts_) {
+      const std::string& lane = part.lanes.front();
+      if (std::find(whole_lanes_.begin(), whole_lanes_.end(), lane) == whole_lanes_.end()) whole_lanes_.push_back(lane);
+    }
+  }
+  if (type == nullptr) return whole_lanes_;
+  for (const Part& part : parts_) {
+    if (*part.type == *type) return part.lanes;
+  }
+  return whole_lanes_;
 }
 
 namespace detail {
@@ -74,7 +125,7 @@ Monitor& registered_monitor(std::type_index type, const char* type_name) {
 
 void deliver_notification(Monitor& monitor, const std::type_info& type, const void* event, const std::string& summary) {
   std::lock_guard lock(registry().notifying);
-  if (Runtime* runtime = active_runtime()) runtime->notified(monitor, summary);
+  if (Runtime* runtime = active_runtime()) runtime->notified(monitor, monitor.lanes_of(&type), summary);
   try {
     if (!monitor.handle(type, event)) {
       throw std::logic_error("monitor " + monitor.name() + " has no handler for " + summary);

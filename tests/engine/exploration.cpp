@@ -87,6 +87,7 @@ Execution run_item(const Program& program, const WorkItem& item, const ExplorerO
   spec.prefix = item.prefix;
   spec.sleep = item.sleep;
   spec.sleep_notifying = item.sleep_notifying;
+  spec.sleep_notifying_lanes = item.sleep_notifying_lanes;
   spec.ranking = item.ranking;
   spec.heuristic = options::to_hook(explorer.heuristic);
   spec.delivery = options::row_of(options::kDeliveries, explorer.delivery).wire;

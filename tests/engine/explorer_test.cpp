@@ -19,6 +19,7 @@ Execution run(const Program& program, const WorkItem& item) {
   spec.prefix = item.prefix;
   spec.sleep = item.sleep;
   spec.sleep_notifying = item.sleep_notifying;
+  spec.sleep_notifying_lanes = item.sleep_notifying_lanes;
   return run_program(program, spec);
 }
 

@@ -15,8 +15,9 @@ namespace exocheck::engine::testing {
 struct RunSpec {
   std::vector<std::string> prefix;
   std::vector<std::string> sleep;
-  std::vector<std::string> sleep_notifying;  ///< of sleep, those on the monitors' lane too
-  std::vector<std::string> ranking;          ///< for RANKED
+  std::vector<std::string> sleep_notifying;                     ///< of sleep, those that notify
+  std::vector<std::vector<std::string>> sleep_notifying_lanes;  ///< their monitors' lanes (empty: any)
+  std::vector<std::string> ranking;                             ///< for RANKED
   proto::Heuristic heuristic = proto::FIFO;
   std::uint64_t step_limit = 10'000;
   std::uint64_t seed = 0;  ///< RANDOM_WALK and PCT

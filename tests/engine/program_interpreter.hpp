@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -23,6 +24,9 @@ class Interpreter {
   Execution run();
 
  private:
+  /// Whether the sleeping message `id` notifies on a lane the step in progress notified on (the
+  /// hook's sleep set, RunSpec::sleep_notifying_lanes).
+  bool notifies_on_lanes_of_step(const std::string& id) const;
   const Message* pending_named(const std::string& id) const;
   bool quiescent_firing(const Message& m) const;
   std::vector<std::size_t> awake_messages(const std::vector<std::size_t>& enabled,
@@ -101,11 +105,12 @@ class Interpreter {
   std::uint64_t creation_seq_ = 0;
   int environment_sent_ = 0;
   int roots_spawned_ = 0;
-  std::array<long, 2> monitor_states_{};  ///< the specification monitors' (Action::Op::kNotify)
-  VectorClock monitor_clock_;             ///< the clock of the latest step that notified one
-  std::string failure_;                   ///< the first failed check; the run goes on without the failed actor
-  bool aborted_ = false;                  ///< a kAbort failed: the run ends with the step in progress
-  bool copying_ = false;                  ///< posting the network's copy of a message: no fault for it
+  /// The specification monitors' (Action::Op::kNotify): monitor 0's, and monitor 1's two parts'.
+  std::array<long, 3> monitor_states_{};
+  std::map<std::string, VectorClock> monitor_clocks_;  ///< per monitors' lane, its latest step's clock
+  std::string failure_;   ///< the first failed check; the run goes on without the failed actor
+  bool aborted_ = false;  ///< a kAbort failed: the run ends with the step in progress
+  bool copying_ = false;  ///< posting the network's copy of a message: no fault for it
 };
 
 }  // namespace exocheck::engine::testing::interpreted

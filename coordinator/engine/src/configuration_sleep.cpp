@@ -24,7 +24,7 @@ SleepSet sleep_after(const Names& names, const Configuration& from, const Wakeup
     for (const Taken& t : from.done) {
       if (names.base(t.message) == m) return Pending{m, t.receiver, t.notifies};
     }
-    return Pending{m, kNoKey, names.notifications_seen()};
+    return Pending{m, kNoKey, MonitorLanes::from_flag(names.notifications_seen())};
   });
 }
 
@@ -44,12 +44,12 @@ bool may_give_away(const Names& names, const Configuration& from, PathFacts& fac
   return std::distance(given.begin(), given.end()) == std::distance(algorithm.begin(), algorithm.end());
 }
 
-bool notified(const std::vector<Configuration*>& entries, std::size_t k, Taken& taken) {
-  taken.notifies = true;
+MonitorLanes notified(const std::vector<Configuration*>& entries, std::size_t k, Taken& taken, MonitorLanes lanes) {
+  taken.notifies = taken.notifies | lanes;
   for (std::size_t j = k; j < entries.size(); ++j) {
-    if (entries[j] != nullptr) entries[j]->sleep.wake_notifying();
+    if (entries[j] != nullptr) entries[j]->sleep.wake_notifying(lanes);
   }
-  return true;
+  return lanes;
 }
 
 }  // namespace exocheck::engine

@@ -34,9 +34,9 @@ struct Taken {
   bool cut_off = false;
   /// Paths whose class is counted if its run turns out cut off at it (class_representative.hpp).
   std::uint32_t classes_waiting = 0;
-  /// Its delivery notified a specification monitor where it ran, or may: on the monitors' lane
-  /// too (dependency.hpp).
-  bool notifies = false;
+  /// The monitors' lanes its delivery notified on where it ran, or every lane when it may
+  /// (dependency.hpp).
+  MonitorLanes notifies = MonitorLanes::none();
   /// Its number among the choices taken at its configuration (Configuration::take): a message
   /// may be taken twice there (by an item issued before another's run came back), and its
   /// configuration knows which taking reached it.

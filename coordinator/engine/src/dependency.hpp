@@ -5,6 +5,7 @@
 // here, so that a new kind of event (a timer, a choice, a fault) extends the model in one place.
 // Why it is sound, and why a message a guard holds back does not race: dependency.md beside this.
 
+#include "monitor_lanes.hpp"
 #include "names.hpp"
 
 namespace exocheck::engine::dependency {
@@ -22,12 +23,12 @@ constexpr Key lane(Key receiver) {
 }
 
 /// Deliveries to `receiver_a` and to `receiver_b` do not commute: they are on the same lane, or one
-/// of them is on every lane, or both notified specification monitors (`notifies_a`, `notifies_b`:
-/// the monitors' lane, dependency.md "Specification monitors"; a delivery not run yet where it is
-/// asked of may be taken to notify).
-constexpr bool dependent(Key receiver_a, Key receiver_b, bool notifies_a = false, bool notifies_b = false) {
+/// of them is on every lane, or they notified specification monitors on a lane they share
+/// (`notifies_a`, `notifies_b`: dependency.md "Specification monitors"; a delivery not run yet
+/// where it is asked of may be taken to notify any).
+constexpr bool dependent(Key receiver_a, Key receiver_b, MonitorLanes notifies_a = {}, MonitorLanes notifies_b = {}) {
   return lane(receiver_a) == lane(receiver_b) || lane(receiver_a) == kEveryLane || lane(receiver_b) == kEveryLane ||
-         (notifies_a && notifies_b);
+         notifies_a.meets(notifies_b);
 }
 
 /// The delivery of a message that the delivery of `earlier` sent (`sender`: the message whose

@@ -44,6 +44,23 @@ class Names {
   /// has not run yet may notify one too. Until then, none is taken to (dependency.md).
   bool notifications_seen() const { return notifications_seen_; }
   void note_notifications() { notifications_seen_ = true; }
+  /// The number of the monitors' lane `lane` (MonitorLanes::lane): in the order first asked, up to
+  /// `shared`; the lanes after those share that number, and the lane named `shared_name`.
+  std::uint32_t monitor_lane_number(Key lane, std::uint32_t shared, std::string_view shared_name) {
+    for (std::uint32_t i = 0; i < monitor_lanes_.size(); ++i) {
+      if (monitor_lanes_[i] == lane) return i;
+    }
+    if (monitor_lanes_.size() < shared) {
+      monitor_lanes_.push_back(lane);
+      return static_cast<std::uint32_t>(monitor_lanes_.size() - 1);
+    }
+    if (shared_monitor_lane_ == kNoKey) shared_monitor_lane_ = intern(shared_name);
+    return shared;
+  }
+  /// The monitors' lanes numbered so far, by number (the shared number's lanes not among them).
+  const std::vector<Key>& monitor_lanes() const { return monitor_lanes_; }
+  /// The lane the shared number stands for, kNoKey while no lane has it.
+  Key shared_monitor_lane() const { return shared_monitor_lane_; }
   std::vector<std::string> names_of(const std::vector<Key>& keys) const {
     std::vector<std::string> names;
     names.reserve(keys.size());
@@ -59,6 +76,8 @@ class Names {
 
  private:
   bool notifications_seen_ = false;
+  std::vector<Key> monitor_lanes_;  ///< monitor_lane_number()'s
+  Key shared_monitor_lane_ = kNoKey;
   static std::uint64_t hash(std::string_view name) {
     std::uint64_t h = 14695981039346656037ULL;
     for (const char c : name) {

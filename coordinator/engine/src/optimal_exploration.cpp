@@ -121,7 +121,7 @@ class OptimalExploration final : public Exploration {
       // A class whose runs notify a monitor may be run more than once (wakeup_tree.cpp): counted by
       // its key, held, as the tree reductions count theirs.
       const ClassVerdict verdict =
-          trace_.latest_notifying_step(trace_.size()) != 0
+          trace_.notified_any()
               ? ClassVerdict{.represents = notifying_classes_.insert(trace_, names_)}
               : represents_its_class(trace_, path_, names_, cut_off_, out.first.message != kNoKey ? out.from : nullptr);
       new_class_ = verdict.represents;
@@ -289,7 +289,7 @@ class OptimalExploration final : public Exploration {
       }
       out.holder = at;
     }
-    sleep.name_into(names_, item.sleep, item.sleep_notifying);
+    sleep.name_into(names_, item.sleep, item.sleep_notifying, item.sleep_notifying_lanes);
     out.before_last = std::move(sleep);
     item.prefix = names_.names_of(out.prefix);
     ++out.holder->out;
@@ -339,7 +339,7 @@ class OptimalExploration final : public Exploration {
     const bool held_back =
         entries && !cut_inside && (trace_.size() < last || trace_.step(last).label != out.last.message);
     const std::size_t held_at = held_back ? std::min(trace_.size(), last - 1) : last;  // the entry's parent
-    bool woke_notifying = false;  // an entry handed out as not notifying notified
+    MonitorLanes woke;  // lanes an entry handed out as not notifying on notified on
     for (std::size_t k = from.depth + 1; entries && k <= last; ++k) {
       Configuration& parent = *path_[k - 1];
       const Key entry = out.prefix[k - 1];
@@ -348,7 +348,8 @@ class OptimalExploration final : public Exploration {
       taken.unsure = false;
       if (k - 1 < held_at) {
         path_[k] = entries_[k];
-        if (!taken.notifies && trace_.step(k).notified) woke_notifying = notified(entries_, k, taken);
+        if (trace_.step(k).notifies.without(taken.notifies))
+          woke = woke | notified(entries_, k, taken, trace_.step(k).notifies);
         continue;
       }
       parent.held.push_back({entry, taken.receiver, taken.notifies});
@@ -366,11 +367,11 @@ class OptimalExploration final : public Exploration {
       if (path_[k] != nullptr) continue;  // the item's
       const ViewStep& step = trace_.step(k);
       Configuration& parent = *path_[k - 1];
-      const Taken& choice = parent.take({.message = step.label, .receiver = step.lane(), .notifies = step.notified});
+      const Taken& choice = parent.take({.message = step.label, .receiver = step.lane(), .notifies = step.notifies});
       SleepSet sleep = k == last && held_back
-                           ? out.before_last.passed_through(step.lane(), step.notified)  // the hook's
-                           : parent.sleep.passed_through(step.lane(), step.notified);
-      if (k == last && held_back && woke_notifying) sleep.wake_notifying();
+                           ? out.before_last.passed_through(step.lane(), step.notifies)  // the hook's
+                           : parent.sleep.passed_through(step.lane(), step.notifies);
+      if (k == last && held_back && woke) sleep.wake_notifying(woke);
       WakeupTree wakeup;
       if (auto subtree = parent.wakeup.take(step.label)) wakeup = std::move(*subtree);
       tree_.relist(parent);
@@ -442,7 +443,7 @@ class OptimalExploration final : public Exploration {
 
   /// v = notdep(e, E).e' for the race of step i with message m (race_sequence.hpp), into the tree
   /// at pre(E, i), or to its owner when that configuration lies above this explorer's root.
-  void insert(std::size_t i, Key m, bool notifies) {
+  void insert(std::size_t i, Key m, MonitorLanes notifies) {
     // A failure that cut the run off ends the process: nothing goes after it, so it is in no v.
     const std::size_t end = cut_off_ ? trace_.size() - 1 : trace_.size();
     auto v = race_sequence(trace_, names_, i, m, notifies, end, budget_, *this);

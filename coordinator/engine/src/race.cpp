@@ -113,22 +113,27 @@ Race monitor_race_with(const TraceView& trace, Key m, std::size_t i, std::size_t
   return race;
 }
 
-/// The race of m's delivery, step point + 1, which notified a monitor, with the latest earlier step
-/// that did (the monitors' lane, dependency.md "Specification monitors"). Earlier ones happen
-/// before that one. A race when that step i happens before step point + 1 only through their
-/// notifications: not before m's sending, nor before the receiver's step before it, nor before a
-/// step on every lane between them. Then every step not after i, in order, leaves the receiver as
-/// it was before m's delivery and m sent: m can go before i. Steps on the receiver's lane are the
-/// receiver's race's.
-void find_monitor_race(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races,
-                       bool backtrack_sets) {
-  const std::size_t i = trace.latest_notifying_step(point);
+/// The races of m's delivery, step point + 1, which notified monitors, each with the latest earlier
+/// step on one of its monitors' lanes (dependency.md "Specification monitors"). Earlier ones on
+/// that lane happen before that one. A race when that step i happens before step point + 1 only
+/// through their notifications: not before m's sending, nor before the receiver's step before it,
+/// nor before a step on every lane between them. Then every step not after i, in order, leaves the
+/// receiver as it was before m's delivery and m sent: m can go before i. Steps on the receiver's
+/// lane are the receiver's race's.
+void find_monitor_races(const TraceView& trace, Key m, Key receiver, std::size_t point, std::vector<Race>& races,
+                        bool backtrack_sets) {
   if (dependency::lane(receiver) == dependency::kEveryLane) return;  // every step is the receiver's race's
-  if (i == 0 || trace.step(i).lane() == dependency::lane(receiver) || trace.step(i).every_lane) return;
-  if (trace.happens_before_message(i, m) || trace.every_lane_step_between(i, point + 1)) return;
-  const std::size_t before = trace.latest_step_on_lane(dependency::lane(receiver), point);
-  if (before != 0 && trace.happens_before(i, before)) return;
-  races.push_back(monitor_race_with(trace, m, i, point + 1, backtrack_sets));
+  const std::size_t on_receivers_lane = races.size();
+  trace.for_each_monitor_lane(point + 1, [&](Key lane) {
+    const std::size_t i = trace.latest_step_on_lane(lane, point);
+    if (i == 0 || trace.step(i).lane() == dependency::lane(receiver) || trace.step(i).every_lane) return;
+    const auto same = [i](const Race& race) { return race.step == i; };
+    if (std::any_of(races.begin() + static_cast<std::ptrdiff_t>(on_receivers_lane), races.end(), same)) return;
+    if (trace.happens_before_message(i, m) || trace.every_lane_step_between(i, point + 1)) return;
+    const std::size_t before = trace.latest_step_on_lane(dependency::lane(receiver), point);
+    if (before != 0 && trace.happens_before(i, before)) return;
+    races.push_back(monitor_race_with(trace, m, i, point + 1, backtrack_sets));
+  });
 }
 
 }  // namespace
@@ -144,7 +149,8 @@ void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, 
                 std::vector<Race>& races, bool backtrack_sets) {
   races.clear();
   const bool delivered_next = point < trace.size() && trace.step(point + 1).message == m;
-  const bool notifies = delivered_next ? trace.step(point + 1).notified : trace.notifications_seen();
+  const MonitorLanes notifies =
+      delivered_next ? trace.step(point + 1).notifies : MonitorLanes::from_flag(trace.notifications_seen());
   // "The last step dependent and co-enabled with m" (Fig. 2 line 4). Dependent steps are on one
   // lane, totally ordered: if one happens before m, all earlier ones do too.
   for (std::size_t i = trace.latest_dependent_step(receiver, point); i != 0;
@@ -154,10 +160,10 @@ void find_races(const TraceView& trace, Delivery delivery, Key m, Key receiver, 
     races.push_back(race_with(trace, m, i, point, backtrack_sets));
     break;
   }
-  if (delivered_next && notifies) find_monitor_race(trace, m, receiver, point, races, backtrack_sets);
+  if (delivered_next && notifies) find_monitor_races(trace, m, receiver, point, races, backtrack_sets);
   for (Race& race : races) {
     race.notifies = notifies;
-    race.monitors = notifies || trace.step(race.step).notified;
+    race.monitors = static_cast<bool>(notifies) || trace.step(race.step).notified;
   }
 }
 
@@ -169,7 +175,7 @@ void find_cut_off_race(const TraceView& trace, Key m, std::vector<Race>& races) 
   if (trace.latest_dependent_step(trace.receiver(m), last) == last) return;
   races.push_back(race_with(trace, m, last, last));
   races.back().cut_off = true;
-  races.back().notifies = trace.notifications_seen();  // m was never delivered: it may notify
+  races.back().notifies = MonitorLanes::from_flag(trace.notifications_seen());  // m was never delivered: it may notify
 }
 
 bool cut_off(const TraceView& trace, const std::vector<Key>& pending, std::vector<Race>& races) {

@@ -24,9 +24,9 @@ struct Race {
                                     ///< if enabled; kNoKey when E is empty
   Key minimal_message = kNoKey;     ///< minimal's message
   bool cut_off = false;             ///< find_cut_off_race's: step i ended the run, with m enabled
-  /// m's delivery notified a specification monitor (after step `point`), or m was not delivered
-  /// there and may: it is on the monitors' lane too (dependency.hpp).
-  bool notifies = false;
+  /// The monitors' lanes m's delivery notified on (after step `point`), or every lane when m was
+  /// not delivered there and may notify (dependency.hpp).
+  MonitorLanes notifies = MonitorLanes::none();
   /// Step i or m's delivery notified a monitor (or may): the race is about two lanes at once, which
   /// the tree reductions' shortcuts do not allow for (dpor_policy.cpp, transdpor_policy.cpp).
   bool monitors = false;

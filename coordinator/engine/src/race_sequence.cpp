@@ -5,7 +5,8 @@ namespace {
 
 /// The delivery of `m` (a message, or a delivery's label) to `receiver` in a sequence that starts
 /// at pre(E, i).
-WakeupEvent event_of(const TraceView& trace, const Names& names, Key m, Key receiver, bool notifies, std::size_t i) {
+WakeupEvent event_of(const TraceView& trace, const Names& names, Key m, Key receiver, MonitorLanes notifies,
+                     std::size_t i) {
   WakeupEvent event{.message = m, .receiver = receiver, .label_of = names.label_of(m), .notifies = notifies};
   const std::size_t sender = trace.send_step(names.base(m));  // a label's message's
   if (sender > i && !trace.happens_before(i, sender)) event.sender = trace.step(sender).label;
@@ -14,7 +15,7 @@ WakeupEvent event_of(const TraceView& trace, const Names& names, Key m, Key rece
 
 /// Step k, after step i and not after it, as the next event of v = notdep(e_i, E).e'.
 void add_event(const TraceView& trace, const Names& names, WakeupSequence& v, std::size_t k, std::size_t i) {
-  v.push_back(event_of(trace, names, trace.step(k).label, trace.step(k).lane(), trace.step(k).notified, i));
+  v.push_back(event_of(trace, names, trace.step(k).label, trace.step(k).lane(), trace.step(k).notifies, i));
   v.back().chosen = trace.step(k).label != trace.step(k).message || !trace.alternatives(k).empty();
 }
 
@@ -24,7 +25,7 @@ void add_event(const TraceView& trace, const Names& names, WakeupSequence& v, st
 // a sequence keeps, v stands for its rest with an event dependent with every other
 // (WakeupEvent::rest), and the run is analysed in part.
 std::optional<WakeupSequence> race_sequence(const TraceView& trace, const Names& names, std::size_t i, Key m,
-                                            bool notifies, std::size_t end, AnalysisBudget& budget,
+                                            MonitorLanes notifies, std::size_t end, AnalysisBudget& budget,
                                             const Exploration& exploration) {
   WakeupSequence v;
   bool cut_short = false;

@@ -26,7 +26,7 @@ struct AnalysisBudget {
 /// or the events a sequence keeps, v keeps one event at least (an initial of it) and ends in
 /// WakeupEvent::rest_of_sequence(). Nothing when `exploration` was interrupted meanwhile.
 std::optional<WakeupSequence> race_sequence(const TraceView& trace, const Names& names, std::size_t i, Key m,
-                                            bool notifies, std::size_t end, AnalysisBudget& budget,
+                                            MonitorLanes notifies, std::size_t end, AnalysisBudget& budget,
                                             const Exploration& exploration);
 
 }  // namespace exocheck::engine

@@ -24,9 +24,9 @@ namespace exocheck::engine {
 struct Pending {
   Key message = kNoKey;
   Key receiver = kNoKey;
-  /// Its delivery notified a specification monitor where it ran, or it is not known not to: it is
-  /// on the monitors' lane too (dependency.hpp).
-  bool notifies = false;
+  /// The monitors' lanes its delivery notified on where it ran, or every lane when it is not known
+  /// not to notify (dependency.hpp).
+  MonitorLanes notifies = MonitorLanes::none();
 };
 
 class SleepSet {
@@ -44,7 +44,7 @@ class SleepSet {
   /// its run shows it did, the hook wakes what notifies after it (RunRequest.sleep_notifying) and
   /// the explorer passes its child's set through it (tree_exploration.cpp).
   template <class Done, class ReceiverOf>
-  SleepSet after(Key message, Key receiver, bool notifies, const Done& done, ReceiverOf receiver_of) const {
+  SleepSet after(Key message, Key receiver, MonitorLanes notifies, const Done& done, ReceiverOf receiver_of) const {
     SleepSet child = passed_through(receiver, notifies);
     for (Key sibling : done) {
       const Pending to = receiver_of(sibling);
@@ -56,10 +56,10 @@ class SleepSet {
     return child;
   }
 
-  /// The set of a child reached by a step at `actor` (`notified`: it notified a monitor) that was
-  /// not handed out from this configuration (a run's own continuation): `actor`'s messages wake,
-  /// and with `notified` those that notify.
-  SleepSet passed_through(Key actor, bool notified) const {
+  /// The set of a child reached by a step at `actor` (`notified`: the monitors' lanes it notified
+  /// on) that was not handed out from this configuration (a run's own continuation): `actor`'s
+  /// messages wake, and those that notify on a lane of `notified`.
+  SleepSet passed_through(Key actor, MonitorLanes notified) const {
     SleepSet child;
     for (const Pending& p : entries_) {
       if (!dependency::dependent(p.receiver, actor, p.notifies, notified)) child.entries_.push_back(p);
@@ -67,10 +67,12 @@ class SleepSet {
     return child;
   }
 
-  /// Wakes those that notify: a step that was taken not to notify did (optimal_exploration.cpp).
-  void wake_notifying() {
-    entries_.erase(std::remove_if(entries_.begin(), entries_.end(), [](const Pending& p) { return p.notifies; }),
-                   entries_.end());
+  /// Wakes those that notify on a lane of `notified`: a step that was taken not to notify did
+  /// (optimal_exploration.cpp).
+  void wake_notifying(MonitorLanes notified) {
+    entries_.erase(
+        std::remove_if(entries_.begin(), entries_.end(), [&](const Pending& p) { return p.notifies.meets(notified); }),
+        entries_.end());
   }
 
   /// Puts `pending` to sleep here: a subtree's root starts with the set its giver computed.
@@ -78,15 +80,10 @@ class SleepSet {
     if (!asleep(pending.message)) entries_.push_back(pending);
   }
 
-  /// The sleeping messages by name into `messages`, those on the monitors' lane into `notifying`
-  /// too (WorkItem::sleep and sleep_notifying).
-  void name_into(const Names& names, std::vector<std::string>& messages, std::vector<std::string>& notifying) const {
-    messages.reserve(messages.size() + entries_.size());
-    for (const Pending& p : entries_) {
-      messages.push_back(names.name(p.message));
-      if (p.notifies) notifying.push_back(messages.back());
-    }
-  }
+  /// The sleeping messages by name into `messages`, those that notify into `notifying` too, and
+  /// their monitors' lanes into `lanes` (WorkItem::sleep, sleep_notifying, sleep_notifying_lanes).
+  void name_into(const Names& names, std::vector<std::string>& messages, std::vector<std::string>& notifying,
+                 std::vector<std::vector<std::string>>& lanes) const;
 
   auto begin() const { return entries_.begin(); }
   auto end() const { return entries_.end(); }

@@ -23,7 +23,8 @@ Subtree subtree_below(const Names& names, std::vector<std::string> prefix, const
 
 void take_root(const Subtree& subtree, Names& names, Configuration& root) {
   for (const auto& [message, receiver] : subtree.sleep) {
-    root.sleep.fall_asleep({names.intern(message), names.intern(receiver), notifying(subtree, message)});
+    root.sleep.fall_asleep(
+        {names.intern(message), names.intern(receiver), MonitorLanes::from_flag(notifying(subtree, message))});
   }
   std::vector<std::pair<std::size_t, WakeupEvent>> nodes;
   for (const WakeupStep& step : subtree.wakeup) nodes.emplace_back(step.depth, event_named(step, names));

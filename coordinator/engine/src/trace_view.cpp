@@ -7,8 +7,30 @@ namespace exocheck::engine {
 
 namespace {
 
-/// The monitors' lane's name: "!" is in no actor's id.
-constexpr const char* kMonitorLaneName = "!monitors";
+/// The monitors' lanes' names begin with "!", which is in no actor's id. A notification that names
+/// no lane is on one lane of all monitors, and may notify any; lanes past MonitorLanes::kShared
+/// share one.
+constexpr const char* kMonitorLanePrefix = "!";
+constexpr const char* kEveryMonitorLane = "!*";
+constexpr const char* kSharedMonitorLane = "!...";
+
+void intern_monitor_lanes(const Step& step, Names& names, ViewStep& view) {
+  if (!step.notified) return;
+  const auto number = [&](Key lane) {
+    return names.monitor_lane_number(lane, MonitorLanes::kShared, kSharedMonitorLane);
+  };
+  if (step.monitor_lanes.empty()) {
+    number(names.intern(kEveryMonitorLane));
+    view.notifies = MonitorLanes::any();
+    return;
+  }
+  std::string name = kMonitorLanePrefix;
+  for (const auto& lane : step.monitor_lanes) {
+    name.resize(1);
+    name += lane;
+    view.notifies = view.notifies | MonitorLanes::lane(number(names.intern(name)));
+  }
+}
 
 /// One delivery in a class key.
 struct LaneDelivery {
@@ -29,6 +51,7 @@ ViewStep intern_step(const Step& step, Names& names, bool timers_on_every_lane) 
   view.timer = step.timer;
   view.every_lane = step.quiescent || (timers_on_every_lane && step.timer);
   view.notified = step.notified;
+  intern_monitor_lanes(step, names, view);
   // Exact sizes: one allocation per list (they are short, and growing them was most of the cost).
   view.sent.reserve(step.sent.size());
   view.sent_to.reserve(step.sent.size());
@@ -93,8 +116,8 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
 
   // Interned again for each execution: a view may serve more than one Names (canonical_form.cpp).
   const bool notified = std::any_of(steps_.begin(), steps_.end(), [](const ViewStep* step) { return step->notified; });
-  monitor_lane_ = notified ? names.intern(kMonitorLaneName) : kNoKey;
   if (notified) names.note_notifications();
+  notifying_steps_.clear();
   send_step_.assign(names.size(), 0);
   receivers_.assign(names.size(), kNoKey);
   // Cleared, not destroyed: each lane's list keeps its memory for the next execution.
@@ -117,10 +140,11 @@ void TraceView::assign(const Execution& execution, Names& names, std::span<const
     if (k > 0) {
       if (steps_of_lane_[step.lane()].empty()) lanes_.push_back(step.lane());
       steps_of_lane_[step.lane()].push_back(k);
-      if (step.notified) {
-        if (steps_of_lane_[monitor_lane_].empty()) lanes_.push_back(monitor_lane_);
-        steps_of_lane_[monitor_lane_].push_back(k);
-      }
+      if (step.notified) notifying_steps_.push_back(k);
+      for_each_monitor_lane(k, [&](Key lane) {
+        if (steps_of_lane_[lane].empty()) lanes_.push_back(lane);
+        steps_of_lane_[lane].push_back(k);
+      });
     }
     if (k > 0 && !step.reply) {
       coenabled_steps_of_lane_[step.lane()].push_back(k);
@@ -231,7 +255,7 @@ std::size_t TraceView::latest_dependent_step(Key receiver, std::size_t limit) co
   return std::max(on_lane, latest_at_most(coenabled_steps_of_lane_[dependency::kEveryLane], limit));
 }
 
-std::size_t TraceView::first_dependent_step_after(Key lane, std::size_t k, bool notifies) const {
+std::size_t TraceView::first_dependent_step_after(Key lane, std::size_t k, MonitorLanes notifies) const {
   const auto first_after = [k](const std::vector<std::size_t>& steps) {
     const auto after = std::upper_bound(steps.begin(), steps.end(), k);
     return after == steps.end() ? std::size_t{0} : *after;
@@ -240,12 +264,17 @@ std::size_t TraceView::first_dependent_step_after(Key lane, std::size_t k, bool 
   if (lane == dependency::kEveryLane) return k + 1 < steps_.size() ? k + 1 : 0;
   const std::size_t on_every_lane = first_after(steps_of_lane_[dependency::kEveryLane]);
   const std::size_t on_lane = lane < steps_of_lane_.size() ? first_after(steps_of_lane_[lane]) : 0;
-  const std::size_t on_monitors = notifies && monitor_lane_ != kNoKey ? first_after(steps_of_lane_[monitor_lane_]) : 0;
+  std::size_t on_monitors = 0;
+  if (notifies) {
+    for (auto at = std::upper_bound(notifying_steps_.begin(), notifying_steps_.end(), k); at != notifying_steps_.end();
+         ++at) {
+      if (steps_[*at]->notifies.meets(notifies)) {
+        on_monitors = *at;
+        break;
+      }
+    }
+  }
   return earlier(earlier(on_lane, on_every_lane), on_monitors);
-}
-
-std::size_t TraceView::latest_notifying_step(std::size_t limit) const {
-  return monitor_lane_ == kNoKey ? 0 : latest_at_most(steps_of_lane_[monitor_lane_], limit);
 }
 
 std::size_t TraceView::latest_step_on_lane(Key lane, std::size_t limit) const {
@@ -322,8 +351,8 @@ void TraceView::class_key(std::string& key) const {
   for (std::size_t k = 1; k < steps_.size(); ++k) {
     if (!steps_[k]->every_lane) {
       deliveries.push_back({steps_[k]->lane(), steps_[k]->label});
-      // The monitors' lane's sequence too: a class is each lane's (dependency.md).
-      if (steps_[k]->notified) deliveries.push_back({monitor_lane_, steps_[k]->label});
+      // The monitors' lanes' sequences too: a class is each lane's (dependency.md).
+      for_each_monitor_lane(k, [&](Key lane) { deliveries.push_back({lane, steps_[k]->label}); });
       continue;
     }
     close_segment();

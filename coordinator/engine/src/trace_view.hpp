@@ -38,7 +38,10 @@ struct ViewStep {
   bool failed = false;      ///< a check failed or an exception escaped in it
   bool timer = false;       ///< it delivered a timer's firing
   bool every_lane = false;  ///< depends on everything: a timer's firing (--timers quiescent), a quiescent message
-  bool notified = false;    ///< notified a specification monitor: on the monitors' lane too (dependency.hpp)
+  bool notified = false;    ///< notified a specification monitor: on its monitors' lanes too (dependency.hpp)
+  /// The monitors' lanes it notified on (Step::monitor_lanes), numbered by the view's Names: as
+  /// bits, so that a step in the tree keeps them in one word (TraceView::for_each_monitor_lane).
+  MonitorLanes notifies = MonitorLanes::none();
   ShortList<Key, 2> sent;
   ShortList<Key, 2> sent_to;  ///< sent_to[i] receives sent[i]
   ShortList<Key, 8> enabled;
@@ -122,9 +125,20 @@ class TraceView {
   std::size_t latest_dependent_step(Key receiver, std::size_t limit) const;
   /// The first step after step k that is dependent with a delivery to `lane` (on that lane, or on
   /// every lane, or with `notifies` on the monitors' lane), or 0 when there is none.
-  std::size_t first_dependent_step_after(Key lane, std::size_t k, bool notifies = false) const;
-  /// The latest step numbered at most `limit` that notified a specification monitor, or 0.
-  std::size_t latest_notifying_step(std::size_t limit) const;
+  std::size_t first_dependent_step_after(Key lane, std::size_t k, MonitorLanes notifies = {}) const;
+  /// Calls `f(lane)` for each monitors' lane step k notified on, by its key.
+  template <class F>
+  void for_each_monitor_lane(std::size_t k, F f) const {
+    const MonitorLanes lanes = steps_[k]->notifies;
+    if (!lanes) return;
+    const auto& numbered = names_->monitor_lanes();
+    for (std::uint32_t n = 0; n < numbered.size(); ++n) {
+      if (lanes.on(n)) f(numbered[n]);
+    }
+    if (lanes.on(MonitorLanes::kShared) && names_->shared_monitor_lane() != kNoKey) f(names_->shared_monitor_lane());
+  }
+  /// Some step after step 0 notified a specification monitor.
+  bool notified_any() const { return !notifying_steps_.empty(); }
   /// The latest step numbered at most `limit` on `lane` (replies included), or 0.
   std::size_t latest_step_on_lane(Key lane, std::size_t limit) const;
   /// Some execution interned into this view's names notified a monitor (Names::notifications_seen).
@@ -170,9 +184,9 @@ class TraceView {
   /// Every step after step 0 by lane, replies included (those on every lane under kEveryLane).
   std::vector<std::vector<std::size_t>> steps_of_lane_;
   std::vector<Key> lanes_;  ///< those with a step after step 0
-  /// The monitors' lane (dependency.hpp): a name no actor has; kNoKey in an execution that notified
-  /// no monitor.
-  Key monitor_lane_ = kNoKey;
+  /// Every step after step 0 that notified a monitor, on whichever of the monitors' lanes: for a
+  /// delivery that may notify any (not a lane: steps on two monitors' lanes need not be ordered).
+  std::vector<std::size_t> notifying_steps_;
   bool timers_on_every_lane_ = false;
   bool ended_in_failure_ = false;
   /// Per step k, the latest step at most k on every lane (0: none); empty when there is none at all.

@@ -17,7 +17,8 @@ TreeExploration::TreeExploration(ExplorerOptions options, const Subtree& subtree
   for (const auto& message : subtree.prefix) root_prefix_.push_back(names_.intern(message));
   root_.depth = static_cast<std::uint32_t>(root_prefix_.size());
   for (const auto& [message, receiver] : subtree.sleep) {
-    root_.sleep.fall_asleep({names_.intern(message), names_.intern(receiver), notifying(subtree, message)});
+    root_.sleep.fall_asleep(
+        {names_.intern(message), names_.intern(receiver), MonitorLanes::from_flag(notifying(subtree, message))});
   }
 }
 
@@ -71,14 +72,15 @@ SleepSet TreeExploration::sleep_after(const Node& node, Key message) const {
   }
   const auto receiver_of = [&](Key m) { return Pending{m, node.receiver_of(m), notifies_from(node, m)}; };
   // Taken not to notify a monitor: tree_exploration.cpp's extend_tree() mends it if it did.
-  return node.sleep.after(delivered, node.receiver_of(delivered), false, before, receiver_of);
+  return node.sleep.after(delivered, node.receiver_of(delivered), MonitorLanes::none(), before, receiver_of);
 }
 
-bool TreeExploration::notifies_from(const Node& node, Key message) const {
+MonitorLanes TreeExploration::notifies_from(const Node& node, Key message) const {
   for (const auto& [via, child] : node.children) {
-    if (child && names_.base(via) == message) return child->step.notified;
+    if (child && names_.base(via) == message) return child->step.notifies;
   }
-  return names_.notifications_seen();  // its run is not back, or its subtree was dropped
+  // Its run is not back, or its subtree was dropped.
+  return MonitorLanes::from_flag(names_.notifications_seen());
 }
 
 // Made from what the item keeps (the tree above its node does not change), each time it is
@@ -91,7 +93,7 @@ WorkItem TreeExploration::work_item(std::uint64_t id, const Issued& issued) cons
   for (const Node* n = &node; n->parent != nullptr; n = n->parent) item.prefix[n->depth - 1] = names_.name(n->via);
   for (std::size_t k = 0; k < root_prefix_.size(); ++k) item.prefix[k] = names_.name(root_prefix_[k]);
   if (issued.message != kNoKey) item.prefix.back() = names_.name(issued.message);
-  issued.child_sleep.name_into(names_, item.sleep, item.sleep_notifying);
+  issued.child_sleep.name_into(names_, item.sleep, item.sleep_notifying, item.sleep_notifying_lanes);
   item.ranking = issued.ranking;
   item.whole = issued.message == kNoKey && !root_prefix_.empty();
   return item;
@@ -165,10 +167,12 @@ void TreeExploration::extend_tree(TraceView& trace, const Issued& issued, std::v
       slot->via = step.label;
       slot->depth = static_cast<std::uint32_t>(k);
       if (k == issued.node->depth + 1 && issued.message != kNoKey) {
-        // Handed out as if it notified no monitor: if it did, what notifies woke (the hook's too).
-        slot->sleep = step.notified ? issued.child_sleep.passed_through(step.lane(), true) : issued.child_sleep;
+        // Handed out as if it notified no monitor: if it did, what notifies on its lanes woke (the
+        // hook's too).
+        slot->sleep =
+            step.notified ? issued.child_sleep.passed_through(step.lane(), step.notifies) : issued.child_sleep;
       } else {
-        slot->sleep = parent.sleep.passed_through(step.lane(), step.notified);
+        slot->sleep = parent.sleep.passed_through(step.lane(), step.notifies);
       }
       trace.move_step_into(k, slot->step);  // `step` now reads from the node
     }
@@ -295,8 +299,10 @@ bool TreeExploration::complete(std::uint64_t id, const Execution& execution) {
   if (issued.message == kNoKey && trace.size() >= root_.depth) {  // the first run
     root_.step = trace.step(root_.depth);
     // The giver took the root's delivery not to notify a monitor (sleep_after()): if it did, what
-    // notifies woke there, in the hook's set too.
-    if (root_.depth > 0 && root_.step.notified) root_.sleep = root_.sleep.passed_through(root_.step.lane(), true);
+    // notifies on its lanes woke there, in the hook's set too.
+    if (root_.depth > 0 && root_.step.notified) {
+      root_.sleep = root_.sleep.passed_through(root_.step.lane(), root_.step.notifies);
+    }
     for (std::size_t k = 0; k < root_.depth; ++k) above_root_.push_back(trace.step(k));
   }
   stats_.executed_steps += trace.size();

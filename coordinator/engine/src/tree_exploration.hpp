@@ -64,9 +64,9 @@ class TreeExploration final : public Exploration {
   }
   WorkItem issue(Node& node, Key message);
   SleepSet sleep_after(const Node& node, Key message) const;
-  /// Whether delivering `message` from `node` notified a monitor where it ran; when its run is not
-  /// back or its subtree was dropped, whether any run notified one (Names::notifications_seen).
-  bool notifies_from(const Node& node, Key message) const;
+  /// The monitors' lanes delivering `message` from `node` notified on where it ran; when its run is
+  /// not back or its subtree was dropped, every lane if any run notified (Names::notifications_seen).
+  MonitorLanes notifies_from(const Node& node, Key message) const;
   WorkItem work_item(std::uint64_t id, const Issued& issued) const;
   bool follows_schedule(const TraceView& trace, const Issued& issued) const;
   void extend_tree(TraceView& trace, const Issued& issued, std::vector<Node*>& path);

@@ -64,7 +64,7 @@ void WakeupPlacement::add_alternative(Configuration& at, Key alternative, Key la
                           .receiver = lane,
                           .chosen = true,
                           .label_of = names_.label_of(alternative),
-                          .notifies = names_.notifications_seen()};
+                          .notifies = MonitorLanes::from_flag(names_.notifications_seen())};
   if (at.wakeup.add_branch(event)) tree_.relist(at);
 }
 

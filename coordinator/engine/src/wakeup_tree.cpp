@@ -128,7 +128,8 @@ void WakeupTree::descend(WakeupSequence v, Branch* through) {
     // shares a lane with one of v's later deliveries blocks it (dependency.md, "Specification
     // monitors"), so v goes on below the leaf.
     if (through_bare != nullptr && !*through_bare && node->empty() &&
-        std::none_of(v.begin(), v.end(), [](const WakeupEvent& e) { return e.chosen || e.notifies; })) {
+        std::none_of(v.begin(), v.end(),
+                     [](const WakeupEvent& e) { return e.chosen || static_cast<bool>(e.notifies); })) {
       return;
     }
     if (v.empty() || v.front().rest) {  // v leads here: the subtree explores it
@@ -219,12 +220,12 @@ WakeupTree WakeupTree::from_preorder(const std::vector<std::pair<std::size_t, Wa
 }
 
 WakeupEvent event_named(const WakeupStep& step, Names& names) {
-  WakeupEvent event{names.intern(step.message), names.intern(step.receiver)};
+  WakeupEvent event{.message = names.intern(step.message), .receiver = names.intern(step.receiver)};
   if (!step.sender.empty()) event.sender = names.intern(step.sender);
   event.tentative = step.tentative;
   event.chosen = step.chosen;
   event.rest = step.rest;
-  event.notifies = step.notifies;
+  event.notifies = MonitorLanes::from_flag(step.notifies);  // a subtree says only whether
   const Key message = names.base(event.message);
   event.label_of = message == event.message ? kNoKey : message;
   return event;
@@ -238,7 +239,7 @@ WakeupStep step_named(const WakeupEvent& event, const Names& names) {
   step.tentative = event.tentative;
   step.chosen = event.chosen;
   step.rest = event.rest;
-  step.notifies = event.notifies;
+  step.notifies = static_cast<bool>(event.notifies);
   return step;
 }
 

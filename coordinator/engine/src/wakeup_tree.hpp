@@ -34,9 +34,9 @@ struct WakeupEvent {
   /// Not an event: the rest of a sequence cut short (its last), dependent with every event, so that
   /// no event after it is an initial and none is independent of all of the sequence. Never a branch.
   bool rest = false;
-  /// Its delivery notified a specification monitor where it ran, or it may (not run yet, another
-  /// choice of its handler): on the monitors' lane too (dependency.hpp).
-  bool notifies = false;
+  /// The monitors' lanes its delivery notified on where it ran, or every lane when it may (not run
+  /// yet, another choice of its handler) (dependency.hpp).
+  MonitorLanes notifies = MonitorLanes::none();
 
   static WakeupEvent rest_of_sequence() {
     return {.message = dependency::kEveryLane, .receiver = dependency::kEveryLane, .rest = true};

@@ -58,6 +58,11 @@ void fill_step(const proto::Event& event, engine::Step& step) {
   step.timer = event.timer() != proto::NOT_A_TIMER;
   step.quiescent = event.quiescent();
   step.notified = event.notifications_size() != 0;
+  step.monitor_lanes.clear();
+  for (const auto& notification : event.notifications()) {
+    if (notification.lanes().empty()) step.monitor_lanes.push_back(notification.monitor());
+    step.monitor_lanes.insert(step.monitor_lanes.end(), notification.lanes().begin(), notification.lanes().end());
+  }
   step.failed = event.outcome() != proto::STEP_OK;
 }
 
@@ -114,6 +119,10 @@ void to_request(const engine::WorkItem& item, const engine::ExplorerOptions& exp
   for (const auto& id : item.prefix) request.add_prefix(id);
   for (const auto& id : item.sleep) request.add_sleep(id);
   for (const auto& id : item.sleep_notifying) request.add_sleep_notifying(id);
+  for (const auto& lanes : item.sleep_notifying_lanes) {
+    auto* sleeper = request.add_sleep_notifying_lanes();
+    for (const auto& lane : lanes) sleeper->add_lanes(lane);
+  }
   request.set_heuristic(options::to_hook(explorer.heuristic));
   request.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
   request.set_timers(options::row_of(options::kTimers, explorer.timers).wire);

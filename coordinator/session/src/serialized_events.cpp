@@ -144,7 +144,7 @@ bool decode_sent(std::string_view bytes, engine::SentMessage& sent) {
 
 /// How many elements of each list a step being decoded has so far, and what its handler chose.
 struct ListSizes {
-  std::size_t sent = 0, created = 0, enabled = 0, clock = 0, dead_letters = 0, start_clock = 0;
+  std::size_t sent = 0, created = 0, enabled = 0, clock = 0, dead_letters = 0, start_clock = 0, monitor_lanes = 0;
   std::vector<std::uint32_t> ranges, values;  ///< empty, allocating nothing, for a step without choices
 };
 
@@ -159,6 +159,21 @@ bool decode_choice(std::string_view bytes, ListSizes& sizes) {
   });
   sizes.ranges.push_back(static_cast<std::uint32_t>(range));
   sizes.values.push_back(static_cast<std::uint32_t>(value));
+  return decoded;
+}
+
+/// A notification's lanes into the step's (its monitor's name when it has none: Notification.lanes).
+bool decode_notification(std::string_view bytes, engine::Step& step, ListSizes& sizes) {
+  std::string monitor;
+  const std::size_t before = sizes.monitor_lanes;
+  const bool decoded = for_each_field(bytes, 1, [&](std::uint32_t field, std::uint32_t wire_type, WireReader& reader) {
+    if (wire_type != Type::kLengthDelimited) return reader.skip(field, wire_type);
+    if (field == proto::Notification::kMonitorFieldNumber) return assign_string(reader, monitor);
+    if (field == proto::Notification::kLanesFieldNumber)
+      return assign_string(reader, next_of(step.monitor_lanes, sizes.monitor_lanes));
+    return field == proto::Notification::kEventFieldNumber ? skip_string(reader) : reader.skip(field, wire_type);
+  });
+  if (sizes.monitor_lanes == before) next_of(step.monitor_lanes, sizes.monitor_lanes) = std::move(monitor);
   return decoded;
 }
 
@@ -218,10 +233,10 @@ bool take_length_delimited_field(std::uint32_t field, WireReader& reader, engine
       return take_submessage(reader, decode_choice, sizes);
     case proto::Event::kLostFieldNumber:  // strings and messages of strings: refused when not UTF-8
       return skip_string(reader);
-    case proto::Event::kNotificationsFieldNumber: {  // a monitor's: on every lane (dependency.md)
+    case proto::Event::kNotificationsFieldNumber: {  // on the monitors' lanes (dependency.md)
       std::string_view bytes;
       step.notified = true;
-      return reader.length_delimited(bytes) && strings_valid(bytes);
+      return reader.length_delimited(bytes) && decode_notification(bytes, step, sizes);
     }
     case proto::Event::kActorTypesFieldNumber: {
       std::string_view bytes;
@@ -261,6 +276,7 @@ bool decode_step(std::string_view bytes, engine::Step& step, std::uint32_t& numb
   step.clock.resize(sizes.clock);
   step.start_clock.resize(sizes.start_clock);
   step.dead_letters.resize(sizes.dead_letters);
+  step.monitor_lanes.resize(sizes.monitor_lanes);
   take_choices(sizes.ranges, sizes.values, step);
   if (number == 0) step.actor.clear();  // step 0 is the environment's: no actor (to_execution)
   return decoded;

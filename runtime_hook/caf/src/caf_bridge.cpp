@@ -315,7 +315,7 @@ void CafBridge::assertion_failed(const std::string& detail) {
 }
 
 void CafBridge::monitor_notified(const Monitor& monitor, const std::string& event) {
-  controlled_runtime().notified(monitor, event);
+  controlled_runtime().notified(monitor, monitor.lanes_of(nullptr), event);
 }
 
 std::string CafBridge::next_message_id() {

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "caf_bridge.hpp"
 #include "caf_recording.hpp"
@@ -28,8 +29,15 @@ class MonitorStandIn : public Monitor {
   }
 };
 
+/// The stand-in of the program's monitor `name`, made at its first mention. Looked up without a
+/// copy of the name: a notification is on a run's hot path.
 MonitorStandIn& stand_in(const char* name) {
-  return static_cast<MonitorStandIn&>(detail::register_named_monitor(std::make_unique<MonitorStandIn>(name)));
+  static std::map<std::string, MonitorStandIn*, std::less<>> known;
+  const auto it = known.find(std::string_view(name));
+  if (it != known.end()) return *it->second;
+  auto& made = static_cast<MonitorStandIn&>(detail::register_named_monitor(std::make_unique<MonitorStandIn>(name)));
+  known.emplace(name, &made);
+  return made;
 }
 
 }  // namespace

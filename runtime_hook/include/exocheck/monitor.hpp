@@ -23,7 +23,20 @@
 //
 // A monitor only observes: nothing of its state flows back to the actors, so a notification
 // changes what happens next only through a failed check or the monitor's temperature. The
-// exploration knows that two steps notifying monitors do not commute (dependency.md, "Specification monitors").
+// exploration takes two steps that notify one monitor not to commute, and two that notify
+// different monitors to commute (dependency.md, "Specification monitors"). A monitor may declare
+// finer: `in_part<E>("name")` says that E's handler reads and writes only that part of the
+// monitor's state and temperature, so that notifications of two different parts commute and the
+// exploration does not try both orders of steps that notify only those. The declaration is a
+// promise the exploration trusts: a part that reads another's state may hide a violation.
+//
+//   // The door and the window are watched apart; arming reads both (subjects/monitor-order).
+//   ShutWhenArmed() : Monitor("ShutWhenArmed") {
+//     on([this](const Opened&) { door_open_ = true; });  ... WindowOpened, WindowShut alike ...
+//     on([this](const Armed&) { exocheck::check(!door_open_ && !window_open_, "armed while open"); });
+//     in_part<Opened>("door"); in_part<Shut>("door");
+//     in_part<WindowOpened>("window"); in_part<WindowShut>("window");   // Armed: the whole monitor
+//   }
 
 #include <functional>
 #include <memory>
@@ -46,11 +59,16 @@ class Monitor {
   Monitor& operator=(const Monitor&) = delete;
 
   const std::string& name() const { return name_; }
-  /// The state the monitor is hot in, or empty when it is cold.
-  const std::string& hot_state() const { return hot_state_; }
+  /// The state the monitor is hot in (the whole monitor's, or else its first hot part's), or empty
+  /// when it is cold.
+  const std::string& hot_state() const;
 
   /// Runs the handler for `type` with `event`; false when the monitor has none for it.
   bool handle(const std::type_info& type, const void* event);
+  /// The lanes a notification of `type` is on (Notification.lanes): the monitor's name, and its
+  /// parts' "name/part" for a notification of the whole monitor; "name/part" alone for one of a
+  /// part. nullptr: a notification of the whole monitor. Fixed at the first call.
+  const std::vector<std::string>& lanes_of(const std::type_info* type) const;
 
  protected:
   /// Handles notifications of type E (deduced from the handler's parameter, or given explicitly).
@@ -62,19 +80,40 @@ class Monitor {
   void on(F&& handler) {
     on<typename detail::handler_traits<F>::argument>(std::forward<F>(handler));
   }
-  /// Liveness: from now on something is owed, `state` says what ("waiting for the ack").
+  /// Notifications of E read and write only the part `part` of the monitor's state (see above).
+  /// Throws std::logic_error once the monitor was notified.
+  template <typename E>
+  void in_part(std::string part) {
+    declare_part(typeid(E), std::move(part));
+  }
+  /// Liveness: from now on something is owed, `state` says what ("waiting for the ack"). In a
+  /// part's handler the part is hot; the monitor is hot while it or any part is.
   void hot(std::string state);
-  /// Nothing is owed any more.
-  void cold() { hot_state_.clear(); }
+  /// Nothing is owed any more: in a part's handler by the part, elsewhere by the whole monitor.
+  void cold();
 
  private:
   struct Handler {
     const std::type_info* type;
     std::function<void(const void*)> run;
   };
+  struct Part {  ///< a notification type's
+    const std::type_info* type;
+    std::size_t heat;                ///< its part's, in heats_
+    std::vector<std::string> lanes;  ///< its one lane, "name/part"
+  };
+  struct Heat {  ///< a part's temperature
+    std::string part;
+    std::string hot_state;
+  };
+  void declare_part(const std::type_info& type, std::string part);
   std::string name_;
   std::string hot_state_;
   std::vector<Handler> handlers_;
+  std::vector<Part> parts_;                       ///< by notification type, as declared
+  std::vector<Heat> heats_;                       ///< by part, as first declared
+  mutable std::vector<std::string> whole_lanes_;  ///< empty until lanes_of() first runs
+  Heat* handling_ = nullptr;                      ///< the part whose handler runs now, if any
 };
 
 namespace detail {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "exocheck/detail/envelope.hpp"
 
@@ -36,9 +37,10 @@ class Runtime {
   virtual void abandon_reply(ActorCell* cell, const std::string& call) = 0;
   /// A value from 0 to `range` - 1 for the step in progress (exocheck::choose).
   virtual std::uint32_t choose(std::uint32_t range) = 0;
-  /// The step in progress notified `monitor` of an event (`summary`), before its handler runs
-  /// (exocheck::notify). A free run records nothing of it.
-  virtual void notified(const Monitor& /*monitor*/, const std::string& /*summary*/) {}
+  /// The step in progress notified `monitor` of an event (`summary`) on `lanes`
+  /// (Monitor::lanes_of), before its handler runs (exocheck::notify). A free run records nothing.
+  virtual void notified(const Monitor& /*monitor*/, const std::vector<std::string>& /*lanes*/,
+                        const std::string& /*summary*/) {}
 };
 
 /// Who is constructing an actor right now on this thread (spawn sets it, Actor() reads it).

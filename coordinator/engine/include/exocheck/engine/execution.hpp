@@ -38,7 +38,10 @@ struct Step {
   bool failed = false;     ///< a check failed or an exception escaped: the actor ended with this step
   bool timer = false;      ///< the message delivered is a timer's firing
   bool quiescent = false;  ///< the message delivered was sent quiescent
-  bool notified = false;   ///< the handler notified a specification monitor: on every lane (dependency.md)
+  bool notified = false;   ///< the handler notified a specification monitor (dependency.md)
+  /// The monitors' lanes its notifications are on (Notification.lanes); empty with `notified`: one
+  /// lane of all monitors.
+  std::vector<std::string> monitor_lanes;
   /// The delivery's label when its handler chose values (exocheck::choose): "0#3?1" ("": none but 0s,
   /// the message id names it); and the labels of the same delivery with one choice made otherwise.
   std::string label;

@@ -31,6 +31,9 @@ struct WorkItem {
   /// Of `sleep`, those whose delivery notified a specification monitor where it ran, or may have:
   /// a step that notifies wakes them (RunRequest.sleep_notifying).
   std::vector<std::string> sleep_notifying;
+  /// Per message of sleep_notifying, the monitors' lanes it notified on; empty: any
+  /// (RunRequest.sleep_notifying_lanes).
+  std::vector<std::vector<std::string>> sleep_notifying_lanes;
   std::vector<std::string> ranking;  ///< HMS and SGR: actor ids by priority, learnt from earlier runs
   /// The run must come back whole, not without its prefix's steps: a subtree's first run (its
   /// explorer holds no step above its root yet).
