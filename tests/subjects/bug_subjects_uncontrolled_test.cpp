@@ -13,21 +13,38 @@ namespace {
 
 constexpr int kRepetitions = 20;
 
+// Both inventories and the order, as the sample prints them.
+const std::regex kServerrealOutput(
+    R"((<inventory value="[0-9.]+">(<item [^>]*/>)*</inventory>\n){2}<order>.*</order>\n)");
+
 TEST(ServerrealUncontrolled, FixedVariantPrintsTwoInventoriesAndTheOrder) {
-  const std::regex output(R"((<inventory value="[0-9.]+">(<item [^>]*/>)*</inventory>\n){2}<order>.*</order>\n)");
   for (int run = 0; run < kRepetitions; ++run) {
     SCOPED_TRACE("run " + std::to_string(run));
     const auto result = run_subject("serverreal", {"--fixed"});
     ASSERT_FALSE(result.timed_out);
     EXPECT_EQ(result.exit_code, 0);
-    EXPECT_TRUE(std::regex_match(result.out, output)) << result.out;
+    EXPECT_TRUE(std::regex_match(result.out, kServerrealOutput)) << result.out;
   }
 }
 
+// By hand the two answers an inventory is made of usually agree (the thread pool rarely lets the
+// order's update in between): a run prints what the fixed variant prints, or fails the check with
+// the inconsistency named, never anything else. Exploration finds it on some path every time
+// (ExploreBugSubjects.ServerrealInventoryIsInconsistentOnSomePathAndTheTraceReplays).
 TEST(ServerrealUncontrolled, BuggyVariantEndsCleanlyOrWithTheInconsistency) {
-  const auto result = run_subject("serverreal", {});
-  ASSERT_FALSE(result.timed_out);
-  EXPECT_TRUE(result.exit_code == 0 || result.exit_code == 1) << "exit code " << result.exit_code;
+  const std::regex inconsistency(R"(inconsistent inventory: value [0-9.]+ but the listed items are worth [0-9.]+)");
+  for (int run = 0; run < kRepetitions; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    const auto result = run_subject("serverreal", {});
+    ASSERT_FALSE(result.timed_out);
+    if (result.exit_code == 0) {
+      EXPECT_TRUE(std::regex_match(result.out, kServerrealOutput)) << result.out;
+      EXPECT_FALSE(std::regex_search(result.err, inconsistency)) << result.err;
+    } else {
+      EXPECT_EQ(result.exit_code, 1) << result.err;
+      EXPECT_TRUE(std::regex_search(result.err, inconsistency)) << result.err;
+    }
+  }
 }
 
 TEST(FuturesDataprocUncontrolled, EveryRunWritesTheSameArray) {

@@ -16,10 +16,10 @@ SubjectRun run_subject(const std::string& name, const std::vector<std::string>& 
   environment.erase(wire::kControlFdVariable);  // uncontrolled even when the tester itself is
 
   boost::asio::io_context io;
-  std::future<std::string> out;
+  std::future<std::string> out, err;
   bp::group group;  // so that a timeout also ends whatever the subject started
-  bp::child child(std::string(EXOCHECK_BIN_DIR) + "/" + name, bp::args(args), environment, bp::std_out > out, io,
-                  group);
+  bp::child child(std::string(EXOCHECK_BIN_DIR) + "/" + name, bp::args(args), environment, bp::std_out > out,
+                  bp::std_err > err, io, group);
 
   // child::wait_for is unreliable in Boost 1.74; bound the run by the read of stdout instead,
   // which ends when the process exits (or closes stdout).
@@ -34,6 +34,7 @@ SubjectRun run_subject(const std::string& name, const std::vector<std::string>& 
   const int status = child.native_exit_code();
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   run.out = out.get();
+  run.err = err.get();
   return run;
 }
 

@@ -11,7 +11,8 @@ namespace exocheck::testing {
 struct SubjectRun {
   int exit_code = -1;      ///< the process's exit status; -1 if it was killed
   bool timed_out = false;  ///< it ran longer than the limit and was killed
-  std::string out;         ///< everything it wrote to stdout (stderr passes through)
+  std::string out;         ///< everything it wrote to stdout
+  std::string err;         ///< and to stderr
 };
 
 /// Runs `EXOCHECK_BIN_DIR/name args...` with EXOCHECK_CONTROL_FD removed from its environment,
