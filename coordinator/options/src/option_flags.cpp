@@ -129,7 +129,8 @@ void add_fault_options(CLI::App& app, FaultFlags& flags) {
       ->delimiter(',')
       ->group(group);
   app.add_option("--crash-actors", flags.crash_actors,
-                 "Only these actors may crash, by id as traces name them (1, 0.2): one of several of a type")
+                 "Only these actors may crash, by id as traces name them (1, 0.2): one of several of a type; an "
+                 "actor that said crashable(true) or crashable(false) is as it said")
       ->delimiter(',')
       ->group(group);
   app.add_option("--lossy-types", flags.lossy_types,

@@ -254,14 +254,16 @@ class Actor {
   /// If it has already ended, the Down says "not running".
   void monitor(const ActorRef& target);
 
-  /// Under --crash: whether this actor may crash. The program's word wins over --crash-types;
-  /// an actor that says nothing may crash when --crash-types names its type, or names none.
+  /// Under --crash: whether this actor may crash. The program's word wins over --crash-types and
+  /// --crash-actors; an actor that says nothing may crash when each of them names it (its type, its
+  /// id), or names none.
   void crashable(bool may = true);
 
   /// Under --crash: after each crash the actor is made again at its id by `A(args...)` (copies of
   /// `args` taken now), as a supervisor restarts a process: its state from scratch or from what
   /// `args` kept (a shared "disk"); its own timers and the replies to its calls are lost, messages
-  /// from others wait for the new incarnation. Call it in the constructor.
+  /// from others, and those it sent itself before the crash, wait for the new incarnation. Call it
+  /// in the constructor.
   template <typename A, typename... Args>
   void restart_as(Args... args) {
     static_assert(std::is_base_of_v<Actor, A>, "restart_as<A>: A must derive from exocheck::Actor");
