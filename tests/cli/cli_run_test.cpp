@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
+#include "exocheck/wire/frame.hpp"
 
 namespace exocheck::cli_test {
 namespace {
@@ -104,7 +105,7 @@ TEST_F(RunCommand, TraceDescribesItself) {
   const auto saved = trace("r.trace");
   EXPECT_EQ(saved.format_version(), 1u);
   EXPECT_EQ(saved.tool_version(), EXOCHECK_TEST_TOOL_VERSION);
-  EXPECT_EQ(saved.protocol_version(), 1u);
+  EXPECT_EQ(saved.protocol_version(), wire::kProtocolVersion);
   EXPECT_EQ(saved.subject(), subject_path("registry").string());
   EXPECT_TRUE(saved.args().empty());
   EXPECT_EQ(std::vector<std::string>(saved.prefix().begin(), saved.prefix().end()), std::vector<std::string>{"0#1"});

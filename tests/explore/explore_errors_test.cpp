@@ -56,6 +56,15 @@ TEST_F(ExploreErrors, SubjectNotLinkedWithTheHook) {
   expect_input_error(explore({"--workers", "2"}, "fault_not_linked"), "cannot run");
 }
 
+// A program built against an older exocheck's hook would read today's run requests without what
+// it does not know (the monitors' lanes): refused, both versions named, never explored.
+TEST_F(ExploreErrors, SubjectWhoseHookSpeaksAnOlderProtocol) {
+  if (!built("fault_old_protocol")) GTEST_SKIP() << "fault_old_protocol not built";
+  expect_input_error(explore({"--workers", "2"}, "fault_old_protocol"),
+                     "carries an exocheck hook that speaks protocol version 1, this exocheck speaks version 2: "
+                     "rebuild it against this exocheck's hook (exocheck::hook); nothing was run");
+}
+
 // Arguments the subject refuses end it before its actors start: what it said is in the error, not
 // only that it never said hello.
 TEST_F(ExploreErrors, ArgumentsTheSubjectRefusesAreNamed) {

@@ -134,6 +134,22 @@ TEST_P(RunnerFaults, RefusesAProgramNotLinkedWithTheHookBeforeRunningIt) {
   EXPECT_NE(::access(canary.c_str(), F_OK), 0) << "fault_not_linked ran";
 }
 
+// A program built against an older hook (its note says protocol version 1) is refused from its
+// file too, both versions named, before anything of it runs.
+TEST_P(RunnerFaults, RefusesAProgramWhoseHookSpeaksAnotherProtocolBeforeRunningIt) {
+  const auto canary = ::testing::TempDir() + "old_protocol_canary";
+  std::remove(canary.c_str());
+  const auto report = run_fault("fault_old_protocol", {canary});
+  EXPECT_EQ(counters_.process_runs, 0u);
+  EXPECT_FALSE(report.hello_seen);
+  EXPECT_EQ(report.result.status(), proto::RUN_LAUNCH_FAILED);
+  EXPECT_EQ(report.result.detail(), bin("fault_old_protocol") +
+                                        " carries an exocheck hook that speaks protocol version 1, this exocheck "
+                                        "speaks version 2: rebuild it against this exocheck's hook (exocheck::hook); "
+                                        "nothing was run");
+  EXPECT_NE(::access(canary.c_str(), F_OK), 0) << "fault_old_protocol ran";
+}
+
 // The hook sends its hello at once but batches events, flushing them at exit(), on fatal signals
 // and on SIGTERM. _exit() runs none of that: steps 0 to 2 are lost with the process.
 TEST(RunnerProcessFaults, ReportsAnImmediateExitWithoutResultAndWithoutTheBufferedSteps) {

@@ -38,7 +38,7 @@ TEST(RunnerProtocol, HandsTheWholeRequestToTheHook) {
   const auto report =
       run(kScript, {"hello", "read-request", "echo-request", "result"}, std::chrono::milliseconds(5000), request);
   ASSERT_EQ(report.events.size(), 1u);
-  EXPECT_EQ(report.events[0].summary(), "version=1 prefix=3:env#1..0#2 heuristic=LCA step_limit=7 ranking=1,0");
+  EXPECT_EQ(report.events[0].summary(), "version=2 prefix=3:env#1..0#2 heuristic=LCA step_limit=7 ranking=1,0");
 }
 
 TEST(RunnerProtocol, SendsARequestLargerThanTheSocketBuffer) {
@@ -47,7 +47,7 @@ TEST(RunnerProtocol, SendsARequestLargerThanTheSocketBuffer) {
   const auto report =
       run(kScript, {"hello", "read-request", "echo-request", "result"}, std::chrono::milliseconds(5000), request);
   ASSERT_EQ(report.result.status(), proto::RUN_COMPLETED) << report.result.detail();
-  EXPECT_EQ(report.events[0].summary(), "version=1 prefix=200000:0#1..0#200000 heuristic=FIFO step_limit=0 ranking=");
+  EXPECT_EQ(report.events[0].summary(), "version=2 prefix=200000:0#1..0#200000 heuristic=FIFO step_limit=0 ranking=");
 }
 
 TEST(RunnerProtocol, ReadsBatchedAndSplitFrames) {
@@ -150,7 +150,7 @@ INSTANTIATE_TEST_SUITE_P(
                                 "frame of 0 bytes with neither hello, event nor result before any step",
                                 0},
                       Violation{{"events:1"}, "event frame ahead of the hello before any step", 0},
-                      Violation{{"hello:2"}, "hook speaks protocol version 2, the runner 1 before any step", 0},
+                      Violation{{"hello:1"}, "hook speaks protocol version 1, the runner 2 before any step", 0},
                       Violation{{"hello", "hello"}, "second hello frame before any step", 0},
                       Violation{{"result"}, "result frame ahead of the hello before any step", 0},
                       Violation{{"hello", "read-request", "events:2", "skip-step", "events:1"},

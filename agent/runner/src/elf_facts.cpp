@@ -46,7 +46,9 @@ void collect_notes(const std::string& segment, std::vector<ElfNote>& notes) {
     if (name_end > segment.size()) return;
     std::string name(segment.data() + at, header.n_namesz);
     if (!name.empty() && name.back() == '\0') name.pop_back();
-    notes.push_back({std::move(name), header.n_type});
+    const std::uint64_t descriptor_end = name_end + header.n_descsz;
+    if (descriptor_end > segment.size()) return;
+    notes.push_back({std::move(name), header.n_type, segment.substr(name_end, header.n_descsz)});
     at = name_end + align4(header.n_descsz);
   }
 }

@@ -11,6 +11,7 @@ namespace exocheck::agent {
 struct ElfNote {
   std::string name;
   unsigned type = 0;
+  std::string descriptor;  ///< its bytes
 };
 
 struct ElfFacts {

@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -18,11 +20,19 @@ bool starts_with(const std::string& text, const char* prefix) {
   return text.rfind(prefix, 0) == 0;
 }
 
-bool carries_hook_note(const ElfFacts& facts) {
+/// The hook's note, or nullptr when the program carries none.
+const ElfNote* hook_note(const ElfFacts& facts) {
   for (const auto& note : facts.notes) {
-    if (note.name == wire::kHookNoteName && note.type == wire::kHookNoteType) return true;
+    if (note.name == wire::kHookNoteName && note.type == wire::kHookNoteType) return &note;
   }
-  return false;
+  return nullptr;
+}
+
+/// The protocol version a hook's note names (its descriptor, a 32-bit number), 0 when it is not one.
+std::uint32_t protocol_of(const ElfNote& note) {
+  std::uint32_t version = 0;
+  if (note.descriptor.size() == sizeof version) std::memcpy(&version, note.descriptor.data(), sizeof version);
+  return version;
 }
 
 }  // namespace
@@ -61,7 +71,15 @@ std::variant<HookAttachment, LaunchFailure> hook_attachment(const std::string& b
                     binary_path, not_elf->why)};
   }
   const auto& facts = std::get<ElfFacts>(read);
-  if (carries_hook_note(facts)) return HookAttachment{};
+  if (const ElfNote* note = hook_note(facts)) {
+    // A hook of another version reads run requests otherwise: it would ignore what it does not
+    // know and be explored as if it honoured it (rr refuses a mismatched preload library alike).
+    if (protocol_of(*note) == wire::kProtocolVersion) return HookAttachment{};
+    return LaunchFailure{fmt::format(
+        "{} carries an exocheck hook that speaks protocol version {}, this exocheck speaks version {}: rebuild it "
+        "against this exocheck's hook (exocheck::hook); nothing was run",
+        binary_path, protocol_of(*note), wire::kProtocolVersion)};
+  }
   bool uses_caf = false;
   for (const auto& library : facts.needed) {
     if (starts_with(library, "libexocheck_hook.so") || starts_with(library, "libexocheck_caf.so")) {

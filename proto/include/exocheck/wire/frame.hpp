@@ -10,8 +10,13 @@
 
 namespace exocheck::wire {
 
-/// Version of the hook <-> agent conversation; RunRequest and every trace file carry it.
-inline constexpr std::uint32_t kProtocolVersion = 1;
+/// Version of the hook <-> agent conversation; RunRequest, the hook's hello and note, and every
+/// trace file carry it. Every change of what a run request, an event or a result carries raises it:
+/// a program built against another hook is refused (agent/runner/src/hook_attachment.cpp), never
+/// run with requests it would half read.
+///   1: up to the specification monitors' first form (RunRequest fields 1-18).
+///   2: the monitors' lanes (Notification.lanes, RunRequest.sleep_notifying_lanes).
+inline constexpr std::uint32_t kProtocolVersion = 2;
 
 /// Largest frame either side accepts; anything longer is a protocol error, not an allocation.
 inline constexpr std::uint32_t kMaxFrameBytes = 16u << 20;

@@ -18,7 +18,7 @@ inline constexpr std::uint32_t kHookNoteType = 1;
 #define EXOCHECK_NOTE_STRINGIFY(x) EXOCHECK_NOTE_STRINGIFY2(x)
 
 // Spelled as numbers because asm() takes no constant expressions; the static_asserts keep them true.
-#define EXOCHECK_HOOK_NOTE_PROTOCOL 1
+#define EXOCHECK_HOOK_NOTE_PROTOCOL 2
 static_assert(EXOCHECK_HOOK_NOTE_PROTOCOL == exocheck::wire::kProtocolVersion);
 static_assert(exocheck::wire::kHookNoteType == 1);
 
