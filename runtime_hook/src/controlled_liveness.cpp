@@ -31,6 +31,15 @@ void ControlledRuntime::notified(const Monitor& monitor, const std::vector<std::
   for (const auto& lane : lanes) notification->add_lanes(wire::valid_utf8(lane));
 }
 
+std::vector<std::string> ControlledRuntime::lanes_notified() const {
+  std::vector<std::string> lanes;
+  for (const auto& notification : event_->notifications()) {
+    if (notification.lanes().empty()) lanes.push_back(notification.monitor());
+    lanes.insert(lanes.end(), notification.lanes().begin(), notification.lanes().end());
+  }
+  return lanes;
+}
+
 proto::RunResult ControlledRuntime::with_hot_monitors(proto::RunResult result) const {
   const proto::RunStatus status = result.status();
   const bool bounded = request_ && request_->liveness_bound() != 0;

@@ -336,17 +336,12 @@ void ControlledRuntime::write_result(proto::RunResult result) {
 
 void ControlledRuntime::wake_sleepers_of(const std::string& actor, bool every_lane) {
   static const std::string every(kEveryLane);
-  // The lanes the step notified on (Notification.lanes; none named: the monitor's own).
-  std::vector<std::string> notified;
-  for (const auto& notification : event_->notifications()) {
-    if (notification.lanes().empty()) notified.push_back(notification.monitor());
-    notified.insert(notified.end(), notification.lanes().begin(), notification.lanes().end());
-  }
-  sleep_.wake_messages_of(every_lane ? every : actor, notified, [&](const std::string& id) -> const std::string* {
-    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == id; });
-    if (it == pending_.end()) return nullptr;
-    return quiescent_firing(**it) ? &every : &(*it)->receiver->id;
-  });
+  sleep_.wake_messages_of(
+      every_lane ? every : actor, lanes_notified(), [&](const std::string& id) -> const std::string* {
+        auto it = std::find_if(pending_.begin(), pending_.end(), [&](const auto& e) { return e->id == id; });
+        if (it == pending_.end()) return nullptr;
+        return quiescent_firing(**it) ? &every : &(*it)->receiver->id;
+      });
 }
 
 bool ControlledRuntime::quiescent_firing(const Envelope& envelope) const {

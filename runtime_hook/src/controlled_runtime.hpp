@@ -134,6 +134,9 @@ class ControlledRuntime : public Runtime {
   /// After the step of `event_` at `actor` (on every lane: a quiescent timer's firing), which may
   /// have notified monitors.
   void wake_sleepers_of(const std::string& actor, bool every_lane);
+  /// The monitors' lanes the step of `event_` notified on (Notification.lanes; none named: the
+  /// monitor's own), empty when it notified none (controlled_liveness.cpp).
+  std::vector<std::string> lanes_notified() const;
   /// A delivery only when nothing else can be, which depends on everything before it: a timer's
   /// firing under TIMERS_QUIESCENT, or a message sent quiescent.
   bool quiescent_firing(const Envelope& envelope) const;

@@ -81,18 +81,6 @@ Execution Interpreter::run() {
   }
 }
 
-bool Interpreter::notifies_on_lanes_of_step(const std::string& id) const {
-  const auto& names = spec_.sleep_notifying;
-  const auto at = std::find(names.begin(), names.end(), id);
-  if (at == names.end()) return false;
-  const auto i = static_cast<std::size_t>(at - names.begin());
-  if (i >= spec_.sleep_notifying_lanes.size() || spec_.sleep_notifying_lanes[i].empty()) return true;
-  const auto& lanes = spec_.sleep_notifying_lanes[i];
-  return std::any_of(current_->monitor_lanes.begin(), current_->monitor_lanes.end(), [&](const std::string& lane) {
-    return std::find(lanes.begin(), lanes.end(), lane) != lanes.end();
-  });
-}
-
 const Message* Interpreter::pending_named(const std::string& id) const {
   for (const auto& m : pending_) {
     if (m.id == id) return &m;
@@ -297,33 +285,8 @@ bool Interpreter::run_action(int self, const Action& action, const Message* hand
     case Op::kChoose:
       actors_[self].acc = (actors_[self].acc * 5 + choose(static_cast<std::uint32_t>(action.value)) + 1) % 1000003;
       return true;
-    case Op::kNotify: {
-      // Monitor 0 is one whole; monitor 1 declares two parts (Monitor::in_part), a and b: a
-      // notification of `value` % 3 == 1 touches part a only, 2 part b only, 0 the whole monitor.
-      static const std::vector<std::string> kLanes[] = {{"M0"}, {"M1", "M1/a", "M1/b"}, {"M1/a"}, {"M1/b"}};
-      const int kind = action.slot == 0 ? 0 : 1 + (action.value % 3 == 0 ? 0 : action.value % 3);
-      current_->notified = true;
-      current_->monitor_lanes.insert(current_->monitor_lanes.end(), kLanes[kind].begin(), kLanes[kind].end());
-      // As the hook's clocks: the step comes after each of its lanes' latest step, and so does
-      // what it sent (the step's clock is shared with its messages).
-      if (step_clock_) {
-        auto& clock = const_cast<VectorClock&>(*step_clock_);
-        for (const auto& lane : kLanes[kind]) clock.merge(monitor_clocks_[lane]);
-        for (const auto& lane : kLanes[kind]) monitor_clocks_[lane] = clock;
-        current_->clock.clear();
-        for (const auto& [index_, count] : clock.entries()) {
-          if (index_ != exocheck::detail::kStepZeroSends) current_->clock.emplace_back(actors_[index_].id, count);
-        }
-      }
-      const auto take = [&](long& state) {
-        state = (state * 7 + actors_[self].acc + action.value + 1) % 1000003;
-        return state % 7 != action.value;
-      };
-      if (kind == 0) return take(monitor_states_[0]);
-      const bool part_a = kind != 3 ? take(monitor_states_[1]) : true;
-      const bool part_b = kind != 2 ? take(monitor_states_[2]) : true;
-      return part_a && part_b;
-    }
+    case Op::kNotify:
+      return notify(self, action);
     case Op::kMonitor:
       if (const int target = resolve(self, action.to, action.slot, handled); target >= 0) monitor(self, target);
       return true;

@@ -56,6 +56,8 @@ class Interpreter {
   void tell_monitors(int self);
   void monitor(int self, int target);
   void answer_monitor_request(const Message& request);
+  /// exocheck::notify (Action::Op::kNotify): false when the monitor's check fails.
+  bool notify(int self, const Action& action);
 
   /// Takes the first pending message `matches` accepts out of the run, lost in this step.
   template <typename Matches>

@@ -45,6 +45,7 @@ bool may_give_away(const Names& names, const Configuration& from, PathFacts& fac
 }
 
 MonitorLanes notified(const std::vector<Configuration*>& entries, std::size_t k, Taken& taken, MonitorLanes lanes) {
+  if (!lanes.without(taken.notifies)) return MonitorLanes::none();  // as it was taken to
   taken.notifies = taken.notifies | lanes;
   for (std::size_t j = k; j < entries.size(); ++j) {
     if (entries[j] != nullptr) entries[j]->sleep.wake_notifying(lanes);

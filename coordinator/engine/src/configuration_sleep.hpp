@@ -21,12 +21,12 @@ std::vector<Taken> taken_before(const Names& names, const Configuration& from, K
 /// the finished ones for a subtree given away).
 SleepSet sleep_after(const Names& names, const Configuration& from, const WakeupEvent& p, bool finished_only = false);
 
-/// An item's entry k (`entries`: its configurations by depth) was handed out as not notifying on
-/// some of the monitors' `lanes` (its flags a race's guess) and its delivery notified on them:
+/// An item's entry k (`entries`: its configurations by depth), handed out as `taken` says (its
+/// lanes a race's guess), notified on the monitors' `lanes`. When some of them were not guessed,
 /// `taken` says so from now on, and every sleeper that notifies on them wakes at it, in its
 /// configuration and those below it, as the hook's run woke them (dependency.md, "Specification
-/// monitors"). Left asleep, a later item from there would sleep a delivery that the monitor orders
-/// after this one. Returns `lanes`.
+/// monitors"); left asleep, a later item from there would sleep a delivery that the monitor orders
+/// after this one. Returns the lanes that woke sleepers: `lanes`, or none.
 MonitorLanes notified(const std::vector<Configuration*>& entries, std::size_t k, Taken& taken, MonitorLanes lanes);
 
 /// Whether the first branch of `from`'s wakeup tree may be given away as a subtree: its event is

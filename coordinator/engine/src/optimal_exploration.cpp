@@ -348,8 +348,7 @@ class OptimalExploration final : public Exploration {
       taken.unsure = false;
       if (k - 1 < held_at) {
         path_[k] = entries_[k];
-        if (trace_.step(k).notifies.without(taken.notifies))
-          woke = woke | notified(entries_, k, taken, trace_.step(k).notifies);
+        woke = woke | notified(entries_, k, taken, trace_.step(k).notifies);
         continue;
       }
       parent.held.push_back({entry, taken.receiver, taken.notifies});

@@ -264,15 +264,21 @@ std::size_t TraceView::first_dependent_step_after(Key lane, std::size_t k, Monit
   if (lane == dependency::kEveryLane) return k + 1 < steps_.size() ? k + 1 : 0;
   const std::size_t on_every_lane = first_after(steps_of_lane_[dependency::kEveryLane]);
   const std::size_t on_lane = lane < steps_of_lane_.size() ? first_after(steps_of_lane_[lane]) : 0;
+  // Each of its monitors' lanes by binary search, as its own lane: a scan of the notifying steps
+  // would make a long run's class representatives quadratic.
   std::size_t on_monitors = 0;
-  if (notifies) {
-    for (auto at = std::upper_bound(notifying_steps_.begin(), notifying_steps_.end(), k); at != notifying_steps_.end();
-         ++at) {
-      if (steps_[*at]->notifies.meets(notifies)) {
-        on_monitors = *at;
-        break;
-      }
+  if (notifies == MonitorLanes::any()) {
+    on_monitors = first_after(notifying_steps_);
+  } else if (notifies) {
+    const auto on = [&](Key monitor_lane) {
+      if (monitor_lane < steps_of_lane_.size())
+        on_monitors = earlier(on_monitors, first_after(steps_of_lane_[monitor_lane]));
+    };
+    const auto& numbered = names_->monitor_lanes();
+    for (std::uint32_t n = 0; n < numbered.size(); ++n) {
+      if (notifies.on(n)) on(numbered[n]);
     }
+    if (notifies.on(MonitorLanes::kShared)) on(names_->shared_monitor_lane());
   }
   return earlier(earlier(on_lane, on_every_lane), on_monitors);
 }
