@@ -13,7 +13,7 @@
 #include "controlled_runtime.hpp"
 #include "exocheck/actor.hpp"
 #include "identity.hpp"
-#include "interposed.hpp"
+#include "real_caf.hpp"
 #include "type_name.hpp"
 #include "wire_messages.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "caf_bridge.hpp"
 #include "controlled_runtime.hpp"
-#include "interposed.hpp"
+#include "real_caf.hpp"
 
 namespace exocheck::caf_adapter {
 namespace {

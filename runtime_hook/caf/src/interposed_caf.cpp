@@ -19,7 +19,7 @@
 
 #include "caf_bridge.hpp"
 #include "caf_recording.hpp"
-#include "interposed.hpp"
+#include "real_caf.hpp"
 #include "real_function.hpp"
 
 namespace adapter = exocheck::caf_adapter;
@@ -244,12 +244,6 @@ void caf::local_actor::initialize() {
   real(this);
 }
 
-void adapter::real_launch(caf::blocking_actor& actor, caf::execution_unit* unit, bool lazy, bool hide) {
-  using Real = void (*)(caf::blocking_actor*, caf::execution_unit*, bool, bool);
-  static const auto real = adapter::real_function<Real>("_ZN3caf14blocking_actor6launchEPNS_14execution_unitEbb");
-  real(&actor, unit, lazy, hide);
-}
-
 // A blocking actor's thread ends with this call (blocking_actor::launch): its last step is over.
 void caf::actor_system::dec_detached_threads() {
   using Real = void (*)(caf::actor_system*);
@@ -303,22 +297,6 @@ caf::intrusive::task_result caf::blocking_actor::mailbox_visitor::operator()(caf
   const auto result = real(this, element);
   if (result == caf::intrusive::task_result::skip) recording->blocking_skipped();
   return result;
-}
-
-void adapter::real_enqueue(caf::blocking_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit) {
-  using Real = void (*)(caf::blocking_actor*, caf::mailbox_element_ptr, caf::execution_unit*);
-  static const auto real = adapter::real_function<Real>(
-      "_ZN3caf14blocking_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
-      "unitE");
-  real(&actor, std::move(element), unit);
-}
-
-void adapter::real_enqueue(caf::scheduled_actor& actor, caf::mailbox_element_ptr element, caf::execution_unit* unit) {
-  using Real = void (*)(caf::scheduled_actor*, caf::mailbox_element_ptr, caf::execution_unit*);
-  static const auto real = adapter::real_function<Real>(
-      "_ZN3caf15scheduled_actor7enqueueESt10unique_ptrINS_15mailbox_elementENS_6detail8disposerEEPNS_14execution_"
-      "unitE");
-  real(&actor, std::move(element), unit);
 }
 
 // CAF's real clock (free runs only: under control CAF's test clock is mirrored, caf_timers.cpp).

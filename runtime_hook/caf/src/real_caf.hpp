@@ -1,5 +1,6 @@
 #pragma once
-// The CAF functions the adapter interposes (interposed_caf.cpp), as CAF itself defines them.
+// CAF's own definitions of the functions the adapter interposes (interposed_caf.cpp), found behind
+// the adapter (real_caf.cpp). Both the interposer and the bridge call them; neither needs the other.
 
 #include <caf/blocking_actor.hpp>
 #include <caf/mailbox_element.hpp>
