@@ -6,8 +6,8 @@
 #include <map>
 #include <optional>
 
-#include "exocheck/detail/free_run_log.hpp"
 #include "exocheck/options/bounds.hpp"
+#include "exocheck/wire/free_run_log.hpp"
 #include "exocheck/wire/trace_file.hpp"
 
 namespace exocheck::cli {
@@ -66,7 +66,7 @@ void add_choices(const std::string& text, proto::Event& event) {
   }
 }
 
-/// A compact step's numbers (exocheck/detail/free_run_log.hpp).
+/// A compact step's numbers (exocheck/wire/free_run_log.hpp).
 struct CompactStep {
   std::uint64_t time = 0;
   std::uint64_t actor = 0;
@@ -79,7 +79,7 @@ struct CompactStep {
 /// step, in their order; stops at one the log's end tore (a crash's, a kill's).
 template <typename OnLine, typename OnCompact>
 void for_each_record(std::string_view log, OnLine on_line, OnCompact on_compact) {
-  namespace format = detail::free_run_log;
+  namespace format = wire::free_run_log;
   for (std::size_t start = 0; start < log.size();) {
     if (log[start] == format::kCompactStep) {
       std::size_t at = start + 1;
@@ -161,7 +161,7 @@ Parsed parse(std::string_view log) {
   const auto on_compact = [&](const CompactStep& step) {
     if (!names.name(step)) return;  // unreplayable_constructs() refuses such a log
     const std::string sender_id =
-        step.sender == 0 ? std::string(detail::free_run_log::kMainSender) : names.actors.at(step.sender - 1);
+        step.sender == 0 ? std::string(wire::free_run_log::kMainSender) : names.actors.at(step.sender - 1);
     add_step(parsed, step.time, names.actors.at(step.actor), sender_id + "#" + std::to_string(step.ordinal),
              names.types.at(step.type), order++);
   };

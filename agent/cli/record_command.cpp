@@ -18,6 +18,7 @@
 
 #include "command_checks.hpp"
 #include "exit_status.hpp"
+#include "exocheck/wire/free_run_log.hpp"
 #include "exocheck/wire/trace_file.hpp"
 #include "free_run_trace.hpp"
 #include "hook_attachment.hpp"
@@ -127,6 +128,18 @@ std::string read_all(const std::filesystem::path& path) {
   return text.str();
 }
 
+// A log in another version of the format (wire/free_run_log.hpp) is refused, both versions named,
+// rather than misread: its program was built against another exocheck's hook.
+void refuse_another_format(const std::string& log_of, std::string_view log) {
+  namespace format = wire::free_run_log;
+  const auto version = format::format_version_of(log);
+  if (!version || *version == format::kFormatVersion) return;
+  throw InputError("record: the log of " + log_of + " is in free-run log format version " + std::to_string(*version) +
+                   ", this exocheck reads version " + std::to_string(format::kFormatVersion) +
+                   ": record it with the program built against this exocheck's hook (exocheck::hook); no trace "
+                   "was saved");
+}
+
 }  // namespace
 
 RecordCommand::RecordCommand(CLI::App& parent)
@@ -179,6 +192,7 @@ int RecordCommand::execute(const SubjectCommand& subject) const {
   if (!from_.empty()) {
     if (!std::filesystem::is_regular_file(from_)) throw InputError("record: no log file '" + from_ + "'");
     trace_log = read_all(from_);
+    refuse_another_format("'" + from_ + "'", trace_log);
     trace = trace_of_free_run(trace_log, ProcessEnd{.known = false}, {}, {});
     if (trace.subject().empty()) throw InputError("record: '" + from_ + "' is not a log exocheck's hook wrote");
   } else {
@@ -196,12 +210,13 @@ int RecordCommand::execute(const SubjectCommand& subject) const {
     trace_log = read_all(log);
     const std::string& lines = trace_log;
     std::filesystem::remove(log, error);
-    // The hook's recorder begins its log with the command line: no line, no recording, and a run
-    // that recorded nothing must not pass for a clean one.
-    if (lines.rfind("P\t", 0) != 0) {
+    // The hook's recorder begins its log with its version and the command line: no line, no
+    // recording, and a run that recorded nothing must not pass for a clean one.
+    if (!wire::free_run_log::format_version_of(lines)) {
       throw InputError("record: '" + subject.words.front() +
                        "' recorded nothing: it ended before its System (or its caf::actor_system) was made");
     }
+    refuse_another_format("'" + subject.words.front() + "'", lines);
     const std::vector<std::string> args(subject.words.begin() + 1, subject.words.end());
     trace = trace_of_free_run(lines, end, subject.words.front(), args);
   }

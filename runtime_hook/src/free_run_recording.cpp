@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "exocheck/actor.hpp"
-#include "exocheck/detail/free_run_log.hpp"
+#include "exocheck/wire/free_run_log.hpp"
 
 namespace exocheck::detail {
 
@@ -162,7 +162,8 @@ FreeRunRecorder::ThreadLines& FreeRunRecorder::lines() {
   return *this_threads_lines;
 }
 
-// "P <program> <arg>...": what a trace made from the log alone (exocheck record --from) replays.
+// "V <version>", then "P <program> <arg>...": what a trace made from the log alone (exocheck record
+// --from) replays.
 void FreeRunRecorder::write_command_line() {
   std::string words;
   if (const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC); fd >= 0) {
@@ -176,12 +177,14 @@ void FreeRunRecorder::write_command_line() {
     fields.push_back(std::string_view(words).substr(start, end - start));
     start = end + 1;
   }
-  std::size_t bytes = 2;
+  // The version line first (wire/free_run_log.hpp), so that a reader of another version refuses.
+  std::size_t bytes = 32;
   for (const auto field : fields) bytes += LineWriter::room(field);
   ThreadLines& mine = lines();
   char* line = room_for(mine, bytes);
   LineWriter writer(line);
-  writer.raw("P");
+  writer.raw(wire::free_run_log::kVersionLine).raw("\t").number(wire::free_run_log::kFormatVersion).end();
+  writer.raw(wire::free_run_log::kCommandLine);
   for (const auto field : fields) writer.field(field);
   commit(mine, line, writer.end());
   flush();
@@ -293,14 +296,14 @@ bool FreeRunRecorder::commit_compact(ThreadLines& mine, const RecordedStep& step
   name_actor(mine, *step.cell);
   if (envelope->sender != nullptr) name_actor(mine, *envelope->sender);
   name_type(mine, *envelope->type);
-  char* const record = room_for(mine, free_run_log::kMostCompactStepBytes);
+  char* const record = room_for(mine, wire::free_run_log::kMostCompactStepBytes);
   char* at = record;
-  *at++ = free_run_log::kCompactStep;
-  at = free_run_log::put_number(at, time);
-  at = free_run_log::put_number(at, step.cell->index);
-  at = free_run_log::put_number(at, envelope->sender != nullptr ? envelope->sender->index + std::uint64_t{1} : 0);
-  at = free_run_log::put_number(at, envelope->ordinal);
-  at = free_run_log::put_number(at, envelope->type->index);
+  *at++ = wire::free_run_log::kCompactStep;
+  at = wire::free_run_log::put_number(at, time);
+  at = wire::free_run_log::put_number(at, step.cell->index);
+  at = wire::free_run_log::put_number(at, envelope->sender != nullptr ? envelope->sender->index + std::uint64_t{1} : 0);
+  at = wire::free_run_log::put_number(at, envelope->ordinal);
+  at = wire::free_run_log::put_number(at, envelope->type->index);
   commit(mine, record, at);
   return true;
 }

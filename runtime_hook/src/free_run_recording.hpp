@@ -12,9 +12,10 @@
 // LOG with one write(2) when it fills, when the run ends, and from a fatal signal's handler,
 // which writes every thread's committed records and the step the crashing thread was in: nothing
 // recorded before a crash is lost. A step of the thread-pool runtime's that ended well is a
-// compact binary record (exocheck/detail/free_run_log.hpp) naming its actor, sender and type by
+// compact binary record (exocheck/wire/free_run_log.hpp) naming its actor, sender and type by
 // index; the others are lines, fields separated by tabs (tabs, newlines and backslashes escaped):
-//   P <program> <arg>...                          first: the process's command line
+//   V <version>                                   first: the log's format version (wire/free_run_log.hpp)
+//   P <program> <arg>...                          then the process's command line
 //   A <index> <actor id>                          what compact records after it call actor <index>
 //   T <index> <type name>                         likewise a message type
 //   S <time> <actor> <message> <type> <outcome> <range>/<value>,... <detail>

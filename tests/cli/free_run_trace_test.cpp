@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "exocheck/detail/free_run_log.hpp"
+#include "exocheck/wire/free_run_log.hpp"
 #include "free_run_trace.hpp"
 
 namespace exocheck::cli {
@@ -20,10 +20,10 @@ proto::TraceFile traced(const std::string& log, ProcessEnd end = {}) {
 /// A compact step record as the hook writes it: time, actor index, sender index plus one, ordinal,
 /// type index.
 std::string compact(std::vector<std::uint64_t> numbers) {
-  std::string record(1, detail::free_run_log::kCompactStep);
+  std::string record(1, wire::free_run_log::kCompactStep);
   for (const std::uint64_t number : numbers) {
     char bytes[10];
-    record.append(bytes, detail::free_run_log::put_number(bytes, number));
+    record.append(bytes, wire::free_run_log::put_number(bytes, number));
   }
   return record;
 }

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
@@ -95,6 +96,20 @@ TEST_F(Record, AFreeRunsCrashLeavesATraceThatReplaysToTheCrash) {
   const auto replayed = exocheck({"replay", *trace});
   EXPECT_EQ(replayed.exit_code, 1) << replayed.out << replayed.err;
   EXPECT_NE(replayed.out.find("Replay: reproduced RUN_CRASH"), std::string::npos) << replayed.out;
+}
+
+// A log of the format before versions (it begins with its command line) is refused, both versions
+// named: its program's hook is another exocheck's.
+TEST_F(Record, ALogOfAnotherFormatVersionIsRefused) {
+  const auto log = dir().path() / "old.log";
+  std::ofstream(log) << "P\t./program\nS\t1\t0\tenv#1\tPing\tok\t\t\n";
+  const auto made = exocheck({"record", "--out", "from", "--from", log.string()});
+  EXPECT_EQ(made.exit_code, 2) << made.out << made.err;
+  EXPECT_NE(made.err.find("record: the log of '" + log.string() +
+                          "' is in free-run log format version 1, this exocheck reads version 2: record it with "
+                          "the program built against this exocheck's hook (exocheck::hook); no trace was saved"),
+            std::string::npos)
+      << made.err;
 }
 
 // A program a harness starts records itself under EXOCHECK_RECORD ("%p": its pid); `record --from`

@@ -7,7 +7,7 @@
 #          tests/fuzz/run_fuzzers.sh --seeds MAIN_BUILD_DIR [BUILD_DIR]  (writes the seeds again)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-targets=(fuzz_trace_file fuzz_control_frames fuzz_coordinator_messages)
+targets=(fuzz_trace_file fuzz_control_frames fuzz_coordinator_messages fuzz_free_run_log)
 if [ "${1:-}" = --seeds ]; then
   build=${3:-$repo/build-fuzz}
 else

@@ -22,7 +22,7 @@ Payload make_payload(M&& message) {
   return Payload(new T(std::forward<M>(message)), [](void* p) { delete static_cast<T*>(p); });
 }
 
-/// A number of a message type's own, for a recorded free run's compact steps (free_run_log.hpp).
+/// A number of a message type's own, for a recorded free run's compact steps (exocheck/wire/free_run_log.hpp).
 std::uint32_t next_message_type_index();
 
 /// How to name and print one message type; one static instance per type.

@@ -1,6 +1,11 @@
 #pragma once
-// The compact step record of a free run's log (EXOCHECK_RECORD; free_run_recording.hpp has the
-// whole format): shared by the hook, which writes it, and `exocheck record`, which reads it.
+// The format of a free run's log (EXOCHECK_RECORD; runtime_hook/src/free_run_recording.hpp lists
+// its lines): its version and its compact step record, shared by the hook, which writes it, and
+// `exocheck record`, which reads it.
+//
+// A log begins with "V <version>" (tab-separated, as every line), then "P <program> <arg>...".
+// Every change of what a line or a record holds bumps kFormatVersion, and `record` refuses a log
+// of another version, both named, rather than misread it.
 //
 // A step of the thread-pool runtime that ended well, drew no value and names its message
 // "<sender>#<n>" is the byte kCompactStep and five unsigned LEB128 numbers, with no newline: its
@@ -12,9 +17,31 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
-namespace exocheck::detail::free_run_log {
+namespace exocheck::wire::free_run_log {
+
+/// 2: the version line. A log of version 1 had none: it began with its command line.
+inline constexpr unsigned kFormatVersion = 2;
+/// The first line's kind ("V\t2\n").
+inline constexpr std::string_view kVersionLine = "V";
+/// The command line's kind, the first line of a log of version 1.
+inline constexpr std::string_view kCommandLine = "P";
+
+/// The version `log` says it has (1 for one that begins with its command line), or nullopt when
+/// it begins with neither (nothing recorded, or not a free run's log).
+inline std::optional<unsigned> format_version_of(std::string_view log) {
+  if (log.starts_with(kCommandLine) && log.substr(kCommandLine.size()).starts_with('\t')) return 1;
+  if (!log.starts_with(kVersionLine) || !log.substr(kVersionLine.size()).starts_with('\t')) return std::nullopt;
+  unsigned version = 0;
+  std::size_t at = kVersionLine.size() + 1;
+  for (; at < log.size() && log[at] >= '0' && log[at] <= '9' && version < 100000; ++at) {
+    version = version * 10 + static_cast<unsigned>(log[at] - '0');
+  }
+  if (at == kVersionLine.size() + 1 || at == log.size() || log[at] != '\n') return std::nullopt;
+  return version;
+}
 
 constexpr char kCompactStep = '\x01';
 /// What main's messages are named after, as actors' are after their ids ("env#3").
@@ -43,4 +70,4 @@ inline bool get_number(std::string_view log, std::size_t& at, std::uint64_t& val
   return false;
 }
 
-}  // namespace exocheck::detail::free_run_log
+}  // namespace exocheck::wire::free_run_log
