@@ -1,15 +1,19 @@
 #pragma once
 // Sleep sets (Godefroid), the hook's half: a request names the messages asleep once its prefix is
 // replayed (the engine's half, coordinator/engine/src/sleep_set.hpp, computes them). The hook
-// never delivers a sleeping message, and a step at actor a wakes every sleeping message a
-// receives (that step may change how a handles them), and a step that notified a specification
-// monitor wakes every sleeping message that notifies on one of its monitors' lanes
-// (RunRequest.sleep_notifying and sleep_notifying_lanes; one named on no lane notifies on any).
+// never delivers a sleeping message, and a step wakes every sleeping message whose delivery is
+// dependent with it, by the engine's relation (wire/dependency.hpp): a message to the step's actor
+// (that step may change how it handles it), and one that notifies on a lane of the monitors the
+// step notified (RunRequest.sleep_notifying and sleep_notifying_lanes; one named on no lane
+// notifies on any).
 // When every enabled message sleeps, the run is redundant and ends with RUN_SLEEP_BLOCKED.
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "exocheck/wire/dependency.hpp"
 
 namespace exocheck::detail {
 
@@ -40,8 +44,8 @@ class SleepSet {
   void wake_messages_of(const std::string& actor, const std::vector<std::string>& notified, ReceiverOf receiver_of) {
     std::erase_if(ids_, [&](const std::string& id) {
       const std::string* receiver = receiver_of(id);
-      return receiver == nullptr || *receiver == actor || actor == "*" || *receiver == "*" ||
-             (!notified.empty() && notifies_on(id, notified));
+      return receiver == nullptr || wire::dependency::dependent<std::string_view>(
+                                        *receiver, actor, "*", !notified.empty() && notifies_on(id, notified));
     });
   }
 

@@ -5,6 +5,7 @@
 // here, so that a new kind of event (a timer, a choice, a fault) extends the model in one place.
 // Why it is sound, and why a message a guard holds back does not race: dependency.md beside this.
 
+#include "exocheck/wire/dependency.hpp"
 #include "monitor_lanes.hpp"
 #include "names.hpp"
 
@@ -27,8 +28,7 @@ constexpr Key lane(Key receiver) {
 /// (`notifies_a`, `notifies_b`: dependency.md "Specification monitors"; a delivery not run yet
 /// where it is asked of may be taken to notify any).
 constexpr bool dependent(Key receiver_a, Key receiver_b, MonitorLanes notifies_a = {}, MonitorLanes notifies_b = {}) {
-  return lane(receiver_a) == lane(receiver_b) || lane(receiver_a) == kEveryLane || lane(receiver_b) == kEveryLane ||
-         notifies_a.meets(notifies_b);
+  return wire::dependency::dependent(lane(receiver_a), lane(receiver_b), kEveryLane, notifies_a.meets(notifies_b));
 }
 
 /// The delivery of a message that the delivery of `earlier` sent (`sender`: the message whose
