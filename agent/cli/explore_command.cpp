@@ -82,7 +82,7 @@ ExploreOutcome explore_embedded(const ExploreSettings& settings) {
     }
     progress.finish();
     if (const auto error = agent.launch_error()) {
-      throw InputError("explore: cannot run '" + settings.session.subject + "': " + *error);
+      throw InputError(refusal_message("explore: ", settings.session.subject, *error));
     }
     stats = agent.stats();
   }
@@ -210,6 +210,7 @@ ExploreSettings ExploreCommand::settings_for(const SubjectCommand& subject) cons
   for (const auto& type : faults_.crash_types) session.faults.add_crash_types(type);
   for (const auto& actor : faults_.crash_actors) session.faults.add_crash_actors(actor);
   for (const auto& type : faults_.lossy_types) session.faults.add_lossy_types(type);
+  if (const auto refusal = options::refusal(session.faults); !refusal.empty()) throw InputError("explore: " + refusal);
   session.step_limit = step_limit_;
   session.liveness_bound = liveness_bound_;
   session.run_timeout = timeout_from_seconds(run_timeout_seconds_);

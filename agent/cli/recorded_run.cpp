@@ -18,25 +18,12 @@ agent::RunSpec spec_of(const RunSettings& settings) {
   spec.binary = settings.subject;
   spec.args = settings.args;
   spec.timeout = settings.timeout;
-  spec.request.set_protocol_version(wire::kProtocolVersion);
-  spec.request.set_heuristic(options::to_hook(settings.heuristic));
-  spec.request.set_delivery(options::row_of(options::kDeliveries, settings.delivery).wire);
-  spec.request.set_timers(options::row_of(options::kTimers, settings.timers).wire);
-  spec.request.set_step_limit(settings.step_limit);
-  *spec.request.mutable_faults() = settings.faults;
-  spec.request.set_liveness_bound(settings.liveness_bound);
-  for (const auto& id : settings.prefix) spec.request.add_prefix(id);
-  for (const auto& actor : settings.ranking) spec.request.add_ranking(actor);
+  coordinator::to_request(settings.conditions, settings.prefix, settings.ranking, spec.request);
   return spec;
 }
 
 proto::TraceFile describe(const RunSettings& settings) {
-  auto trace =
-      wire::new_trace_file(settings.subject, settings.args, options::name_of(settings.heuristic), settings.step_limit,
-                           settings.ranking, options::row_of(options::kDeliveries, settings.delivery).wire,
-                           options::row_of(options::kTimers, settings.timers).wire);
-  *trace.mutable_faults() = settings.faults;
-  trace.set_liveness_bound(settings.liveness_bound);
+  auto trace = coordinator::new_trace(settings.subject, settings.args, settings.conditions, settings.ranking);
   for (const auto& id : settings.prefix) trace.add_prefix(id);
   return trace;
 }
@@ -67,19 +54,19 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
   }
   const auto heuristic = options::parse_heuristic(recorded.heuristic());
   if (!heuristic) throw InputError(command + ": the trace names an unknown heuristic '" + recorded.heuristic() + "'");
-  settings.heuristic = *heuristic;
+  settings.conditions.heuristic = *heuristic;
   const auto* delivery = options::row_on_wire(options::kDeliveries, recorded.delivery());
   if (delivery == nullptr) {
     throw InputError(command + ": the trace names an unknown delivery order " + std::to_string(recorded.delivery()));
   }
-  settings.delivery = delivery->engine;
+  settings.conditions.delivery = delivery->engine;
   const auto* timers = options::row_on_wire(options::kTimers, recorded.timers());
   if (timers == nullptr) {
     throw InputError(command + ": the trace names unknown timer semantics " + std::to_string(recorded.timers()));
   }
-  settings.timers = timers->engine;
-  settings.faults = recorded.faults();
-  settings.liveness_bound = recorded.liveness_bound();
+  settings.conditions.timers = timers->engine;
+  settings.conditions.faults = recorded.faults();
+  settings.conditions.liveness_bound = recorded.liveness_bound();
   settings.prefix = schedule_of(recorded);
   // The prefix goes to the subject in one run request: a run too long for one frame cannot be
   // followed (a free run of seconds can hold millions of deliveries).
@@ -91,7 +78,7 @@ RunSettings settings_to_replay(const proto::TraceFile& recorded, const SubjectCo
                      std::to_string(wire::kMaxFrameBytes >> 20) +
                      " MiB): a shorter run is needed (exocheck record --timeout, or a smaller input)");
   }
-  settings.step_limit = recorded.step_limit();
+  settings.conditions.step_limit = recorded.step_limit();
   settings.ranking.assign(recorded.ranking().begin(), recorded.ranking().end());
   settings.timeout = timeout;
   return settings;
@@ -105,8 +92,8 @@ proto::TraceFile record_run(const RunSettings& settings) {
 
 proto::TraceFile record_run(const RunSettings& settings, agent::Runner& runner) {
   auto report = runner.run(spec_of(settings));
-  if (report.result.status() == proto::RUN_LAUNCH_FAILED || report.result.status() == proto::RUN_UNSUPPORTED) {
-    throw InputError("cannot run '" + settings.subject + "': " + agent::refusal_text(report.result));
+  if (agent::stops_exploration(report.result.status())) {
+    throw InputError(refusal_message("", settings.subject, agent::refusal_text(report.result)));
   }
   auto trace = describe(settings);
   for (auto& event : report.events) *trace.add_events() = std::move(event);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "exocheck/coordinator/run_conditions.hpp"
 #include "exocheck/engine/options.hpp"
 #include "exocheck/options/bounds.hpp"
 #include "proto/control.pb.h"
@@ -18,18 +19,21 @@ class Runner;
 
 namespace exocheck::cli {
 
+/// A run's conditions as its commands' defaults are (the default step limit).
+inline coordinator::RunConditions with_default_step_limit() {
+  coordinator::RunConditions conditions;
+  conditions.step_limit = options::kDefaultStepLimit;
+  return conditions;
+}
+
 /// The effective settings of one run; all of them end up in the trace file.
 struct RunSettings {
   std::string subject;              ///< subject binary as the user gave it
   std::vector<std::string> args;    ///< its arguments
   std::vector<std::string> prefix;  ///< message ids to deliver first
-  engine::Heuristic heuristic = engine::Heuristic::kFifo;
-  engine::Delivery delivery = engine::Delivery::kUnordered;
-  engine::Timers timers = engine::Timers::kAnytime;
-  proto::FaultBudget faults;         ///< the faults a run may suffer: a recorded run's, to replay it
-  std::uint32_t liveness_bound = 0;  ///< RunRequest.liveness_bound: a recorded run's, to replay it
-  /// 0 = no limit.
-  std::uint64_t step_limit = options::kDefaultStepLimit;
+  /// Heuristic, delivery order, timers, step limit (0 = none), faults, liveness bound: a recorded
+  /// run's, to replay it.
+  coordinator::RunConditions conditions = with_default_step_limit();
   std::vector<std::string> ranking;  ///< actor ranking for HMS and SGR (sent as RANKED)
   std::chrono::milliseconds timeout = options::kDefaultRunTimeout;
 };

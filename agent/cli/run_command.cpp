@@ -43,11 +43,11 @@ int RunCommand::execute(const SubjectCommand& subject) const {
   settings.args.assign(subject.words.begin() + 1, subject.words.end());
   settings.prefix = parse_prefix(prefix_);
   // The option accepts only the table's names.
-  settings.heuristic = options::parse_heuristic(heuristic_).value();
-  settings.delivery = choose_delivery(delivery_, settings.subject).delivery;
-  settings.timers = options::parse_timers(timers_).value();
-  settings.step_limit = step_limit_;
-  settings.liveness_bound = liveness_bound_;
+  settings.conditions.heuristic = options::parse_heuristic(heuristic_).value();
+  settings.conditions.delivery = choose_delivery(delivery_, settings.subject).delivery;
+  settings.conditions.timers = options::parse_timers(timers_).value();
+  settings.conditions.step_limit = step_limit_;
+  settings.conditions.liveness_bound = liveness_bound_;
   settings.timeout = timeout_from_seconds(timeout_seconds_);
 
   const auto trace = record_run(settings);

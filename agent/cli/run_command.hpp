@@ -32,11 +32,11 @@ class RunCommand {
   std::string prefix_;
   // Defaults are a run's (RunSettings{}), named by the option tables.
   static inline const RunSettings kDefaults{};
-  std::string heuristic_{options::name_of(kDefaults.heuristic)};
+  std::string heuristic_{options::name_of(kDefaults.conditions.heuristic)};
   std::string delivery_;  ///< "": the front end's (delivery_choice.hpp)
-  std::string timers_{options::name_of(kDefaults.timers)};
-  std::uint64_t step_limit_ = kDefaults.step_limit;
-  std::uint32_t liveness_bound_ = kDefaults.liveness_bound;
+  std::string timers_{options::name_of(kDefaults.conditions.timers)};
+  std::uint64_t step_limit_ = kDefaults.conditions.step_limit;
+  std::uint32_t liveness_bound_ = kDefaults.conditions.liveness_bound;
   double timeout_seconds_ = std::chrono::duration<double>(kDefaults.timeout).count();
   std::string out_ = "exocheck-run.trace";
   bool json_ = false;

@@ -27,7 +27,7 @@ class Replays {
   proto::TraceFile run(const Schedule& schedule) {
     RunSettings settings = settings_;
     settings.prefix = schedule;
-    if (failed_step_) settings.step_limit = schedule.size();
+    if (failed_step_) settings.conditions.step_limit = schedule.size();
     ++runs_;
     return record_run(settings, runner_);
   }

@@ -284,7 +284,7 @@ bool LocalAgent::run_lease(Runner& runner, RunSpec& spec, RunReport& report, con
   const auto handing_over = Clock::now();
   bool finished = false;
   const auto status = report.result.status();
-  if (status == proto::RUN_LAUNCH_FAILED || status == proto::RUN_UNSUPPORTED) {
+  if (stops_exploration(status)) {
     // Every other run would fail the same way, or the program cannot be explored as a whole:
     // stop, and leave the lease unexplored.
     {

@@ -60,7 +60,9 @@ struct LocalAgentStats {
 
 /// Counted as runs happen (for an agent's metrics): runs by their status, fork servers started.
 struct RunTally {
-  static constexpr std::size_t kStatuses = 16;  ///< above proto::RunStatus's largest value
+  /// One slot per status: a status added to trace.proto gets its own (a fixed count here once let
+  /// the metrics read past the array).
+  static constexpr std::size_t kStatuses = proto::RunStatus_ARRAYSIZE;
   std::array<std::atomic<std::uint64_t>, kStatuses> runs_by_status{};
   std::atomic<std::uint64_t> server_starts{0};  ///< fork servers started or restarted
 

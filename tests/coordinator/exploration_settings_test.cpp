@@ -111,6 +111,15 @@ TEST(ExplorationSettings, TheCoordinatorRefusesWhatTheCliRefusesInItsWords) {
   options.explorer.pct_depth = 65;
   EXPECT_EQ(options::refusal(options.explorer), "--depth must be from 1 to 64, not 65");
   EXPECT_THROW((void)to_job_settings(submission_of(options)), std::invalid_argument);
+  // A fault budget's range, which the CLI's --crash checks too.
+  options = every_field_set();
+  options.faults.set_crashes(1001);
+  try {
+    (void)to_job_settings(submission_of(options));
+    FAIL() << "a fault budget the CLI refuses was accepted";
+  } catch (const std::invalid_argument& error) {
+    EXPECT_EQ(std::string(error.what()), "--crash must be from 0 to 1000, not 1001");
+  }
   // A portfolio is a job like any other: each lease a portfolio over its subtree.
   options = every_field_set();
   options.explorer.strategy = engine::Strategy::kPortfolio;

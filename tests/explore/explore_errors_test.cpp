@@ -65,6 +65,24 @@ TEST_F(ExploreErrors, SubjectWhoseHookSpeaksAnOlderProtocol) {
                      "rebuild it against this exocheck's hook (exocheck::hook); nothing was run");
 }
 
+// A run whose events overflow the event buffer (made small here) meets a limit of exocheck's, not
+// a bug of the program: exit 2, one line that says so and what to report, no bug, no report.
+TEST_F(ExploreErrors, AnOverflowOfTheEventBufferIsExochecksFailureNotABug) {
+  if (!built("pingpong")) GTEST_SKIP() << "pingpong not built";
+  const auto output = cli_test::run_program(
+      "env",
+      {"EXOCHECK_EVENT_BUFFER_BYTES=65536", (cli_test::bin_dir() / "exocheck").string(), "explore", "--workers", "1",
+       "--out", "out", "--", cli_test::subject_path("pingpong").string(), "--steps", "5000"},
+      dir().path());
+  expect_input_error(output, "exocheck failed: ");
+  const auto line = lines_of(output.err).front();
+  EXPECT_NE(line.find("exocheck failed: " + cli_test::subject_path("pingpong").string() +
+                      ": events beyond the 65472 bytes of the event buffer after step "),
+            std::string::npos)
+      << line;
+  EXPECT_NE(line.find("This is a fault of exocheck, not of the program: please report it"), std::string::npos) << line;
+}
+
 // Arguments the subject refuses end it before its actors start: what it said is in the error, not
 // only that it never said hello.
 TEST_F(ExploreErrors, ArgumentsTheSubjectRefusesAreNamed) {

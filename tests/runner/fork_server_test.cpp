@@ -178,11 +178,12 @@ TEST_P(ForkServer, OutlivesCrashingAndHangingRunsOrIsReplaced) {
             (std::vector<proto::RunStatus>{proto::RUN_CRASH, proto::RUN_CRASH, proto::RUN_HANG, proto::RUN_HANG}));
 }
 
-TEST_P(ForkServer, ReportsARunWhoseEventsDoNotFitTheBufferAsAProtocolError) {
+// The buffer's size is exocheck's limit, not the program's fault.
+TEST_P(ForkServer, ReportsARunWhoseEventsDoNotFitTheBufferAsExochecksFailure) {
   Runner runner(options(RunnerOptions{.event_buffer_bytes = 64 * 1024}));
   const auto report = runner.run(spec_of(bin("pingpong"), {"--steps", "5000"}));
   EXPECT_EQ(served(runner.counters()), 1u);
-  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  EXPECT_EQ(report.result.status(), proto::RUN_EXOCHECK_FAILED);
   ASSERT_FALSE(report.events.empty());
   EXPECT_LT(report.events.size(), 5001u);  // the events that fitted, in order from step 0
   EXPECT_EQ(report.events.back().step(), report.events.size() - 1);

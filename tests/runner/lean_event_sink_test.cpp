@@ -94,13 +94,14 @@ TEST_P(LeanEvents, ARunThatCannotBeLeanIsReportedWithoutTheSink) {
   EXPECT_EQ(sink.calls, 0);
 }
 
-TEST_P(LeanEvents, EventsTheSinkRefusesMakeTheRunAProtocolErrorWithEveryStep) {
+// The sink is exocheck's: events it cannot take are exocheck's failure, not the program's bug.
+TEST_P(LeanEvents, EventsTheSinkRefusesMakeTheRunExochecksFailureWithEveryStep) {
   const auto request = registry_prefix();
   RecordingSink sink;
   sink.problem = "the sink's own words";
   const auto report = run_with("registry", request, &sink);
   EXPECT_EQ(sink.calls, 1);
-  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  EXPECT_EQ(report.result.status(), proto::RUN_EXOCHECK_FAILED);
   EXPECT_FALSE(report.events_taken);
   EXPECT_EQ(steps_of(report), first_steps(6));
   const auto& detail = report.result.detail();

@@ -65,7 +65,7 @@ TEST(RunnerProtocol, AcceptsAnEventFrameWithAnUnknownField) {
 
 TEST(RunnerProtocol, ChecksTheStepOfAnEventFrameWithAnUnknownField) {
   const auto report = run_script({"hello", "read-request", "events:1", "skip-step", "odd-event", "hang"});
-  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
+  EXPECT_EQ(report.result.status(), proto::RUN_EXOCHECK_FAILED);
   EXPECT_EQ(report.result.detail(), kScript +
                                         ": event for step 2 where step 1 was due after step 0 (the initial step); "
                                         "prefix of 0 messages");
@@ -122,6 +122,9 @@ struct Violation {
   std::vector<std::string> actions;
   std::string problem;
   unsigned events;
+  // Bytes that are no frame may be the program's (its bug); well-formed frames out of order are
+  // the hook's, so exocheck's; a hook of another version is refused.
+  proto::RunStatus status = proto::RUN_PROTOCOL_ERROR;
 };
 
 class RunnerProtocolViolation : public ::testing::TestWithParam<Violation> {};
@@ -132,30 +135,38 @@ TEST_P(RunnerProtocolViolation, EndsTheRunWithAProtocolErrorAtOnce) {
   RunReport report;
   const auto taken = milliseconds_taken([&] { report = run_script(actions, std::chrono::milliseconds(5000)); });
   EXPECT_LT(taken, 2000);
-  EXPECT_EQ(report.result.status(), proto::RUN_PROTOCOL_ERROR);
-  EXPECT_EQ(report.result.detail(), kScript + ": " + GetParam().problem + "; prefix of 0 messages");
+  EXPECT_EQ(report.result.status(), GetParam().status);
+  EXPECT_EQ(report.result.detail(), GetParam().status == proto::RUN_LAUNCH_FAILED
+                                        ? kScript + " " + GetParam().problem
+                                        : kScript + ": " + GetParam().problem + "; prefix of 0 messages");
   EXPECT_EQ(report.events.size(), GetParam().events);
   EXPECT_EQ(report.result.signal(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Frames, RunnerProtocolViolation,
-    ::testing::Values(Violation{{"hello", "read-request", "events:2", "garbage"},
-                                "unparseable frame of 8 bytes after step 1 (message 0#1 at actor 0)",
-                                2},
-                      Violation{{"hello", "read-request", "events:2", "oversized"},
-                                "oversized frame of 1073741824 bytes after step 1 (message 0#1 at actor 0)",
-                                2},
-                      Violation{{"hello", "read-request", "empty-frame"},
-                                "frame of 0 bytes with neither hello, event nor result before any step",
-                                0},
-                      Violation{{"events:1"}, "event frame ahead of the hello before any step", 0},
-                      Violation{{"hello:1"}, "hook speaks protocol version 1, the runner 2 before any step", 0},
-                      Violation{{"hello", "hello"}, "second hello frame before any step", 0},
-                      Violation{{"result"}, "result frame ahead of the hello before any step", 0},
-                      Violation{{"hello", "read-request", "events:2", "skip-step", "events:1"},
-                                "event for step 3 where step 2 was due after step 1 (message 0#1 at actor 0)",
-                                2}));
+    ::testing::Values(
+        Violation{{"hello", "read-request", "events:2", "garbage"},
+                  "unparseable frame of 8 bytes after step 1 (message 0#1 at actor 0)",
+                  2},
+        Violation{{"hello", "read-request", "events:2", "oversized"},
+                  "oversized frame of 1073741824 bytes after step 1 (message 0#1 at actor 0)",
+                  2},
+        Violation{{"hello", "read-request", "empty-frame"},
+                  "frame of 0 bytes with neither hello, event nor result before any step",
+                  0},
+        Violation{{"events:1"}, "event frame ahead of the hello before any step", 0, proto::RUN_EXOCHECK_FAILED},
+        Violation{{"hello:1"},
+                  "carries an exocheck hook that speaks protocol version 1, this exocheck speaks "
+                  "version 2: rebuild it against this exocheck's hook (exocheck::hook)",
+                  0,
+                  proto::RUN_LAUNCH_FAILED},
+        Violation{{"hello", "hello"}, "second hello frame before any step", 0, proto::RUN_EXOCHECK_FAILED},
+        Violation{{"result"}, "result frame ahead of the hello before any step", 0, proto::RUN_EXOCHECK_FAILED},
+        Violation{{"hello", "read-request", "events:2", "skip-step", "events:1"},
+                  "event for step 3 where step 2 was due after step 1 (message 0#1 at actor 0)",
+                  2,
+                  proto::RUN_EXOCHECK_FAILED}));
 
 TEST(RunnerTimeout, SendsSigtermAndKeepsTheEventsFlushedOnIt) {
   RunReport report;

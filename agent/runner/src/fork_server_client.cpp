@@ -319,6 +319,7 @@ ForkServerClient::Served ForkServerClient::verdict(const RunSpec& spec, RunEndin
   decode_new_frames(run);
   HookConversation& conversation = run.conversation;
   std::string problem = problem_;
+  ChannelFault fault = ChannelFault::garbage;
   if (ending != RunEnding::protocol_error) {
     if (conversation.finished()) {
       // Also after a timeout: like a process that hangs after its result, the result stands.
@@ -327,12 +328,14 @@ ForkServerClient::Served ForkServerClient::verdict(const RunSpec& spec, RunEndin
     } else if (conversation.failed()) {
       ending = RunEnding::protocol_error;
       problem = conversation.problem() + " in the event buffer";
+      fault = conversation.fault();
     } else if (buffer_->overflowed()) {
       ending = RunEnding::protocol_error;
       problem = fmt::format("events beyond the {} bytes of the event buffer", buffer_->capacity());
+      fault = ChannelFault::exocheck;
     }
   }
-  run_verdict(spec, conversation, report, RunEnd{ending, wait_status, killed, problem, run.errors.text()});
+  run_verdict(spec, conversation, report, RunEnd{ending, wait_status, killed, problem, run.errors.text(), fault});
   return Served::complete;
 }
 

@@ -92,7 +92,7 @@ void HookConversation::handle(std::string_view payload) {
   // allocation, one swap and one free less than through message_.
   if (const auto event_bytes = body_bytes_of(payload, proto::HookMessage::kEventFieldNumber)) {
     if (!report_.hello_seen) {
-      fail("event frame ahead of the hello");
+      fail("event frame ahead of the hello", ChannelFault::exocheck);
       return;
     }
     if (next_step_ < deferred_below_) {
@@ -117,7 +117,7 @@ void HookConversation::handle(std::string_view payload) {
   // (a HookMessage's result is a new message each time).
   if (const auto result_bytes = body_bytes_of(payload, proto::HookMessage::kResultFieldNumber)) {
     if (!report_.hello_seen) {
-      fail("result frame ahead of the hello");
+      fail("result frame ahead of the hello", ChannelFault::exocheck);
     } else if (!report_.result.ParseFromArray(result_bytes->data(), static_cast<int>(result_bytes->size()))) {
       fail(fmt::format("unparseable frame of {} bytes", payload.size()));
     } else {
@@ -142,7 +142,8 @@ void HookConversation::handle(std::string_view payload) {
       return;
     case proto::HookMessage::kReady:
     case proto::HookMessage::kEnd:
-      fail(fmt::format("fork-server frame of {} bytes in a run's conversation", payload.size()));
+      fail(fmt::format("fork-server frame of {} bytes in a run's conversation", payload.size()),
+           ChannelFault::exocheck);
       return;
     case proto::HookMessage::BODY_NOT_SET:
       fail(fmt::format("frame of {} bytes with neither hello, event nor result", payload.size()));
@@ -152,10 +153,12 @@ void HookConversation::handle(std::string_view payload) {
 
 void HookConversation::handle_hello(const proto::Hello& hello) {
   if (report_.hello_seen) {
-    fail("second hello frame");
+    fail("second hello frame", ChannelFault::exocheck);
   } else if (hello.protocol_version() != wire::kProtocolVersion) {
-    fail(fmt::format("hook speaks protocol version {}, the runner {}", hello.protocol_version(),
-                     wire::kProtocolVersion));
+    fail(fmt::format("carries an exocheck hook that speaks protocol version {}, this exocheck speaks version {}: "
+                     "rebuild it against this exocheck's hook (exocheck::hook)",
+                     hello.protocol_version(), wire::kProtocolVersion),
+         ChannelFault::other_version);
   } else {
     report_.hello_seen = true;
   }
@@ -163,7 +166,7 @@ void HookConversation::handle_hello(const proto::Hello& hello) {
 
 void HookConversation::handle_event(proto::Event& event) {
   if (!report_.hello_seen) {
-    fail("event frame ahead of the hello");
+    fail("event frame ahead of the hello", ChannelFault::exocheck);
     return;
   }
   if (!take_step(event.step())) return;
@@ -177,7 +180,7 @@ void HookConversation::handle_event(proto::Event& event) {
 
 void HookConversation::handle_result(proto::RunResult& result) {
   if (!report_.hello_seen) {
-    fail("result frame ahead of the hello");
+    fail("result frame ahead of the hello", ChannelFault::exocheck);
     return;
   }
   report_.result.Swap(&result);
@@ -200,7 +203,7 @@ void HookConversation::defer(std::string_view event_bytes) {
 
 bool HookConversation::take_step(std::uint32_t step) {
   if (step != next_step_) {
-    fail(fmt::format("event for step {} where step {} was due", step, next_step_));
+    fail(fmt::format("event for step {} where step {} was due", step, next_step_), ChannelFault::exocheck);
     return false;
   }
   ++next_step_;
@@ -226,8 +229,9 @@ void HookConversation::complete_events() {
   report_.deferred_event_ends.clear();
 }
 
-void HookConversation::fail(std::string problem) {
+void HookConversation::fail(std::string problem, ChannelFault fault) {
   problem_ = std::move(problem);
+  fault_ = fault;
 }
 
 }  // namespace exocheck::agent

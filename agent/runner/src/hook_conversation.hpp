@@ -13,6 +13,19 @@
 
 namespace exocheck::agent {
 
+/// Whose fault a broken conversation is: it decides between a bug of the program (exit 1) and an
+/// error of exocheck's (exit 2, never reported as the program's bug).
+enum class ChannelFault {
+  /// Bytes that are no frame of the hook's: the program may have written them (a stray write to
+  /// its descriptor, a corrupted buffer), as any other memory fault of its own.
+  garbage,
+  /// Well-formed frames out of the protocol's order, events beyond the event buffer, events the
+  /// agent cannot take: a fault or a limit of exocheck's (RUN_EXOCHECK_FAILED).
+  exocheck,
+  /// A hook that speaks another protocol version: the program is refused (RUN_LAUNCH_FAILED).
+  other_version,
+};
+
 class HookConversation {
  public:
   /// Records the hello, the events and the result into `report` as they arrive (its result must
@@ -54,6 +67,8 @@ class HookConversation {
   bool done() const { return finished() || failed(); }
   /// What went wrong, e.g. "oversized frame of 1073741824 bytes".
   const std::string& problem() const { return problem_; }
+  /// Whose fault failed() is.
+  ChannelFault fault() const { return fault_; }
   /// The hook's result, once finished(): in the report's result, where the verdict keeps it.
   const proto::RunResult& result() const { return report_.result; }
 
@@ -67,13 +82,14 @@ class HookConversation {
   proto::Event& add_event(std::vector<proto::Event>& events);
   bool take_step(std::uint32_t step);  // the next event's step: false (and failed) unless due
   void defer(std::string_view event_bytes);
-  void fail(std::string problem);
+  void fail(std::string problem, ChannelFault fault = ChannelFault::garbage);
 
   RunReport& report_;
   FrameDecoder decoder_;
   proto::HookMessage message_;  // reused: parsing into a cleared message keeps its allocations
   bool finished_ = false;
   std::string problem_;
+  ChannelFault fault_ = ChannelFault::garbage;
   std::size_t deferred_below_ = 0;  // the serialized events of steps below it: report_.deferred_events
   std::uint32_t next_step_ = 0;
 };

@@ -212,7 +212,8 @@ void RunSession::kill_and_reap() {
 
 void RunSession::verdict(Ending ending) {
   run_verdict(spec_, conversation_, report_,
-              RunEnd{ending, process_.wait_status(), killed_by_runner_, conversation_.problem(), stderr_.text()});
+              RunEnd{ending, process_.wait_status(), killed_by_runner_, conversation_.problem(), stderr_.text(),
+                     conversation_.fault()});
 }
 
 // Nothing the run wrote is of use (its schedule goes back unexplored), and reading and parsing a

@@ -26,6 +26,24 @@ proto::RunResult exit_verdict(const RunSpec& spec, const RunContext& run, const 
   return result;
 }
 
+// A broken conversation: the program's bug when it may have written the bytes, else exocheck's.
+void channel_fault_verdict(const RunContext& run, const RunEnd& end, proto::RunResult& result) {
+  switch (end.fault) {
+    case ChannelFault::garbage:
+      result.set_status(proto::RUN_PROTOCOL_ERROR);
+      result.set_detail(protocol_error_detail(run, end.problem));
+      return;
+    case ChannelFault::exocheck:
+      result.set_status(proto::RUN_EXOCHECK_FAILED);
+      result.set_detail(protocol_error_detail(run, end.problem));
+      return;
+    case ChannelFault::other_version:
+      result.set_status(proto::RUN_LAUNCH_FAILED);
+      result.set_detail(run.subject + " " + end.problem);
+      return;
+  }
+}
+
 }  // namespace
 
 void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport& report, RunEnd end) {
@@ -40,6 +58,7 @@ void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport&
     if (problem) {
       end.ending = RunEnding::protocol_error;
       end.problem = std::move(*problem);
+      end.fault = ChannelFault::exocheck;
     } else {
       report.events_taken = true;
     }
@@ -49,6 +68,7 @@ void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport&
   if (end.ending != RunEnding::protocol_error && conversation.failed()) {
     end.ending = RunEnding::protocol_error;
     end.problem = conversation.problem();
+    end.fault = conversation.fault();
   }
   const RunContext run{spec.binary, static_cast<std::size_t>(spec.request.prefix_size()), report.events};
   proto::RunResult& result = report.result;
@@ -58,8 +78,7 @@ void run_verdict(const RunSpec& spec, HookConversation& conversation, RunReport&
     case RunEnding::result:
       break;
     case RunEnding::protocol_error:
-      result.set_status(proto::RUN_PROTOCOL_ERROR);
-      result.set_detail(protocol_error_detail(run, end.problem));
+      channel_fault_verdict(run, end, result);
       break;
     case RunEnding::timeout:
       result.set_status(proto::RUN_HANG);

@@ -25,6 +25,7 @@ struct RunEnd {
   bool killed_by_runner;  ///< a signal in wait_status came from the runner, not the subject
   std::string problem;    ///< protocol_error: what went wrong
   std::string stderr_tail;
+  ChannelFault fault = ChannelFault::garbage;  ///< protocol_error: whose fault it is
 };
 
 /// The run's result, into report.result (where the hook's own already is).

@@ -1,6 +1,7 @@
 #include "exocheck/agent/runner.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <map>
 #include <optional>
@@ -151,7 +152,28 @@ class Runner::ForkServing {
   std::set<std::string> forked_only_;           // invocations whose runs are not performed in place
 };
 
+namespace {
+
+// EXOCHECK_EVENT_BUFFER_BYTES sets the shared event buffer's size for every runner of the process
+// (at least 4 KiB): how the end-to-end tests make a run's events overflow it, a limit of
+// exocheck's that must end as exocheck's failure, never as the program's bug.
+std::size_t event_buffer_bytes(std::size_t configured) {
+  const char* text = std::getenv("EXOCHECK_EVENT_BUFFER_BYTES");
+  if (text == nullptr) return configured;
+  char* end = nullptr;
+  const unsigned long long bytes = std::strtoull(text, &end, 10);
+  if (end == text || *end != '\0' || bytes < 4096) {
+    spdlog::warn("EXOCHECK_EVENT_BUFFER_BYTES={} is not a number of bytes of at least 4096; {} bytes are used", text,
+                 configured);
+    return configured;
+  }
+  return bytes;
+}
+
+}  // namespace
+
 Runner::Runner(RunnerOptions options) : options_(options) {
+  options_.event_buffer_bytes = event_buffer_bytes(options_.event_buffer_bytes);
   if (options_.fork_server) serving_ = std::make_unique<ForkServing>(options_.event_buffer_bytes, options_.in_place);
 }
 

@@ -139,10 +139,12 @@ AgentWork JobDispatcher::work_for(std::uint64_t agent_id) {
     agent.offered_job = job->id;
     proto::JobOffer offer;
     offer.set_job_id(job->id);
-    offer.set_subject(job->settings.exploration.subject);
-    for (const auto& arg : job->settings.exploration.args) offer.add_args(arg);
-    offer.set_sha256(job->settings.sha256);
-    *offer.mutable_settings() = to_wire(job->settings.exploration);
+    // The submission as it was checked (to_job_settings), not encoded again from what was decoded:
+    // each agent decodes the very message the coordinator accepted.
+    offer.set_subject(job->request.subject());
+    *offer.mutable_args() = job->request.args();
+    offer.set_sha256(job->request.sha256());
+    *offer.mutable_settings() = job->request.settings();
     offer.set_coordinator_instance(options_.instance);
     work.offer = std::move(offer);
     return work;

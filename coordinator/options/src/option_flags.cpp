@@ -6,6 +6,7 @@
 #include "exocheck/options/check.hpp"
 #include "exocheck/options/delivery.hpp"
 #include "exocheck/options/heuristic.hpp"
+#include "exocheck/options/option_rules.hpp"
 #include "exocheck/options/reduction.hpp"
 #include "exocheck/options/sleep_sets.hpp"
 #include "exocheck/options/strategy.hpp"
@@ -92,7 +93,7 @@ CLI::Option* add_check_option(CLI::App& app, std::vector<std::string>& names) {
 }
 
 void add_fault_options(CLI::App& app, FaultFlags& flags) {
-  const CLI::Range count(0U, 1000U);
+  const CLI::Range count(0U, kMostFaults);
   const std::string group = "Faults (each a choice explored at every step where it may happen)";
   app.add_option("--crash", flags.crashes,
                  "Each actor may crash up to this many times in a run, after any of its steps, its monitors "

@@ -8,7 +8,6 @@
 #include "exocheck/options/strategy.hpp"
 #include "exocheck/options/timers.hpp"
 #include "exocheck/wire/delivery_label.hpp"
-#include "exocheck/wire/frame.hpp"
 
 namespace exocheck::coordinator {
 namespace {
@@ -112,22 +111,14 @@ engine::Execution to_execution(EventSpan events, const proto::RunResult& result)
   return execution;
 }
 
-void to_request(const engine::WorkItem& item, const engine::ExplorerOptions& explorer, std::uint64_t step_limit,
-                const std::vector<std::string>& ranking, proto::RunRequest& request) {
-  request.Clear();
-  request.set_protocol_version(wire::kProtocolVersion);
-  for (const auto& id : item.prefix) request.add_prefix(id);
+void to_request(const engine::WorkItem& item, const RunConditions& conditions, proto::RunRequest& request) {
+  to_request(conditions, item.prefix, item.ranking, request);
   for (const auto& id : item.sleep) request.add_sleep(id);
   for (const auto& id : item.sleep_notifying) request.add_sleep_notifying(id);
   for (const auto& lanes : item.sleep_notifying_lanes) {
     auto* sleeper = request.add_sleep_notifying_lanes();
     for (const auto& lane : lanes) sleeper->add_lanes(lane);
   }
-  request.set_heuristic(options::to_hook(explorer.heuristic));
-  request.set_delivery(options::row_of(options::kDeliveries, explorer.delivery).wire);
-  request.set_timers(options::row_of(options::kTimers, explorer.timers).wire);
-  request.set_step_limit(step_limit);
-  for (const auto& actor : ranking) request.add_ranking(actor);
   request.set_wakeup_entries(static_cast<std::uint32_t>(item.wakeup_entries));
   if (item.sample) {
     request.set_heuristic(options::to_hook(item.sample->strategy));

@@ -46,13 +46,28 @@ const engine::Execution& converted(EventSpan events, const proto::RunResult& res
   return execution;
 }
 
+RunConditions conditions_of(const ExplorationOptions& options) {
+  return {options.explorer.heuristic,
+          options.explorer.delivery,
+          options.explorer.timers,
+          options.step_limit,
+          options.faults,
+          options.liveness_bound};
+}
+
 }  // namespace
 
 ExplorationSession::ExplorationSession(ExplorationOptions options)
-    : options_(std::move(options)), explorer_(options_.explorer), bugs_(options_.bug_traces) {}
+    : options_(std::move(options)),
+      conditions_(conditions_of(options_)),
+      explorer_(options_.explorer),
+      bugs_(options_.bug_traces) {}
 
 ExplorationSession::ExplorationSession(ExplorationOptions options, const engine::Subtree& subtree)
-    : options_(std::move(options)), explorer_(options_.explorer, subtree), bugs_(options_.bug_traces) {}
+    : options_(std::move(options)),
+      conditions_(conditions_of(options_)),
+      explorer_(options_.explorer, subtree),
+      bugs_(options_.bug_traces) {}
 
 std::optional<engine::Subtree> ExplorationSession::split() {
   std::lock_guard lock(mutex_);
@@ -154,9 +169,7 @@ std::optional<Lease> ExplorationSession::lease_of(const std::optional<engine::Wo
   std::optional<Lease> lease;
   if (!item) return lease;
   lease.emplace(Lease{item->id, std::move(spent)});  // braces: clang 14 has no parenthesized aggregate init
-  to_request(*item, options_.explorer, options_.step_limit, item->ranking, lease->request);
-  *lease->request.mutable_faults() = options_.faults;
-  lease->request.set_liveness_bound(options_.liveness_bound);
+  to_request(*item, conditions_, lease->request);
   // A completed run's trace is kept whole for a determinism check, and for the nearest passing run.
   lease->request.set_whole_result(options_.explorer.checks.determinism || !options_.nearest_to.empty());
   lease->request.set_all_steps(item->whole);
@@ -278,12 +291,7 @@ void ExplorationSession::note_passing(EventSpan events, const proto::RunResult& 
 
 proto::TraceFile ExplorationSession::trace_of(EventSpan events, const proto::RunResult& result,
                                               const std::vector<std::string>& ranking) const {
-  auto trace = wire::new_trace_file(options_.subject, options_.args, options::name_of(options_.explorer.heuristic),
-                                    options_.step_limit, ranking,
-                                    options::row_of(options::kDeliveries, options_.explorer.delivery).wire,
-                                    options::row_of(options::kTimers, options_.explorer.timers).wire);
-  *trace.mutable_faults() = options_.faults;
-  trace.set_liveness_bound(options_.liveness_bound);
+  auto trace = new_trace(options_.subject, options_.args, conditions_, ranking);
   for (const auto& id : delivered_messages(events)) trace.add_prefix(id);
   for (const proto::Event* event : events) *trace.add_events() = *event;
   *trace.mutable_result() = result;

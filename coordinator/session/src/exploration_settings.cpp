@@ -108,8 +108,8 @@ JobSettings to_job_settings(const proto::SubmitRequest& request) {
     throw std::invalid_argument("sha256 must be 64 lower-case hex characters, got '" + request.sha256() + "'");
   }
   JobSettings job{from_wire(request.settings(), request.subject(), request.args()), request.sha256()};
-  if (const auto refusal = options::refusal(job.exploration.explorer); !refusal.empty()) {
-    throw std::invalid_argument(refusal);
+  for (const auto& refusal : {options::refusal(job.exploration.explorer), options::refusal(job.exploration.faults)}) {
+    if (!refusal.empty()) throw std::invalid_argument(refusal);
   }
   return job;
 }

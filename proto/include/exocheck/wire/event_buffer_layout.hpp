@@ -56,8 +56,8 @@ inline constexpr std::size_t frame_capacity(std::size_t bytes) {
 }
 
 /// Size of the memfd by default. Pages are only allocated when a run touches them, so a large buffer costs
-/// nothing for short runs; a run longer than this is reported as a protocol error, never cut
-/// silently.
+/// nothing for short runs; a run longer than this ends as exocheck's failure (RUN_EXOCHECK_FAILED),
+/// never cut silently.
 inline constexpr std::size_t kEventBufferBytes = std::size_t{1} << 30;
 
 }  // namespace exocheck::wire

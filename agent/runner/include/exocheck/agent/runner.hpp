@@ -23,11 +23,28 @@
 
 namespace exocheck::agent {
 
-/// Why no schedule of a subject can be explored, from a run that ended RUN_LAUNCH_FAILED (its
-/// detail) or RUN_UNSUPPORTED (the construct the hook named): one line for the user.
+/// How an error of exocheck's own begins, wherever it is told (never a bug of the program).
+inline constexpr std::string_view kExocheckFailed = "exocheck failed: ";
+
+/// A run after which no other run of the subject is worth making: the program cannot be started
+/// or explored (RUN_LAUNCH_FAILED, RUN_UNSUPPORTED), or exocheck itself failed (RUN_EXOCHECK_FAILED).
+inline bool stops_exploration(proto::RunStatus status) {
+  return status == proto::RUN_LAUNCH_FAILED || status == proto::RUN_UNSUPPORTED || status == proto::RUN_EXOCHECK_FAILED;
+}
+
+/// Why no schedule of a subject can be explored, from a run that stops_exploration(): its detail,
+/// the construct the hook named, or exocheck's own failure and what to report. One line.
 inline std::string refusal_text(const proto::RunResult& result) {
-  if (result.status() != proto::RUN_UNSUPPORTED) return result.detail();
-  return "the program does what exocheck does not explore: " + result.detail();
+  switch (result.status()) {
+    case proto::RUN_UNSUPPORTED:
+      return "the program does what exocheck does not explore: " + result.detail();
+    case proto::RUN_EXOCHECK_FAILED:
+      return std::string(kExocheckFailed) + result.detail() +
+             ". This is a fault of exocheck, not of the program: please report it with this line, the command "
+             "and `exocheck --version`";
+    default:
+      return result.detail();
+  }
 }
 
 /// Takes a clean run's events as the hook serialized them instead of the runner parsing them
@@ -39,8 +56,8 @@ class LeanEventSink {
   /// The events of a run whose hook result `result` may be lean (wire::lean_result): trace.proto
   /// Events end to end in `bytes`, from step 0, event i ending at ends[i]; the steps below
   /// `first_step` are the prefix's, which a lean result leaves out. Returns what is wrong with
-  /// them when they cannot be taken: the run is then a protocol error, its events parsed as far
-  /// as they go.
+  /// them when they cannot be taken: the run is then exocheck's failure (RUN_EXOCHECK_FAILED),
+  /// its events parsed as far as they go.
   virtual std::optional<std::string> take(std::string_view bytes, std::span<const std::size_t> ends,
                                           std::size_t first_step, const proto::RunResult& result) = 0;
 };
@@ -49,7 +66,7 @@ class LeanEventSink {
 struct RunSpec {
   std::string binary;             ///< path of the subject binary (searched in PATH if it has no '/')
   std::vector<std::string> args;  ///< its arguments
-  proto::RunRequest request;      ///< prefix, heuristic, step limit, ranking (protocol_version is filled in)
+  proto::RunRequest request;      ///< prefix, heuristic, step limit, ranking (the frame stamps protocol_version)
   std::chrono::milliseconds timeout{10'000};  ///< per-run wall-clock limit; then the run is killed
   /// Leave the prefix's steps out of RunReport::events when the result may be lean (the steps
   /// from wire::first_event_to_send() on are all there is then): the caller sends lean results.
@@ -94,8 +111,9 @@ struct RunnerOptions {
   /// The fork server performs its runs in place, putting its memory back after each, where the
   /// kernel allows it (control.proto); false: it forks every run.
   bool in_place = true;
-  /// Size of the fork server's shared event buffer; a run whose events do not fit is reported as
-  /// a protocol error. Pages are only used as a run writes them.
+  /// Size of the fork server's shared event buffer (EXOCHECK_EVENT_BUFFER_BYTES overrides it); a
+  /// run whose events do not fit is exocheck's failure (RUN_EXOCHECK_FAILED), never the program's
+  /// bug. Pages are only used as a run writes them.
   std::size_t event_buffer_bytes = std::size_t{1} << 30;
 };
 

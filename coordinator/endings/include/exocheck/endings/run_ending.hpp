@@ -17,7 +17,7 @@ struct RunEndingRow {
   std::string_view words;
 };
 
-inline constexpr std::array<RunEndingRow, 16> kRunEndings{{
+inline constexpr std::array<RunEndingRow, 17> kRunEndings{{
     {proto::RUN_UNKNOWN, engine::Ending::kCrash, "unknown"},
     {proto::RUN_COMPLETED, engine::Ending::kCompleted, "completed"},
     {proto::RUN_DEADLOCK, engine::Ending::kDeadlock, "deadlock"},
@@ -34,6 +34,7 @@ inline constexpr std::array<RunEndingRow, 16> kRunEndings{{
     {proto::RUN_NONDETERMINISTIC, engine::Ending::kCrash, "final state not unique"},
     // Never given to the engine: the agent stops the exploration (local_agent.cpp).
     {proto::RUN_UNSUPPORTED, engine::Ending::kCrash, "not explorable by exocheck"},
+    {proto::RUN_EXOCHECK_FAILED, engine::Ending::kCrash, "exocheck failed"},
     {proto::RUN_LIVENESS, engine::Ending::kLiveness, "liveness"},
 }};
 

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "exocheck/coordinator/run_conditions.hpp"
 #include "exocheck/engine/execution.hpp"
 #include "exocheck/engine/explorer.hpp"
 #include "proto/control.pb.h"
@@ -33,10 +34,8 @@ void take_choices(const std::vector<std::uint32_t>& ranges, const std::vector<st
 /// of a run end with it).
 void take_verdict(const proto::RunResult& result, engine::Execution& execution);
 
-/// The request that runs `item` under `explorer`'s heuristic and delivery order (HMS and SGR become
-/// RANKED with `ranking`), written over `request`: an earlier request's strings are reused, not
-/// allocated again (protobuf keeps a cleared repeated field's elements).
-void to_request(const engine::WorkItem& item, const engine::ExplorerOptions& explorer, std::uint64_t step_limit,
-                const std::vector<std::string>& ranking, proto::RunRequest& request);
+/// The request that runs `item` under `conditions` (run_conditions.hpp), with the item's sleep
+/// set, wakeup entries and sample, written over `request`.
+void to_request(const engine::WorkItem& item, const RunConditions& conditions, proto::RunRequest& request);
 
 }  // namespace exocheck::coordinator

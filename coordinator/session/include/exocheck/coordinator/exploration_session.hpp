@@ -191,6 +191,7 @@ class ExplorationSession final : public LeaseSource {
   static std::string found_by(const std::optional<engine::WorkItem::Sample>& sample);
 
   const ExplorationOptions options_;
+  const RunConditions conditions_;  // of options_: what every run is asked under
   mutable SpinningMutex mutex_;
   engine::Explorer explorer_;
   // Out for execution (not completed, not abandoned), with the ranking each run was given (HMS
