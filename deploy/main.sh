@@ -5,7 +5,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${EXOCHECK_BUILD_DIR:-$here/build}
-bash "$here/deploy/build.sh"
+bash "$here/deploy/build.sh" --main
 for reduction in dpor transdpor; do
   echo "== exocheck explore --strategy systematic --reduction $reduction --no-sleep-sets -- registry"
   "$build/bin/exocheck" explore --workers 1 --strategy systematic --reduction "$reduction" --no-sleep-sets \

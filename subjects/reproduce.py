@@ -198,7 +198,7 @@ PROGRAM_NOTES = {
 
 # One line per cell whose difference has a cause of its own.
 NOTES = {
-    ("pi5", "lca", "transdpor", "T1"): "T's 312 comes from a TransDPOR variant that misses classes; the sound Fig. 2 gives 945 (SUBJECTS.md)",
+    ("pi5", "lca", "transdpor", "T1"): "T's 312 comes from a TransDPOR variant that misses classes; the sound Fig. 2 gives 945 (below, \"Differences explained\": pi5)",
     ("pi5", "lca", "transdpor", "T2"): "T's 990 transitions come from the unsound variant; the sound Fig. 2 gives 1,015",
     ("fib5", "eca", "transdpor", "T1"): "T's 203 comes from the unsound TransDPOR variant; the sound Fig. 2 gives 327 (= DPOR)",
 }
