@@ -1,6 +1,7 @@
 #include "free_run_trace.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <csignal>
 #include <cstring>
 #include <map>
@@ -38,9 +39,14 @@ std::vector<std::string> fields_of(std::string_view line) {
   }
 }
 
+// Digits only, and within 64 bits: a damaged log's longer number is no number (std::stoull threw
+// on one, found by fuzz_free_run_log).
 std::optional<std::uint64_t> number_of(const std::string& text) {
   if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-  return std::stoull(text);
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc{} || end != text.data() + text.size()) return std::nullopt;
+  return value;
 }
 
 proto::StepOutcome outcome_of(const std::string& word) {

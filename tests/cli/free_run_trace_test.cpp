@@ -94,6 +94,17 @@ TEST(FreeRunTrace, CompactStepsAreNamedByTheLinesBeforeThem) {
   EXPECT_TRUE(unreplayable_constructs("P\t./program\nA\t0\t0\nT\t4\tPing\n" + compact({1, 0, 0, 1, 4})).empty());
 }
 
+// A damaged log's number past 64 bits names nothing: its line is skipped, its step left unnamed
+// (and refused as damage), never an exception out of `record`.
+TEST(FreeRunTrace, ANumberPastSixtyFourBitsIsNoNumber) {
+  const std::string log = "V\t2\nP\t./program\nA\t99999999999999999999999\t0\nT\t4\tPing\n" + compact({1, 0, 0, 1, 4}) +
+                          "S\t99999999999999999999999\t0\tenv#2\tPing\tok\t\t\n";
+  EXPECT_EQ(unreplayable_constructs(log),
+            std::vector<std::string>{"a damaged log (a step whose actor or type no line before it names)"});
+  const auto trace = traced(log, {});
+  EXPECT_EQ(trace.events_size(), 1);  // step 0 only: neither step could be read
+}
+
 TEST(FreeRunTrace, TheStepAFatalSignalCameInIsWhereTheProcessDied) {
   // Another thread was in step 1 (it never ended): a step of the schedule all the same.
   const std::string log = "I\t1\t0\tenv#1\tStart\nX\t2\t0\t1#1\tQuery\n";
